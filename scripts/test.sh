@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# fogbank's test command: installs the test dependencies (lavapipe), checks formatting and lints,
+# runs every test (unit, CLI, golden images), then renders and checks the default scene the way
+# a user would.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo test --locked

@@ -1,0 +1,70 @@
+// noise.wgsl: the noises the passes share, with no bindings, so any stage (a fragment shader
+// now, a compute compositor later) can call them.
+//
+// - `fog_fbm`: the fog's 3D value noise, three octaves, as the temple example reads it. The
+//   sheets sample it in world space, so together they make one 3D volume.
+// - `tile_fbm`: a 2D value noise that repeats every stone slab, seeded, standing in for the
+//   example's 32-pixel painted floor tile.
+
+// A pseudo-random value in [0, 1) for a lattice point of the fog's noise.
+fn fog_hash(p: vec3<f32>) -> f32 {
+    let q = fract(p * 0.3183099 + vec3<f32>(0.1, 0.2, 0.3)) * 17.0;
+    return fract(q.x * q.y * q.z * (q.x + q.y + q.z));
+}
+
+// Value noise in [0, 1]: the lattice values blended with a smoothstep along each axis.
+fn fog_noise(p: vec3<f32>) -> f32 {
+    let cell = floor(p);
+    let f = fract(p);
+    let w = f * f * (3.0 - 2.0 * f);
+    let x00 = mix(fog_hash(cell), fog_hash(cell + vec3<f32>(1.0, 0.0, 0.0)), w.x);
+    let x10 = mix(fog_hash(cell + vec3<f32>(0.0, 1.0, 0.0)), fog_hash(cell + vec3<f32>(1.0, 1.0, 0.0)), w.x);
+    let x01 = mix(fog_hash(cell + vec3<f32>(0.0, 0.0, 1.0)), fog_hash(cell + vec3<f32>(1.0, 0.0, 1.0)), w.x);
+    let x11 = mix(fog_hash(cell + vec3<f32>(0.0, 1.0, 1.0)), fog_hash(cell + vec3<f32>(1.0, 1.0, 1.0)), w.x);
+    return mix(mix(x00, x10, w.y), mix(x01, x11, w.y), w.z);
+}
+
+// Three octaves of `fog_noise` (weights 0.5, 0.3, 0.2, so the sum stays in [0, 1]).
+fn fog_fbm(p: vec3<f32>) -> f32 {
+    return fog_noise(p) * 0.5
+        + fog_noise(p * 2.03 + vec3<f32>(5.2, 1.3, 7.1)) * 0.3
+        + fog_noise(p * 4.01 + vec3<f32>(2.7, 9.1, 3.3)) * 0.2;
+}
+
+// An integer hash (PCG-style permutation) of a lattice point and a seed, to [0, 1).
+fn tile_hash(cell: vec2<u32>, seed: u32) -> f32 {
+    var h = cell.x * 747796405u + cell.y * 2891336453u + seed * 277803737u;
+    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+    h = (h >> 22u) ^ h;
+    return f32(h >> 8u) / 16777216.0;
+}
+
+// Value noise in [0, 1] that repeats every `period` lattice cells along x and y.
+fn tile_noise(p: vec2<f32>, period: u32, seed: u32) -> f32 {
+    let cell = floor(p);
+    let f = p - cell;
+    let w = f * f * (3.0 - 2.0 * f);
+    let period_i = i32(period);
+    let c0 = vec2<u32>(((vec2<i32>(cell) % period_i) + period_i) % period_i);
+    let c1 = (c0 + vec2<u32>(1u)) % period;
+    let a = tile_hash(c0, seed);
+    let b = tile_hash(vec2<u32>(c1.x, c0.y), seed);
+    let c = tile_hash(vec2<u32>(c0.x, c1.y), seed);
+    let d = tile_hash(c1, seed);
+    return mix(mix(a, b, w.x), mix(c, d, w.x), w.y);
+}
+
+// Three octaves of `tile_noise` over a slab: `uv_tile` runs 0..1 across one slab, and the
+// first octave has `cells` lattice cells across it (each octave doubles them), so the result
+// repeats exactly from slab to slab. Normalised to [0, 1].
+fn tile_fbm(uv_tile: vec2<f32>, cells: u32, seed: u32) -> f32 {
+    var sum = 0.0;
+    var weight = 0.5;
+    var period = cells;
+    for (var octave = 0u; octave < 3u; octave += 1u) {
+        sum += tile_noise(uv_tile * f32(period), period, seed + octave) * weight;
+        weight *= 0.5;
+        period *= 2u;
+    }
+    return sum / 0.875;
+}

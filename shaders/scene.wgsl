@@ -1,0 +1,112 @@
+// scene.wgsl: the `scene` pass — the temple's opaque geometry (stone floor, pillars, altar)
+// and the emissive ball, lit by the ambient, directional and point lights, seen through the
+// engine's linear distance fog. It writes the depth the fog sheets are tested against.
+//
+// Needs common.wgsl (frame uniforms, distance fog, colours) and noise.wgsl (`tile_fbm`).
+
+// keep in sync with src/gpu/scene_pass.rs: SceneKnobs
+struct SceneKnobs {
+    // rgb: the darker stone colour (linear); w: unused.
+    floor_dark: vec4<f32>,
+    // rgb: the lighter stone colour (linear); w: unused.
+    floor_light: vec4<f32>,
+    // rgb: the joints between stones (linear); w: unused.
+    joint_color: vec4<f32>,
+    // rgb: the ball's emitted colour (linear); w: unused.
+    ball_emissive: vec4<f32>,
+    // x: side of one slab (world); y: half the floor's side (world); z: texels per slab side
+    // (the example paints a 32-pixel tile); w: noise lattice cells across a slab.
+    floor_layout: vec4<f32>,
+    // x: noise seed; y, z, w: unused.
+    floor_seed: vec4<u32>,
+}
+
+@group(1) @binding(0) var<uniform> knobs: SceneKnobs;
+
+// Material ids carried per vertex; keep in sync with src/gpu/geometry.rs: Material.
+const MATERIAL_SOLID: u32 = 0u;
+const MATERIAL_FLOOR: u32 = 1u;
+const MATERIAL_BALL: u32 = 2u;
+
+struct VertexIn {
+    @location(0) pos_model: vec3<f32>,
+    @location(1) normal_model: vec3<f32>,
+    @location(2) albedo: vec3<f32>,
+    @location(3) material: u32,
+}
+
+struct VertexOut {
+    @builtin(position) pos_clip: vec4<f32>,
+    @location(0) pos_world: vec3<f32>,
+    @location(1) normal_world: vec3<f32>,
+    @location(2) albedo: vec3<f32>,
+    @location(3) pos_model: vec3<f32>,
+    @location(4) @interpolate(flat) material: u32,
+}
+
+@vertex
+fn vs_scene(in: VertexIn) -> VertexOut {
+    // Static geometry is built in world space; the ball is built round the origin and moved.
+    var pos_world = in.pos_model;
+    if in.material == MATERIAL_BALL {
+        pos_world = in.pos_model + frame.ball_world.xyz;
+    }
+    var out: VertexOut;
+    out.pos_clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    out.pos_world = pos_world;
+    out.normal_world = in.normal_model;
+    out.albedo = in.albedo;
+    out.pos_model = in.pos_model;
+    out.material = in.material;
+    return out;
+}
+
+// The painted stone: noise between the two stone colours, and dark joints on the first texel
+// row and column and on the middle ones, which cut each slab into four stones.
+fn floor_albedo(pos_world: vec3<f32>) -> vec3<f32> {
+    let tile_world = knobs.floor_layout.x;
+    let half_floor_world = knobs.floor_layout.y;
+    let texels = knobs.floor_layout.z;
+    let uv_tile = fract((pos_world.xz + vec2<f32>(half_floor_world)) / tile_world);
+    let texel = floor(uv_tile * texels);
+    let middle = floor(texels * 0.5);
+    let on_joint = any(texel == vec2<f32>(0.0)) || any(texel == vec2<f32>(middle));
+    if on_joint {
+        return knobs.joint_color.rgb;
+    }
+    let n = tile_fbm(uv_tile, u32(knobs.floor_layout.w), knobs.floor_seed.x);
+    return mix(knobs.floor_dark.rgb, knobs.floor_light.rgb, n);
+}
+
+// Ambient + Lambert for the directional light + the ball's point light, which fades to zero
+// at its range.
+fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+    var light = frame.ambient_color.rgb;
+    light += frame.sun_color.rgb * max(dot(normal_world, -frame.sun_dir_world.xyz), 0.0);
+
+    let to_lamp = frame.ball_light_world.xyz - pos_world;
+    let lamp_distance_world = length(to_lamp);
+    let range_world = max(frame.ball_light_world.w, 1e-4);
+    let falloff = clamp(1.0 - lamp_distance_world / range_world, 0.0, 1.0);
+    let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
+    light += frame.ball_light_color.rgb * (falloff * falloff * facing);
+    return light;
+}
+
+@fragment
+fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
+    let normal_world = normalize(in.normal_world);
+    var albedo = in.albedo;
+    if in.material == MATERIAL_FLOOR {
+        albedo = floor_albedo(in.pos_world);
+    }
+    var color = albedo * incoming_light(in.pos_world, normal_world);
+    if in.material == MATERIAL_BALL {
+        // Faint bands round the vertical axis turn with the ball's spin, so it is seen to roll.
+        let spin_rad = frame.ball_light_color.w;
+        let longitude = atan2(in.pos_model.z, in.pos_model.x) + spin_rad;
+        let band = 0.92 + 0.08 * cos(longitude * 4.0);
+        color += knobs.ball_emissive.rgb * band;
+    }
+    return vec4<f32>(apply_distance_fog(color, in.pos_world), 1.0);
+}

@@ -1,0 +1,343 @@
+//! The command line: clap's raw flags, turned into plain validated settings before any work.
+//!
+//! Nothing outside this module sees a clap type. Each subcommand's flags become a settings
+//! struct in [`crate::commands`]; sizes, ranges and views are parsed here so a typo fails before
+//! the first step is simulated.
+
+use crate::commands::{
+    Command, GpuChoice, InfoSettings, MapsSettings, RenderSettings, SceneChoice, SimulateSettings,
+    StillSettings, ValidateSettings,
+};
+use crate::frame::View;
+use crate::gpu::BackendChoice;
+use crate::timeline::FrameSet;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Offline renderer and video exporter for ground fog that behaves like a fluid.
+///
+/// Scenes are RON files (see scenes/README.md); without a SCENE argument the embedded temple
+/// scene is used. Every frame N is the picture at time N/fps, and the same scene always gives
+/// the same bytes.
+#[derive(Debug, Parser)]
+#[command(name = "fogbank", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: CliCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum CliCommand {
+    /// Step the scene's fluid and print one line (or JSON object) per output frame.
+    Simulate(SimulateArgs),
+    /// Write the fluid's shader maps and colourised debug maps per frame.
+    Maps(MapsArgs),
+    /// Check a scene file and print its warnings.
+    Validate(ValidateArgs),
+    /// Render frames to a PNG sequence.
+    Render(RenderArgs),
+    /// Render one frame to a PNG file.
+    Still(StillArgs),
+    /// List GPU adapters, backends and limits.
+    Info(InfoArgs),
+}
+
+#[derive(Debug, Args)]
+struct SceneArgs {
+    /// Scene file (RON). Default: the embedded temple scene.
+    scene: Option<PathBuf>,
+    /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    sets: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct QuietArg {
+    /// Show no progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct GpuArgs {
+    /// Graphics backend to use.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    backend: BackendArg,
+    /// Pick the adapter whose name contains this text (see `fogbank info`).
+    #[arg(long, value_name = "NAME")]
+    adapter: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum BackendArg {
+    /// A real GPU if there is one, else lavapipe, else GL.
+    Auto,
+    /// Vulkan (GPU drivers or Mesa's lavapipe).
+    Vulkan,
+    /// OpenGL / GLES through EGL.
+    Gl,
+    /// Metal (macOS).
+    Metal,
+    /// Direct3D 12 (Windows).
+    Dx12,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ViewArg {
+    /// The fog as it is.
+    Fog,
+    /// The sheets in wireframe.
+    Sheets,
+    /// The fluid as a mesh of lines following the air; the fog thinned to a veil.
+    Flow,
+    /// The fluid shown on the fog.
+    Fluid,
+}
+
+#[derive(Debug, Args)]
+struct SimulateArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Frames to report: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    frames: Option<String>,
+    /// Print one JSON object per line.
+    #[arg(long)]
+    json: bool,
+    /// Report the fluid at this floor point, world units (repeatable).
+    #[arg(long, value_name = "X,Z")]
+    probe: Vec<String>,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+struct MapsArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Folder to write the maps into.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Frames to write: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    frames: Option<String>,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+struct ValidateArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+}
+
+#[derive(Debug, Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Output folder. Default: out/<scene name>/.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Frames to render: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    frames: Option<String>,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    view: ViewArg,
+    /// Also write the fluid debug maps of each frame under DIR/maps/.
+    #[arg(long)]
+    maps: bool,
+    /// Print a JSON summary on stdout when done.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    gpu: GpuArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+struct StillArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// The frame to render (frame N is the picture at time N/fps).
+    #[arg(long, value_name = "N")]
+    frame: u32,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    out: PathBuf,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    view: ViewArg,
+    #[command(flatten)]
+    gpu: GpuArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+struct InfoArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A flag value that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag} {value}: {reason}")]
+pub struct FlagError {
+    /// The flag, e.g. `--size`.
+    pub flag: &'static str,
+    /// The value given.
+    pub value: String,
+    /// What is wrong and how to write it.
+    pub reason: String,
+}
+
+impl Cli {
+    /// Turns parsed flags into the settings of one command.
+    pub fn into_command(self) -> Result<Command, crate::Error> {
+        Ok(match self.command {
+            CliCommand::Simulate(a) => Command::Simulate(SimulateSettings {
+                scene: scene_choice(a.scene),
+                frames: parse_frames(a.frames)?,
+                json: a.json,
+                probes_world: a
+                    .probe
+                    .iter()
+                    .map(|p| parse_probe(p))
+                    .collect::<Result<_, _>>()?,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Maps(a) => Command::Maps(MapsSettings {
+                scene: scene_choice(a.scene),
+                out_dir: a.out,
+                frames: parse_frames(a.frames)?,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Validate(a) => Command::Validate(ValidateSettings {
+                scene: scene_choice(a.scene),
+            }),
+            CliCommand::Render(a) => Command::Render(RenderSettings {
+                scene: scene_choice(a.scene),
+                out_dir: a.out,
+                frames: parse_frames(a.frames)?,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                maps: a.maps,
+                json: a.json,
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Still(a) => Command::Still(StillSettings {
+                scene: scene_choice(a.scene),
+                frame: a.frame,
+                out_file: a.out,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Info(a) => Command::Info(InfoSettings { json: a.json }),
+        })
+    }
+}
+
+fn scene_choice(args: SceneArgs) -> SceneChoice {
+    SceneChoice {
+        path: args.scene,
+        sets: args.sets,
+    }
+}
+
+fn gpu_choice(args: GpuArgs) -> GpuChoice {
+    GpuChoice {
+        backend: match args.backend {
+            BackendArg::Auto => BackendChoice::Auto,
+            BackendArg::Vulkan => BackendChoice::Vulkan,
+            BackendArg::Gl => BackendChoice::Gl,
+            BackendArg::Metal => BackendChoice::Metal,
+            BackendArg::Dx12 => BackendChoice::Dx12,
+        },
+        adapter_name: args.adapter,
+    }
+}
+
+fn view(arg: ViewArg) -> View {
+    match arg {
+        ViewArg::Fog => View::Fog,
+        ViewArg::Sheets => View::Sheets,
+        ViewArg::Flow => View::Flow,
+        ViewArg::Fluid => View::Fluid,
+    }
+}
+
+fn parse_frames(text: Option<String>) -> Result<Option<FrameSet>, crate::Error> {
+    Ok(text.as_deref().map(FrameSet::parse).transpose()?)
+}
+
+/// Parses `WxH` (also `W×H`), each side 1..=16384.
+pub fn parse_size(text: &str) -> Result<(u32, u32), FlagError> {
+    let fail = |reason: &str| FlagError {
+        flag: "--size",
+        value: text.to_string(),
+        reason: reason.to_string(),
+    };
+    let (w, h) = text
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| fail("write the size as WIDTHxHEIGHT, e.g. 640x360"))?;
+    let side = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=crate::scene::validate::MAX_SIZE_PX).contains(v))
+            .ok_or_else(|| fail("each side must be a whole number of pixels in 1..=16384"))
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+/// Parses a probe point `X,Z` in world units.
+pub fn parse_probe(text: &str) -> Result<[f32; 2], FlagError> {
+    let fail = || FlagError {
+        flag: "--probe",
+        value: text.to_string(),
+        reason: "write the floor point as X,Z in world units, e.g. --probe 2.5,-1".into(),
+    };
+    let (x, z) = text.split_once(',').ok_or_else(fail)?;
+    let x: f32 = x.trim().parse().map_err(|_| fail())?;
+    let z: f32 = z.trim().parse().map_err(|_| fail())?;
+    if x.is_finite() && z.is_finite() {
+        Ok([x, z])
+    } else {
+        Err(fail())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_and_probes_parse() {
+        assert_eq!(parse_size("640x360").unwrap(), (640, 360));
+        assert_eq!(parse_size("333×177").unwrap(), (333, 177));
+        assert!(parse_size("640").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("99999x10").is_err());
+        assert_eq!(parse_probe("2.5,-1").unwrap(), [2.5, -1.0]);
+        assert!(parse_probe("2.5").is_err());
+        assert!(parse_probe("nan,1").is_err());
+    }
+}

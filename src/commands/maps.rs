@@ -1,0 +1,34 @@
+//! `fogbank maps`: the fluid's shader maps and colourised debug maps for each chosen frame.
+
+use super::{MapsSettings, create_dir, frames_in_clip, load_scene};
+use crate::Error;
+use crate::output::maps::map_jobs;
+use crate::output::progress::{Progress, ProgressMode};
+use crate::output::writer::WriterPool;
+use crate::playback::Playback;
+
+pub(super) fn run(settings: &MapsSettings) -> Result<(), Error> {
+    let loaded = load_scene(&settings.scene)?;
+    let scene = &loaded.scene;
+    let frames = frames_in_clip(&settings.frames, scene)?;
+    create_dir(&settings.out_dir)?;
+    let mut playback = Playback::new(scene);
+    let mut pool = WriterPool::for_this_machine();
+    let mut progress = Progress::new("maps", frames.len() as u64, ProgressMode::detect(settings.quiet));
+    for &frame in frames.frames() {
+        if crate::interrupt::requested() {
+            let written = pool.files_written();
+            pool.finish()?;
+            return Err(Error::Interrupted(written));
+        }
+        playback.advance_to(frame, || {});
+        let (fluid, fluid_map, lift_map) = playback.packed_maps();
+        for job in map_jobs(&settings.out_dir, frame, fluid, fluid_map, lift_map) {
+            pool.submit(job)?;
+        }
+        progress.advance(1);
+    }
+    pool.finish()?;
+    progress.finish();
+    Ok(())
+}

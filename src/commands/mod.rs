@@ -1,0 +1,192 @@
+//! The subcommands, each taking a plain settings struct (no clap types) and doing one job.
+//!
+//! Shared steps live here: loading the scene with its warnings, choosing frames within the
+//! clip, and the default output folder.
+
+mod info;
+mod maps;
+mod render;
+mod simulate;
+mod still;
+mod validate;
+
+use crate::frame::View;
+use crate::gpu::BackendChoice;
+use crate::scene::{self, LoadedScene};
+use crate::timeline::FrameSet;
+use crate::Error;
+use std::path::PathBuf;
+
+pub use render::RenderSummary;
+
+/// Which scene and which overrides.
+#[derive(Debug, Clone, Default)]
+pub struct SceneChoice {
+    /// Scene file; the embedded temple when `None`.
+    pub path: Option<PathBuf>,
+    /// `PATH=VALUE` overrides, applied in order.
+    pub sets: Vec<String>,
+}
+
+/// Which GPU.
+#[derive(Debug, Clone)]
+pub struct GpuChoice {
+    /// Backend preference.
+    pub backend: BackendChoice,
+    /// Substring of the adapter name.
+    pub adapter_name: Option<String>,
+}
+
+/// `fogbank simulate`.
+#[derive(Debug, Clone)]
+pub struct SimulateSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Frames to report; all when `None`.
+    pub frames: Option<FrameSet>,
+    /// One JSON object per line.
+    pub json: bool,
+    /// Floor points to sample, world (x, z).
+    pub probes_world: Vec<[f32; 2]>,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// `fogbank maps`.
+#[derive(Debug, Clone)]
+pub struct MapsSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Folder for the maps.
+    pub out_dir: PathBuf,
+    /// Frames to write; all when `None`.
+    pub frames: Option<FrameSet>,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// `fogbank validate`.
+#[derive(Debug, Clone)]
+pub struct ValidateSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+}
+
+/// `fogbank render`.
+#[derive(Debug, Clone)]
+pub struct RenderSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Output folder; `out/<scene name>/` when `None`.
+    pub out_dir: Option<PathBuf>,
+    /// Frames to render; all when `None`.
+    pub frames: Option<FrameSet>,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// What to show.
+    pub view: View,
+    /// Also write debug maps under `maps/`.
+    pub maps: bool,
+    /// Print a JSON summary.
+    pub json: bool,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// `fogbank still`.
+#[derive(Debug, Clone)]
+pub struct StillSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// The frame to render.
+    pub frame: u32,
+    /// The PNG to write.
+    pub out_file: PathBuf,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// What to show.
+    pub view: View,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// `fogbank info`.
+#[derive(Debug, Clone)]
+pub struct InfoSettings {
+    /// JSON output.
+    pub json: bool,
+}
+
+/// One command with its settings.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Step and report.
+    Simulate(SimulateSettings),
+    /// Write fluid maps.
+    Maps(MapsSettings),
+    /// Check a scene.
+    Validate(ValidateSettings),
+    /// Render a PNG sequence.
+    Render(RenderSettings),
+    /// Render one frame.
+    Still(StillSettings),
+    /// List adapters.
+    Info(InfoSettings),
+}
+
+/// Runs one command.
+pub fn run(command: Command) -> Result<(), Error> {
+    match command {
+        Command::Simulate(s) => simulate::run(&s),
+        Command::Maps(s) => maps::run(&s),
+        Command::Validate(s) => validate::run(&s),
+        Command::Render(s) => render::run(&s).map(|_| ()),
+        Command::Still(s) => still::run(&s),
+        Command::Info(s) => info::run(&s),
+    }
+}
+
+/// Loads the scene and prints its warnings on stderr.
+fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
+    let loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
+    for warning in &loaded.warnings {
+        eprintln!("{warning}");
+    }
+    Ok(loaded)
+}
+
+/// The chosen frames, checked against the clip; the whole clip when none are chosen.
+fn frames_in_clip(frames: &Option<FrameSet>, scene: &scene::Scene) -> Result<FrameSet, Error> {
+    let count = scene.output.frame_count();
+    let timeline = crate::timeline::Timeline {
+        fps: scene.output.fps,
+        frame_count: count,
+    };
+    match frames {
+        None => Ok(timeline.all_frames()),
+        Some(set) => {
+            if let Some(last) = set.last()
+                && last >= count
+            {
+                return Err(Error::Usage(format!(
+                    "--frames asks for frame {last}, but the clip has {count} frames (0..{count}); \
+                     ask for fewer or lengthen it with --set output.frames={}",
+                    last + 1
+                )));
+            }
+            Ok(set.clone())
+        }
+    }
+}
+
+/// Creates a folder (and its parents) for output.
+fn create_dir(path: &std::path::Path) -> Result<(), Error> {
+    std::fs::create_dir_all(path).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -1,0 +1,206 @@
+//! `fogbank render`: the frame loop. Simulate to each chosen frame, render it on the GPU, and
+//! hand the pixels to encoder threads, so simulation, GPU and PNG compression overlap.
+//!
+//! The renderer reads frames back through a ring of staging buffers and returns the oldest
+//! finished one while the next renders; the writer pool's bounded queue keeps memory flat on
+//! long clips. Files are written atomically, so an interrupted run leaves only whole frames.
+
+use super::{RenderSettings, create_dir, frames_in_clip, load_scene};
+use crate::Error;
+use crate::frame::{Frame, View};
+use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
+use crate::output::maps::map_jobs;
+use crate::output::png::frame_file_name;
+use crate::output::progress::{ProgressGroup, ProgressMode};
+use crate::output::writer::{WriteJob, WriterPool};
+use crate::playback::Playback;
+use crate::scene::Scene;
+use crate::world::fnv1a64;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What a render did, for `--json` and for tests.
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderSummary {
+    /// Scene name.
+    pub scene: String,
+    /// Hash of the scene after overrides (16 hex digits).
+    pub scene_hash: String,
+    /// The adapter that rendered, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)".
+    pub adapter: String,
+    /// Picture size in pixels.
+    pub size: [u32; 2],
+    /// What was shown.
+    pub view: View,
+    /// Output folder.
+    pub out_dir: PathBuf,
+    /// Number of frames written.
+    pub frames: usize,
+    /// Seconds spent stepping the simulation.
+    pub simulate_s: f64,
+    /// Seconds spent submitting frames and waiting for the GPU.
+    pub render_s: f64,
+    /// Seconds the encoder threads spent compressing and writing, summed over threads.
+    pub encode_s: f64,
+    /// Wall-clock seconds for the whole run.
+    pub total_s: f64,
+    /// Per frame: its number and the state hash shown in it.
+    pub hashes: Vec<FrameHash>,
+}
+
+/// A frame's number and state hash.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameHash {
+    /// Output frame number.
+    pub frame: u32,
+    /// World state hash, 16 hex digits.
+    pub hash: String,
+}
+
+/// The scene with the command's size applied.
+pub(super) fn sized_scene(scene: &Scene, size: Option<(u32, u32)>) -> Scene {
+    let mut scene = scene.clone();
+    if let Some((width, height)) = size {
+        scene.output.width = width;
+        scene.output.height = height;
+    }
+    scene
+}
+
+/// Hash naming a scene's content: the same file and overrides give the same hash.
+pub(super) fn scene_hash(scene: &Scene) -> String {
+    let text = serde_json::to_string(scene).unwrap_or_default();
+    format!("{:016x}", fnv1a64(text.as_bytes()))
+}
+
+pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
+    let started = Instant::now();
+    let loaded = load_scene(&settings.scene)?;
+    let scene = sized_scene(&loaded.scene, settings.size);
+    let frames = frames_in_clip(&settings.frames, &scene)?;
+    let out_dir = settings
+        .out_dir
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join(&scene.name));
+
+    // Everything that can fail on input or on the GPU fails before the first file is written.
+    let context = GpuContext::new(&GpuOptions {
+        backend: settings.gpu.backend,
+        adapter_name: settings.gpu.adapter_name.clone(),
+    })?;
+    let mut renderer = Renderer::new(
+        &context,
+        &scene,
+        &RenderConfig {
+            width: scene.output.width,
+            height: scene.output.height,
+            view: settings.view,
+        },
+    )?;
+    create_dir(&out_dir)?;
+    let maps_dir = out_dir.join("maps");
+    if settings.maps {
+        create_dir(&maps_dir)?;
+    }
+
+    let group = ProgressGroup::new(ProgressMode::detect(settings.quiet));
+    let mut playback = Playback::new(&scene);
+    let total_steps = frames.last().map_or(0, |f| playback.timeline().steps_before(f));
+    let mut simulate_bar = group.stage("simulate", frames.len() as u64);
+    let mut render_bar = group.stage("render", frames.len() as u64);
+    let mut encode_bar = group.stage("encode", frames.len() as u64);
+    let _ = total_steps;
+
+    let mut pool = WriterPool::for_this_machine();
+    let mut hashes = Vec::with_capacity(frames.len());
+    let (mut simulate_s, mut render_s) = (0.0, 0.0);
+    let mut encoded = 0usize;
+    let send = |frame: Frame, pool: &mut WriterPool| -> Result<(), Error> {
+        pool.submit(WriteJob {
+            path: out_dir.join(frame_file_name("frame", frame.frame_index)),
+            width: frame.width,
+            height: frame.height,
+            rgba8: frame.rgba8,
+            srgb: true,
+        })
+    };
+
+    for &frame in frames.frames() {
+        if crate::interrupt::requested() {
+            drop(renderer);
+            let written = pool.files_written();
+            pool.finish()?;
+            return Err(Error::Interrupted(written));
+        }
+        let t = Instant::now();
+        let state = playback.advance_to(frame, || {});
+        simulate_s += t.elapsed().as_secs_f64();
+        simulate_bar.advance(1);
+        hashes.push(FrameHash {
+            frame,
+            hash: format!("{:016x}", state.hash),
+        });
+        if settings.maps {
+            let (fluid, fluid_map, lift_map) = playback.packed_maps();
+            for job in map_jobs(&maps_dir, frame, fluid, fluid_map, lift_map) {
+                pool.submit(job)?;
+            }
+        }
+        let t = Instant::now();
+        let finished = renderer.submit(&playback.frame_inputs(&state))?;
+        render_s += t.elapsed().as_secs_f64();
+        render_bar.advance(1);
+        if let Some(done) = finished {
+            send(done, &mut pool)?;
+            encoded += 1;
+            encode_bar.advance(1);
+        }
+    }
+    let t = Instant::now();
+    for done in renderer.finish()? {
+        send(done, &mut pool)?;
+        encoded += 1;
+        encode_bar.advance(1);
+    }
+    render_s += t.elapsed().as_secs_f64();
+    let report = pool.finish()?;
+    simulate_bar.finish();
+    render_bar.finish();
+    encode_bar.finish();
+    debug_assert_eq!(encoded, frames.len());
+
+    let summary = RenderSummary {
+        scene: scene.name.clone(),
+        scene_hash: scene_hash(&scene),
+        adapter: {
+            let a = context.summary();
+            format!("{} ({}, {})", a.name, a.backend, a.driver_info)
+        },
+        size: [scene.output.width, scene.output.height],
+        view: settings.view,
+        out_dir,
+        frames: frames.len(),
+        simulate_s,
+        render_s,
+        encode_s: report.busy_s,
+        total_s: started.elapsed().as_secs_f64(),
+        hashes,
+    };
+    if settings.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).unwrap_or_default()
+        );
+    } else if !settings.quiet {
+        eprintln!(
+            "wrote {} frames to {} on {} in {:.1} s ({:.1} frames/s)",
+            summary.frames,
+            summary.out_dir.display(),
+            summary.adapter,
+            summary.total_s,
+            summary.frames as f64 / summary.total_s.max(1e-9)
+        );
+    }
+    Ok(summary)
+}

@@ -1,0 +1,92 @@
+//! Golden-image comparison: decides whether a rendered frame still matches its blessed
+//! reference, on the CPU, without a GPU.
+//!
+//! Frames from two GPU drivers (or a GPU and Mesa's lavapipe) are never bit-identical, so a
+//! byte comparison would fail on every machine but the one that blessed the image. This module
+//! gives the numbers a reviewer needs instead: the largest channel difference, how many pixels
+//! exceed a [`Tolerance`], the mean difference and SSIM (structure), with one pass/fail verdict
+//! in a [`Comparison`]. It also draws a [`diff_heatmap`] and a side-by-side [`strip`] for
+//! failures, and keeps a [`GoldenSidecar`] (`golden.json`) next to the references saying which
+//! adapter made them and which tolerance applies. Fluid maps are data, not pictures, and use
+//! [`compare_exact_within`], where SSIM is reported but does not decide.
+//!
+//! It serves both fogbank's own CI (tests/) and the user-facing `fogbank check` and
+//! `fogbank compare` commands.
+
+mod diff;
+mod metrics;
+mod raster;
+mod sidecar;
+mod ssim;
+
+pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
+pub use metrics::{Comparison, Failure, Gate, Tolerance, compare, compare_exact_within};
+pub use raster::{Image, load_png, save_png};
+pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
+pub use ssim::ssim;
+
+use std::path::PathBuf;
+
+/// Why an image or a sidecar could not be read or written. A size mismatch is not an error:
+/// it is a failed [`Comparison`].
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The file does not exist (for a golden image or sidecar: nothing has been blessed yet).
+    #[error("{} does not exist", path.display())]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file was read but is not a PNG that can be decoded.
+    #[error("{} is not a readable PNG: {message}", path.display())]
+    NotPng {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        message: String,
+    },
+    /// The pixel buffer does not hold `width × height` RGBA8 pixels.
+    #[error("image buffer holds {len} bytes, but {width}×{height} RGBA8 needs {needed}")]
+    BadBuffer {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+        /// Bytes present.
+        len: usize,
+        /// Bytes needed.
+        needed: usize,
+    },
+    /// An image could not be encoded as PNG.
+    #[error("cannot encode {}: {message}", path.display())]
+    Encode {
+        /// The file being made.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A file could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The sidecar exists but its JSON or its values are wrong.
+    #[error("{}: {message}", path.display())]
+    Sidecar {
+        /// The sidecar file.
+        path: PathBuf,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+}

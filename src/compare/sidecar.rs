@@ -1,0 +1,210 @@
+//! `golden.json`: what produced a folder of golden images, so a later check knows whether it
+//! runs on the same adapter (strict tolerance) or another one (loose tolerance), and can
+//! re-render exactly the same frames at the same size and view.
+//!
+//! Unknown fields are rejected because the file is edited by hand (to loosen a tolerance) and
+//! a misspelt field would otherwise be silently ignored.
+
+use super::{CompareError, Tolerance};
+use crate::output::atomic::write_atomic;
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// File name of the sidecar inside a golden folder.
+pub const SIDECAR_FILE: &str = "golden.json";
+
+/// What made the golden images in one folder, and how strictly to compare against them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoldenSidecar {
+    /// Adapter name as wgpu reports it, e.g. "llvmpipe (LLVM 15.0.7, 256 bits)".
+    pub adapter: String,
+    /// Backend, e.g. "Vulkan".
+    pub backend: String,
+    /// Driver name and version as wgpu reports them, e.g. "llvmpipe / Mesa 23.2.1".
+    pub driver: String,
+    /// fogbank version that blessed the images.
+    pub fogbank_version: String,
+    /// Frame size in pixels, `[width, height]`.
+    pub size: [u32; 2],
+    /// Name of the view (camera) rendered.
+    pub view: String,
+    /// Output frame numbers that have golden images.
+    pub frames: Vec<u32>,
+    /// Tolerance for checks on the same adapter and driver.
+    pub tolerance: Tolerance,
+}
+
+impl GoldenSidecar {
+    /// Path of the sidecar inside `dir`.
+    pub fn path_in(dir: &Path) -> PathBuf {
+        dir.join(SIDECAR_FILE)
+    }
+
+    /// Reads `DIR/golden.json`. A missing file is [`CompareError::Missing`] (nothing blessed
+    /// yet); bad JSON, unknown fields and out-of-range tolerances are [`CompareError::Sidecar`].
+    pub fn read(dir: &Path) -> Result<GoldenSidecar, CompareError> {
+        let path = Self::path_in(dir);
+        let text = std::fs::read_to_string(&path).map_err(|source| {
+            if source.kind() == io::ErrorKind::NotFound {
+                CompareError::Missing { path: path.clone() }
+            } else {
+                CompareError::Unreadable {
+                    path: path.clone(),
+                    source,
+                }
+            }
+        })?;
+        let sidecar: GoldenSidecar =
+            serde_json::from_str(&text).map_err(|e| CompareError::Sidecar {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        sidecar
+            .tolerance
+            .validate()
+            .map_err(|message| CompareError::Sidecar { path, message })?;
+        Ok(sidecar)
+    }
+
+    /// Writes `DIR/golden.json` atomically, pretty-printed with a trailing newline so it diffs
+    /// well in review. The folder must exist.
+    pub fn write(&self, dir: &Path) -> Result<(), CompareError> {
+        let path = Self::path_in(dir);
+        self.tolerance
+            .validate()
+            .map_err(|message| CompareError::Sidecar {
+                path: path.clone(),
+                message,
+            })?;
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| CompareError::Sidecar {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        text.push('\n');
+        write_atomic(&path, text.as_bytes()).map_err(|source| CompareError::Write { path, source })
+    }
+
+    /// Whether `adapter` and `driver` are the ones that blessed the images (ignoring case and
+    /// surrounding spaces). When they are not, compare with [`GoldenSidecar::tolerance_for`].
+    pub fn same_adapter(&self, adapter: &str, driver: &str) -> bool {
+        let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+        same(&self.adapter, adapter) && same(&self.driver, driver)
+    }
+
+    /// The tolerance for a check on `adapter` and `driver`: the sidecar's own on the blessing
+    /// adapter, otherwise the looser of it and [`Tolerance::loose`].
+    pub fn tolerance_for(&self, adapter: &str, driver: &str) -> Tolerance {
+        if self.same_adapter(adapter, driver) {
+            self.tolerance
+        } else {
+            self.tolerance.loosest(Tolerance::loose())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fogbank-sidecar-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn sample() -> GoldenSidecar {
+        GoldenSidecar {
+            adapter: "llvmpipe (LLVM 15.0.7, 256 bits)".into(),
+            backend: "Vulkan".into(),
+            driver: "llvmpipe / Mesa 23.2.1".into(),
+            fogbank_version: "0.1.0".into(),
+            size: [160, 90],
+            view: "default".into(),
+            frames: vec![0, 30, 90],
+            tolerance: Tolerance::default(),
+        }
+    }
+
+    #[test]
+    fn round_trips_through_json_and_disk() {
+        let sidecar = sample();
+        let json = serde_json::to_string(&sidecar).unwrap();
+        assert!(json.contains("\"max_channel_diff\":8"));
+        assert_eq!(
+            serde_json::from_str::<GoldenSidecar>(&json).unwrap(),
+            sidecar
+        );
+
+        let dir = scratch_dir("round-trip");
+        sidecar.write(&dir).unwrap();
+        assert_eq!(GoldenSidecar::read(&dir).unwrap(), sidecar);
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec![SIDECAR_FILE.to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reading_reports_missing_misspelt_and_out_of_range() {
+        let dir = scratch_dir("errors");
+        assert!(matches!(
+            GoldenSidecar::read(&dir),
+            Err(CompareError::Missing { .. })
+        ));
+
+        let mut value = serde_json::to_value(sample()).unwrap();
+        value["tolerance"] = serde_json::json!({ "min_ssm": 0.9 });
+        fs::write(GoldenSidecar::path_in(&dir), value.to_string()).unwrap();
+        let err = GoldenSidecar::read(&dir).unwrap_err();
+        assert!(
+            err.to_string().contains("min_ssm") && err.to_string().contains("golden.json"),
+            "{err}"
+        );
+
+        // A partial tolerance takes defaults for the rest.
+        value["tolerance"] = serde_json::json!({ "min_ssim": 0.9 });
+        fs::write(GoldenSidecar::path_in(&dir), value.to_string()).unwrap();
+        let read = GoldenSidecar::read(&dir).unwrap();
+        assert_eq!(
+            read.tolerance,
+            Tolerance {
+                min_ssim: 0.9,
+                ..Tolerance::default()
+            }
+        );
+
+        value["tolerance"] = serde_json::json!({ "pixel_budget": 5.0 });
+        fs::write(GoldenSidecar::path_in(&dir), value.to_string()).unwrap();
+        let err = GoldenSidecar::read(&dir).unwrap_err();
+        assert!(err.to_string().contains("pixel_budget"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn same_adapter_matches_adapter_and_driver() {
+        let sidecar = sample();
+        assert!(sidecar.same_adapter(
+            " LLVMPIPE (LLVM 15.0.7, 256 bits)",
+            "llvmpipe / Mesa 23.2.1"
+        ));
+        assert!(
+            !sidecar.same_adapter("llvmpipe (LLVM 15.0.7, 256 bits)", "llvmpipe / Mesa 24.0.0")
+        );
+        assert!(!sidecar.same_adapter("NVIDIA H200", "llvmpipe / Mesa 23.2.1"));
+        assert_eq!(
+            sidecar.tolerance_for("NVIDIA H200", "550.54"),
+            Tolerance::loose()
+        );
+        assert_eq!(
+            sidecar.tolerance_for("llvmpipe (LLVM 15.0.7, 256 bits)", "llvmpipe / Mesa 23.2.1"),
+            Tolerance::default()
+        );
+    }
+}

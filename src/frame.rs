@@ -1,0 +1,80 @@
+//! What the frame loop hands the renderer for one output frame, and what comes back.
+//!
+//! This is the only meeting point of the simulation and the GPU (see DESIGN.md, "Data flow"):
+//! the loop fills [`FrameInputs`] from the ball, the camera and the fluid maps, the renderer
+//! turns it into a [`Frame`]. Nothing here refers to the scene file.
+
+/// The picture variants a render can show (`--view`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// The fog as it is.
+    #[default]
+    Fog,
+    /// The fog's sheets in wireframe (they never move: all motion is in the shader).
+    Sheets,
+    /// The fluid as a mesh of lines whose points follow the air; the fog thins to a veil.
+    Flow,
+    /// The fluid shown on the fog: red the fog, green and blue where it moved.
+    Fluid,
+}
+
+impl View {
+    /// Every view, in the order the CLI lists them.
+    pub const ALL: [View; 4] = [View::Fog, View::Sheets, View::Flow, View::Fluid];
+
+    /// The name used on the command line and in file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Fog => "fog",
+            View::Sheets => "sheets",
+            View::Flow => "flow",
+            View::Fluid => "fluid",
+        }
+    }
+}
+
+/// Where the camera is and what it looks at.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraPose {
+    /// Eye position, world units.
+    pub eye_world: [f32; 3],
+    /// Point looked at, world units.
+    pub target_world: [f32; 3],
+    /// Vertical field of view, degrees.
+    pub fov_y_deg: f32,
+}
+
+/// Everything that changes from one frame to the next.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameInputs<'a> {
+    /// Output frame number (frame N is the picture at time N / fps).
+    pub frame_index: u32,
+    /// Time of the frame in seconds: drives the noise wind and the flicker.
+    pub time_s: f32,
+    /// The camera for this frame.
+    pub camera: CameraPose,
+    /// Centre of the ball, world units.
+    pub ball_pos_world: [f32; 3],
+    /// The ball's spin about y, radians (for its surface pattern).
+    pub ball_spin_rad: f32,
+    /// Intensity of the ball's point light this frame (flicker applied).
+    pub ball_light_intensity: f32,
+    /// The fluid map, RGBA8, grid × grid, row j = 0 first: density/2, drift x, drift z, 255.
+    pub fluid_map: &'a [u8],
+    /// The lift map, RGBA8, grid × grid: lift, speed / speed_scale, 0, 255.
+    pub lift_map: &'a [u8],
+}
+
+/// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Output frame number.
+    pub frame_index: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub rgba8: Vec<u8>,
+}

@@ -1,0 +1,94 @@
+//! The camera's matrices: a right-handed look-at with world Y up and a perspective projection
+//! into wgpu's clip space (depth 0..1).
+//!
+//! Inputs come from scene files, so degenerate poses (eye on the target, looking straight up
+//! or down, a field of view of 0 or 180 degrees) are made usable here rather than producing
+//! NaN matrices.
+
+use glam::camera::rh::{proj::directx, view};
+use glam::{Mat4, Vec3};
+
+use crate::frame::CameraPose;
+
+/// Near clipping plane, world units.
+pub(crate) const NEAR_WORLD: f32 = 0.1;
+/// Far clipping plane, world units.
+pub(crate) const FAR_WORLD: f32 = 100.0;
+
+/// World to clip space for `pose` on a picture of `aspect` = width / height.
+pub(crate) fn clip_from_world(pose: &CameraPose, aspect: f32) -> Mat4 {
+    let eye = Vec3::from_array(pose.eye_world);
+    let target = Vec3::from_array(pose.target_world);
+    let mut forward = target - eye;
+    if !forward.is_finite() || forward.length_squared() < 1e-12 {
+        forward = Vec3::NEG_Z;
+    }
+    let forward = forward.normalize();
+    // World Y up, unless the camera looks along it: then +z (or -z) serves as "up".
+    let up = if forward.cross(Vec3::Y).length_squared() > 1e-8 {
+        Vec3::Y
+    } else {
+        Vec3::NEG_Z * forward.y.signum()
+    };
+    let view_from_world = view::look_to_mat4(eye, forward, up);
+
+    let fov_y_deg = if pose.fov_y_deg.is_finite() {
+        pose.fov_y_deg.clamp(1.0, 179.0)
+    } else {
+        50.0
+    };
+    let aspect = if aspect.is_finite() && aspect > 0.0 {
+        aspect
+    } else {
+        1.0
+    };
+    // Right-handed view space into WebGPU's clip space (depth 0..1, y up): glam's "directx".
+    let clip_from_view = directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
+    clip_from_view * view_from_world
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec4;
+
+    fn pose(eye: [f32; 3], target: [f32; 3]) -> CameraPose {
+        CameraPose {
+            eye_world: eye,
+            target_world: target,
+            fov_y_deg: 50.0,
+        }
+    }
+
+    #[test]
+    fn target_lands_in_the_middle_of_the_picture() {
+        let m = clip_from_world(&pose([0.0, 7.5, 8.0], [0.0, 0.4, 0.0]), 16.0 / 9.0);
+        let clip = m * Vec4::new(0.0, 0.4, 0.0, 1.0);
+        let ndc = clip.truncate() / clip.w;
+        assert!(ndc.x.abs() < 1e-5 && ndc.y.abs() < 1e-5, "{ndc}");
+        assert!(ndc.z > 0.0 && ndc.z < 1.0, "depth {}", ndc.z);
+    }
+
+    #[test]
+    fn world_up_is_up_on_screen() {
+        let m = clip_from_world(&pose([0.0, 2.0, 10.0], [0.0, 2.0, 0.0]), 1.0);
+        let low = m * Vec4::new(0.0, 0.0, 0.0, 1.0);
+        let high = m * Vec4::new(0.0, 4.0, 0.0, 1.0);
+        assert!(high.y / high.w > low.y / low.w);
+        // +x is to the right when looking along -z.
+        let right = m * Vec4::new(1.0, 2.0, 0.0, 1.0);
+        assert!(right.x / right.w > 0.0);
+    }
+
+    #[test]
+    fn degenerate_poses_give_finite_matrices() {
+        let straight_down = clip_from_world(&pose([0.0, 10.0, 0.0], [0.0, 0.0, 0.0]), 1.0);
+        let on_target = clip_from_world(&pose([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]), 0.0);
+        let mut bad_fov = pose([0.0, 1.0, 5.0], [0.0, 0.0, 0.0]);
+        bad_fov.fov_y_deg = f32::NAN;
+        let bad = clip_from_world(&bad_fov, f32::INFINITY);
+        for m in [straight_down, on_target, bad] {
+            assert!(m.is_finite(), "{m}");
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! What every world-space pass shares: the per-frame uniforms (camera, lights, distance fog)
+//! and the sRGB-to-linear conversion of scene colours.
+//!
+//! Scene colours are display (sRGB) values; shading happens in linear light, so every colour
+//! goes through [`srgb_to_linear`] once, here on the CPU, before it reaches a shader.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::FrameInputs;
+use crate::gpu::camera;
+use crate::scene::{Rgb, Scene};
+
+/// The per-frame uniforms every world pass reads at group 0, binding 0.
+///
+/// keep in sync with shaders/common.wgsl: FrameUniforms
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct FrameUniforms {
+    /// World to clip space.
+    pub clip_from_world: [[f32; 4]; 4],
+    /// xyz: camera position; w: time of the frame in seconds.
+    pub eye_world: [f32; 4],
+    /// xyz: centre of the ball; w: its radius.
+    pub ball_world: [f32; 4],
+    /// xyz: the ball's point light; w: its range.
+    pub ball_light_world: [f32; 4],
+    /// rgb: point light colour × intensity (linear); w: the ball's spin in radians.
+    pub ball_light_color: [f32; 4],
+    /// rgb: ambient colour × intensity (linear).
+    pub ambient_color: [f32; 4],
+    /// xyz: unit vector the directional light travels along.
+    pub sun_dir_world: [f32; 4],
+    /// rgb: directional colour × intensity (linear).
+    pub sun_color: [f32; 4],
+    /// rgb: distance fog colour (linear).
+    pub distance_fog_color: [f32; 4],
+    /// x: distance fog start; y: distance fog end (world units).
+    pub distance_fog_range: [f32; 4],
+}
+
+/// The parts of the scene the frame uniforms need, converted once.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FrameStatics {
+    ball_radius_world: f32,
+    lamp_color_linear: [f32; 3],
+    lamp_range_world: f32,
+    lamp_height_world: f32,
+    ambient_linear: [f32; 3],
+    sun_dir_world: [f32; 3],
+    sun_linear: [f32; 3],
+    distance_fog_linear: [f32; 3],
+    distance_fog_near_world: f32,
+    distance_fog_far_world: f32,
+}
+
+impl FrameStatics {
+    pub(crate) fn new(scene: &Scene) -> Self {
+        let lights = &scene.lights;
+        FrameStatics {
+            ball_radius_world: scene.ball.radius,
+            lamp_color_linear: srgb_to_linear(lights.ball.color),
+            lamp_range_world: lights.ball.range,
+            lamp_height_world: lights.ball.height_above_ball,
+            ambient_linear: scale(srgb_to_linear(lights.ambient.color), lights.ambient.intensity),
+            sun_dir_world: lights.directional.direction_world(),
+            sun_linear: scale(
+                srgb_to_linear(lights.directional.color),
+                lights.directional.intensity,
+            ),
+            distance_fog_linear: srgb_to_linear(scene.distance_fog.color),
+            distance_fog_near_world: scene.distance_fog.near,
+            distance_fog_far_world: scene.distance_fog.far,
+        }
+    }
+}
+
+impl FrameUniforms {
+    /// The uniforms for one frame of a picture `width` by `height` pixels.
+    pub(crate) fn new(statics: &FrameStatics, inputs: &FrameInputs<'_>, aspect: f32) -> Self {
+        let ball = inputs.ball_pos_world;
+        let lamp = [ball[0], ball[1] + statics.lamp_height_world, ball[2]];
+        let lamp_color = scale(statics.lamp_color_linear, inputs.ball_light_intensity);
+        FrameUniforms {
+            clip_from_world: camera::clip_from_world(&inputs.camera, aspect).to_cols_array_2d(),
+            eye_world: extend(inputs.camera.eye_world, inputs.time_s),
+            ball_world: extend(ball, statics.ball_radius_world),
+            ball_light_world: extend(lamp, statics.lamp_range_world),
+            ball_light_color: extend(lamp_color, inputs.ball_spin_rad),
+            ambient_color: extend(statics.ambient_linear, 0.0),
+            sun_dir_world: extend(statics.sun_dir_world, 0.0),
+            sun_color: extend(statics.sun_linear, 0.0),
+            distance_fog_color: extend(statics.distance_fog_linear, 0.0),
+            distance_fog_range: [
+                statics.distance_fog_near_world,
+                statics.distance_fog_far_world,
+                0.0,
+                0.0,
+            ],
+        }
+    }
+}
+
+/// The frame uniforms on the GPU: the buffer, and the group-0 layout and bind group every
+/// world pass shares.
+pub(crate) struct FrameBinding {
+    pub buffer: wgpu::Buffer,
+    pub layout: wgpu::BindGroupLayout,
+    pub bind_group: wgpu::BindGroup,
+}
+
+impl FrameBinding {
+    pub(crate) fn new(device: &wgpu::Device) -> Self {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame.uniforms"),
+            size: std::mem::size_of::<FrameUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame.layout"),
+            entries: &[uniform_entry(0)],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame.bind_group"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        });
+        FrameBinding {
+            buffer,
+            layout,
+            bind_group,
+        }
+    }
+
+    /// Queues this frame's uniforms (applied at the next submit).
+    pub(crate) fn write(&self, queue: &wgpu::Queue, uniforms: &FrameUniforms) {
+        queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(uniforms));
+    }
+}
+
+/// A uniform buffer seen by the vertex and fragment stages.
+pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// A filterable float 2D texture seen by the vertex and fragment stages.
+pub(crate) fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A uniform buffer of `contents`, written once.
+pub(crate) fn static_uniform_buffer(
+    device: &wgpu::Device,
+    label: &'static str,
+    contents: &[u8],
+) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// Premultiplied-alpha "over" blending, for everything drawn on top of the scene.
+pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState = wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
+
+/// One display (sRGB) component to linear light, the exact piecewise curve.
+pub(crate) fn srgb_component_to_linear(srgb: f32) -> f32 {
+    if srgb <= 0.04045 {
+        srgb / 12.92
+    } else {
+        ((srgb + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// A display (sRGB) colour to linear light.
+pub(crate) fn srgb_to_linear(srgb: Rgb) -> [f32; 3] {
+    srgb.map(srgb_component_to_linear)
+}
+
+/// A colour times a factor.
+pub(crate) fn scale(rgb: [f32; 3], factor: f32) -> [f32; 3] {
+    rgb.map(|c| c * factor)
+}
+
+/// Three components and a fourth, for a WGSL `vec4<f32>`.
+pub(crate) fn extend(xyz: [f32; 3], w: f32) -> [f32; 4] {
+    [xyz[0], xyz[1], xyz[2], w]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srgb_curve_known_values() {
+        assert_eq!(srgb_component_to_linear(0.0), 0.0);
+        assert!((srgb_component_to_linear(1.0) - 1.0).abs() < 1e-6);
+        // Mid grey 0.5 is about 0.214 in linear light.
+        assert!((srgb_component_to_linear(0.5) - 0.21404).abs() < 1e-4);
+        // The linear segment.
+        assert!((srgb_component_to_linear(0.04) - 0.04 / 12.92).abs() < 1e-7);
+    }
+
+    #[test]
+    fn frame_uniforms_match_wgsl_size() {
+        // mat4x4 (64) + nine vec4 (144).
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 208);
+    }
+}

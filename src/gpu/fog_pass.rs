@@ -1,0 +1,316 @@
+//! The `fog` pass: the ground fog as `fog.sheets` horizontal see-through sheets over the fog's
+//! square, one shared shader (shaders/fog.wgsl, `shade_sheet`), drawn back to front over the
+//! scene with premultiplied blending, depth-tested against the scene and writing no depth.
+//!
+//! The sheets never move; only their drawing order changes with the camera. They are
+//! horizontal planes, so along any view ray the sheet farther from the eye's height is
+//! crossed first: sorting by `|eye.y - height|`, largest first, is back to front for every
+//! pixel at once.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::{FrameInputs, View};
+use crate::gpu::GpuError;
+use crate::gpu::common::{
+    FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry,
+};
+use crate::gpu::context::ErrorSink;
+use crate::gpu::maps::FluidMaps;
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets};
+use crate::scene::Scene;
+
+/// Everything `shade_sheet` reads besides the point, the view direction and the maps.
+///
+/// keep in sync with shaders/fog.wgsl: FogKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct FogKnobs {
+    /// xy: fog square corner at the smallest x, z; zw: its size.
+    pub area: [f32; 4],
+    /// xyz: ball centre; w: ball radius.
+    pub ball: [f32; 4],
+    /// xyz: noise drift per second; w: time in seconds.
+    pub wind: [f32; 4],
+    /// rgb: fog colour (linear).
+    pub fog_color: [f32; 4],
+    /// rgb: glow colour (linear); w: glow strength.
+    pub glow_color: [f32; 4],
+    /// x: fog floor; y: rest top; z: lift height; w: sheet spacing.
+    pub layer: [f32; 4],
+    /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: unused.
+    pub optics: [f32; 4],
+}
+
+impl FogKnobs {
+    /// The knobs for `view` (the `flow` view thins the fog to a veil, the `fluid` view shows the
+    /// maps), with the ball at its start and time 0 until [`FogKnobs::for_frame`].
+    pub(crate) fn new(scene: &Scene, view: View) -> Self {
+        let fog = &scene.fog;
+        let half_world = fog.area * 0.5;
+        let sigma = if view == View::Flow {
+            fog.veil_sigma
+        } else {
+            fog.sigma
+        };
+        let debug = if view == View::Fluid { 1.0 } else { 0.0 };
+        FogKnobs {
+            area: [-half_world, -half_world, fog.area, fog.area],
+            ball: [
+                scene.ball.start[0],
+                scene.ball.radius,
+                scene.ball.start[1],
+                scene.ball.radius,
+            ],
+            wind: extend(fog.wind, 0.0),
+            fog_color: extend(srgb_to_linear(fog.color), 0.0),
+            glow_color: extend(srgb_to_linear(fog.glow_color), fog.glow),
+            layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
+            optics: [sigma, fog.offset_range, debug, 0.0],
+        }
+    }
+
+    /// These knobs with this frame's ball and time.
+    pub(crate) fn for_frame(&self, inputs: &FrameInputs<'_>) -> Self {
+        let mut knobs = *self;
+        knobs.ball = extend(inputs.ball_pos_world, self.ball[3]);
+        knobs.wind[3] = inputs.time_s;
+        knobs
+    }
+}
+
+/// Sheet heights in drawing order for an eye at `eye_y_world`: farthest from the eye's height
+/// first. Ties keep the lower sheet first, so the order never depends on the sort.
+pub(crate) fn back_to_front(heights_world: &[f32], eye_y_world: f32) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..heights_world.len()).collect();
+    order.sort_by(|&a, &b| {
+        let da = (eye_y_world - heights_world[a]).abs();
+        let db = (eye_y_world - heights_world[b]).abs();
+        db.total_cmp(&da).then(a.cmp(&b))
+    });
+    order.into_iter().map(|i| heights_world[i]).collect()
+}
+
+/// The `fog` pass's pipeline, knobs and sheets.
+pub(crate) struct FogPass {
+    pipeline: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    knobs_buffer: wgpu::Buffer,
+    knobs: FogKnobs,
+    /// One f32 per sheet, rewritten each frame in drawing order (instance buffer).
+    sheet_order: wgpu::Buffer,
+    heights_world: Vec<f32>,
+}
+
+impl FogPass {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        maps: &FluidMaps,
+        scene: &Scene,
+        view: View,
+    ) -> Result<Self, GpuError> {
+        let module = ShaderName::Fog.create_module(device, errors)?;
+        let knobs = FogKnobs::new(scene, view);
+        let knobs_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("fog.knobs"),
+            size: std::mem::size_of::<FogKnobs>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let heights_world: Vec<f32> = (0..scene.fog.sheets)
+            .map(|i| scene.fog.sheet_height(i))
+            .collect();
+        let sheet_order = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("fog.sheet_order"),
+            // At least one element: a zero-sized vertex buffer cannot be bound.
+            size: (heights_world.len().max(1) * std::mem::size_of::<f32>()) as u64,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("fog.layout"),
+            entries: &[
+                uniform_entry(0),
+                texture_entry(1),
+                texture_entry(2),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("fog.bind_group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: knobs_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&maps.fluid_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&maps.lift_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::Sampler(&maps.sampler),
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("fog.pipeline_layout"),
+            bind_group_layouts: &[Some(&frame.layout), Some(&layout)],
+            immediate_size: 0,
+        });
+        let attributes = wgpu::vertex_attr_array![0 => Float32];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("fog"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_fog"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<f32>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &attributes,
+                })],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                // Seen from above and from below.
+                cull_mode: None,
+                ..Default::default()
+            },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::Less),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_fog"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: COLOR_FORMAT,
+                    blend: Some(PREMULTIPLIED_OVER),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+
+        Ok(FogPass {
+            pipeline,
+            bind_group,
+            knobs_buffer,
+            knobs,
+            sheet_order,
+            heights_world,
+        })
+    }
+
+    /// Queues this frame's knobs and sheet order (applied at the next submit).
+    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        let knobs = self.knobs.for_frame(inputs);
+        queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+        if !self.heights_world.is_empty() {
+            let order = back_to_front(&self.heights_world, inputs.camera.eye_world[1]);
+            queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&order));
+        }
+    }
+
+    /// Records the pass over what the `scene` pass left in the targets.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("fog"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &targets.color_linear_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        if self.heights_world.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_vertex_buffer(0, self.sheet_order.slice(..));
+        pass.draw(0..6, 0..self.heights_world.len() as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eye_above_draws_bottom_up() {
+        let heights = [0.1, 0.2, 0.3, 0.4];
+        assert_eq!(back_to_front(&heights, 7.5), vec![0.1, 0.2, 0.3, 0.4]);
+    }
+
+    #[test]
+    fn eye_below_draws_top_down() {
+        let heights = [0.1, 0.2, 0.3, 0.4];
+        assert_eq!(back_to_front(&heights, -1.0), vec![0.4, 0.3, 0.2, 0.1]);
+    }
+
+    #[test]
+    fn eye_inside_draws_farthest_first_on_each_side() {
+        let heights = [0.1, 0.2, 0.3, 0.4, 0.5];
+        let order = back_to_front(&heights, 0.32);
+        assert_eq!(order, vec![0.1, 0.5, 0.2, 0.4, 0.3]);
+        // Along a ray going down the sheets below come in decreasing distance: 0.1 before 0.2.
+        let pos = |h: f32| order.iter().position(|&x| x == h).unwrap_or(usize::MAX);
+        assert!(pos(0.1) < pos(0.2) && pos(0.2) < pos(0.3));
+        assert!(pos(0.5) < pos(0.4));
+    }
+
+    #[test]
+    fn views_set_sigma_and_debug() {
+        let scene = Scene::default();
+        let fog = FogKnobs::new(&scene, View::Fog);
+        let flow = FogKnobs::new(&scene, View::Flow);
+        let fluid = FogKnobs::new(&scene, View::Fluid);
+        assert_eq!(fog.optics[0], scene.fog.sigma);
+        assert_eq!(flow.optics[0], scene.fog.veil_sigma);
+        assert_eq!((fog.optics[2], fluid.optics[2]), (0.0, 1.0));
+        // Spacing is (3.4 - 0.02) / 48.
+        assert!((fog.layer[3] - 3.38 / 48.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,42 @@
+//! The GPU side: a headless wgpu renderer that turns one frame's [`FrameInputs`] into a
+//! finished 8-bit sRGB [`Frame`].
+//!
+//! It knows nothing of scene files or the simulation beyond the [`Scene`] structs it builds
+//! its static geometry from (DESIGN.md, "Data flow"). Each pass has one name shared by its
+//! WGSL file, its Rust module, its field in [`Renderer`] and its wgpu labels:
+//!
+//! - `scene` (shaders/scene.wgsl, `scene_pass.rs`): floor, pillars, altar, ball, lights,
+//!   distance fog, into a linear half-float target and a depth target.
+//! - `fog` (shaders/fog.wgsl, `fog_pass.rs`): the fog sheets, back to front, blended over it.
+//! - `overlay` (shaders/overlay.wgsl, `overlay_pass.rs`): sheet outlines or the flow mesh.
+//! - `encode` (shaders/encode.wgsl, `encode_pass.rs`): linear light to 8-bit sRGB, the only
+//!   place that conversion happens.
+//!
+//! Then `readback.rs` copies the picture into a ring of staging buffers. Shared WGSL lives in
+//! shaders/common.wgsl and shaders/noise.wgsl, assembled by `shaders.rs`.
+//!
+//! [`FrameInputs`]: crate::frame::FrameInputs
+//! [`Frame`]: crate::frame::Frame
+//! [`Scene`]: crate::scene::Scene
+
+mod camera;
+mod common;
+pub mod context;
+mod encode_pass;
+mod error;
+mod fog_pass;
+mod geometry;
+mod maps;
+mod overlay_pass;
+mod readback;
+pub mod renderer;
+mod scene_pass;
+mod shaders;
+mod targets;
+
+#[cfg(test)]
+mod tests;
+
+pub use context::{AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters};
+pub use error::GpuError;
+pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};

@@ -1,0 +1,311 @@
+//! The `overlay` pass: the lines that explain the fog, drawn over it (shaders/overlay.wgsl).
+//!
+//! - `sheets` view: every fog sheet as its outline and one diagonal, as the example's
+//!   wireframe view (the sheets never move: all the motion is in the fog shader).
+//! - `flow` view: the fluid as a mesh of lines, one point every `fog.flow_every` cells each way,
+//!   each point placed in the vertex shader from the maps (drift, lift, density) and coloured by
+//!   the air's speed; rows and columns joined. Nothing is built on the CPU per frame.
+//!
+//! The `fog` and `fluid` views draw no overlay. Lines are depth-tested against the scene and
+//! blended like the fog.
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use crate::frame::View;
+use crate::gpu::GpuError;
+use crate::gpu::common::{FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry};
+use crate::gpu::context::ErrorSink;
+use crate::gpu::maps::FluidMaps;
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets};
+use crate::scene::Scene;
+
+/// The example's outline colour for the sheets (display sRGB).
+const SHEET_LINE_SRGB: [f32; 3] = [0.55, 0.75, 1.0];
+/// Air speed, cells per second, at which a flow point is fully orange (the example's 30).
+const FLOW_FULL_SPEED_CELLS: f32 = 30.0;
+/// Vertices per sheet: four outline segments and the diagonal.
+const SHEET_LINE_VERTICES: u32 = 10;
+
+/// What the `overlay` pass reads.
+///
+/// keep in sync with shaders/overlay.wgsl: OverlayKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct OverlayKnobs {
+    /// xy: fog square corner at the smallest x, z; zw: its size.
+    pub area: [f32; 4],
+    /// rgb: sheet outline colour (linear); w: number of sheets.
+    pub sheet_color: [f32; 4],
+    /// x: drift range; y: lift height; z: speed for 1.0 in the map; w: speed for full orange.
+    pub flow_scale: [f32; 4],
+    /// x: grid cells per side; y: cells between points; z: points per side.
+    pub flow_grid: [u32; 4],
+}
+
+/// The flow mesh's points per side: one every `every` cells (at least 1).
+fn flow_points_per_side(grid: u32, every: u32) -> u32 {
+    grid / every.max(1)
+}
+
+/// Vertices of the flow mesh: per row and per column, one segment between neighbours.
+pub(crate) fn flow_vertex_count(points_per_side: u32) -> u32 {
+    points_per_side * points_per_side.saturating_sub(1) * 2 * 2
+}
+
+impl OverlayKnobs {
+    pub(crate) fn new(scene: &Scene) -> Self {
+        let fog = &scene.fog;
+        let half_world = fog.area * 0.5;
+        let grid = scene.fluid.grid;
+        let every = fog.flow_every.max(1);
+        OverlayKnobs {
+            area: [-half_world, -half_world, fog.area, fog.area],
+            sheet_color: extend(srgb_to_linear(SHEET_LINE_SRGB), fog.sheets as f32),
+            flow_scale: [
+                fog.offset_range,
+                fog.lift_height,
+                scene.fluid.speed_scale,
+                FLOW_FULL_SPEED_CELLS,
+            ],
+            flow_grid: [grid, every, flow_points_per_side(grid, every), 0],
+        }
+    }
+}
+
+/// Which lines the view draws.
+enum Lines {
+    /// One instance per sheet.
+    Sheets {
+        pipeline: wgpu::RenderPipeline,
+        heights: wgpu::Buffer,
+        sheets: u32,
+    },
+    /// The flow mesh.
+    Flow {
+        pipeline: wgpu::RenderPipeline,
+        vertices: u32,
+    },
+}
+
+/// The `overlay` pass for one view; nothing to draw for the `fog` and `fluid` views.
+pub(crate) struct OverlayPass {
+    lines: Option<Lines>,
+    bind_group: wgpu::BindGroup,
+}
+
+impl OverlayPass {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        maps: &FluidMaps,
+        scene: &Scene,
+        view: View,
+    ) -> Result<Self, GpuError> {
+        let knobs = OverlayKnobs::new(scene);
+        let knobs_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("overlay.knobs"),
+            contents: bytemuck::bytes_of(&knobs),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("overlay.layout"),
+            entries: &[uniform_entry(0), texture_entry(1), texture_entry(2)],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("overlay.bind_group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: knobs_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&maps.fluid_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&maps.lift_view),
+                },
+            ],
+        });
+
+        let lines = match view {
+            View::Fog | View::Fluid => None,
+            View::Sheets => {
+                let heights: Vec<f32> = (0..scene.fog.sheets.max(1))
+                    .map(|i| scene.fog.sheet_height(i))
+                    .collect();
+                let heights = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("overlay.sheet_heights"),
+                    contents: bytemuck::cast_slice(&heights),
+                    usage: wgpu::BufferUsages::VERTEX,
+                });
+                let attributes = wgpu::vertex_attr_array![0 => Float32];
+                let instance = wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<f32>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &attributes,
+                };
+                let module = ShaderName::Overlay.create_module(device, errors)?;
+                let pipeline = line_pipeline(
+                    device,
+                    &module,
+                    "overlay.sheet_lines",
+                    "vs_sheet_lines",
+                    [&frame.layout, &layout],
+                    &[Some(instance)],
+                );
+                Some(Lines::Sheets {
+                    pipeline,
+                    heights,
+                    sheets: scene.fog.sheets,
+                })
+            }
+            View::Flow => {
+                let module = ShaderName::Overlay.create_module(device, errors)?;
+                let pipeline = line_pipeline(
+                    device,
+                    &module,
+                    "overlay.flow_lines",
+                    "vs_flow_lines",
+                    [&frame.layout, &layout],
+                    &[],
+                );
+                Some(Lines::Flow {
+                    pipeline,
+                    vertices: flow_vertex_count(knobs.flow_grid[2]),
+                })
+            }
+        };
+        Ok(OverlayPass { lines, bind_group })
+    }
+
+    /// Records the pass if the view has lines to draw.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        let Some(lines) = &self.lines else {
+            return;
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("overlay"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &targets.color_linear_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        match lines {
+            Lines::Sheets {
+                pipeline,
+                heights,
+                sheets,
+            } => {
+                if *sheets > 0 {
+                    pass.set_pipeline(pipeline);
+                    pass.set_vertex_buffer(0, heights.slice(..));
+                    pass.draw(0..SHEET_LINE_VERTICES, 0..*sheets);
+                }
+            }
+            Lines::Flow { pipeline, vertices } => {
+                if *vertices > 0 {
+                    pass.set_pipeline(pipeline);
+                    pass.draw(0..*vertices, 0..1);
+                }
+            }
+        }
+    }
+}
+
+/// A line-list pipeline of the overlay shader with vertex entry point `vertex_entry`, drawn
+/// over the fog: depth-tested against the scene, no depth write, premultiplied blending.
+fn line_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    label: &'static str,
+    vertex_entry: &'static str,
+    bind_group_layouts: [&wgpu::BindGroupLayout; 2],
+    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+) -> wgpu::RenderPipeline {
+    let [frame_layout, overlay_layout] = bind_group_layouts;
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &[Some(frame_layout), Some(overlay_layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vertex_entry),
+            compilation_options: Default::default(),
+            buffers,
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::LineList,
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(false),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_lines"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: COLOR_FORMAT,
+                blend: Some(PREMULTIPLIED_OVER),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flow_mesh_matches_the_example() {
+        // 96 cells, one point in 2: 48 per side; rows and columns of 47 segments each.
+        let knobs = OverlayKnobs::new(&Scene::default());
+        assert_eq!(knobs.flow_grid, [96, 2, 48, 0]);
+        assert_eq!(flow_vertex_count(48), 48 * 47 * 2 * 2);
+        assert_eq!(flow_vertex_count(1), 0);
+        assert_eq!(flow_vertex_count(0), 0);
+        assert_eq!(flow_points_per_side(96, 0), 96);
+    }
+}

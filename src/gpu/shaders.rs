@@ -1,0 +1,129 @@
+//! The WGSL sources of every pass, assembled in one place.
+//!
+//! WGSL has no `#include`, so each pass's module is its own file with the shared files in
+//! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises), concatenated
+//! here from `include_str!`. Pipelines and the naga validation test both take their source
+//! from [`ShaderName::source`], so what is tested is exactly what runs.
+
+use crate::gpu::GpuError;
+use crate::gpu::context::{ErrorSink, scoped};
+
+const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
+const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
+const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
+const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
+const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
+const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
+
+/// One shader module per pass, named as the pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShaderName {
+    Scene,
+    Fog,
+    Overlay,
+    Encode,
+}
+
+impl ShaderName {
+    /// Every module.
+    #[cfg(test)]
+    pub(crate) const ALL: [ShaderName; 4] = [
+        ShaderName::Scene,
+        ShaderName::Fog,
+        ShaderName::Overlay,
+        ShaderName::Encode,
+    ];
+
+    /// The pass name, used as the module's label.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ShaderName::Scene => "scene",
+            ShaderName::Fog => "fog",
+            ShaderName::Overlay => "overlay",
+            ShaderName::Encode => "encode",
+        }
+    }
+
+    /// The module's full source: the shared files it needs, then its own.
+    pub(crate) fn source(self) -> String {
+        let parts: &[&str] = match self {
+            ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, SCENE_WGSL],
+            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FOG_WGSL],
+            ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
+            ShaderName::Encode => &[ENCODE_WGSL],
+        };
+        parts.join("\n")
+    }
+
+    /// Compiles the module on `device`; a WGSL error becomes a [`GpuError`].
+    pub(crate) fn create_module(
+        self,
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+    ) -> Result<wgpu::ShaderModule, GpuError> {
+        let source = self.source();
+        scoped(device, errors, "shader compilation", || {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(self.name()),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every module parses and validates with naga, without a GPU.
+    #[test]
+    fn every_wgsl_module_validates() {
+        for shader in ShaderName::ALL {
+            let source = shader.source();
+            let module = match naga::front::wgsl::parse_str(&source) {
+                Ok(module) => module,
+                Err(error) => panic!(
+                    "{} shader does not parse:\n{}",
+                    shader.name(),
+                    error.emit_to_string(&source)
+                ),
+            };
+            let mut validator = naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all(),
+            );
+            if let Err(error) = validator.validate(&module) {
+                panic!(
+                    "{} shader does not validate:\n{}",
+                    shader.name(),
+                    error.emit_to_string(&source)
+                );
+            }
+        }
+    }
+
+    /// Each module has the entry points its pass asks for.
+    #[test]
+    fn entry_points_exist() {
+        let expected: [(ShaderName, &[&str]); 4] = [
+            (ShaderName::Scene, &["vs_scene", "fs_scene"]),
+            (ShaderName::Fog, &["vs_fog", "fs_fog"]),
+            (
+                ShaderName::Overlay,
+                &["vs_sheet_lines", "vs_flow_lines", "fs_lines"],
+            ),
+            (ShaderName::Encode, &["vs_encode", "fs_encode"]),
+        ];
+        for (shader, names) in expected {
+            let module = naga::front::wgsl::parse_str(&shader.source())
+                .unwrap_or_else(|e| panic!("{}: {e}", shader.name()));
+            for name in names {
+                assert!(
+                    module.entry_points.iter().any(|ep| ep.name == *name),
+                    "{} lacks entry point {name}",
+                    shader.name()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The pictures the passes draw into: the linear half-float colour target, the depth target
+//! the fog is tested against, and the 8-bit sRGB picture that is read back.
+//!
+//! One set per renderer, reused every frame: the queue runs frames in order, and each frame's
+//! readback copy is recorded before the next frame's passes.
+
+/// Colour in linear light, with room above 1 for the glow (DESIGN.md: shade in linear light
+/// into a half-float target).
+pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// Depth of the scene's opaque geometry.
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// The finished picture: the format encodes linear values to sRGB when the `encode` pass
+/// stores them.
+pub(crate) const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// The render targets of one renderer.
+pub(crate) struct Targets {
+    pub color_linear_view: wgpu::TextureView,
+    pub depth_view: wgpu::TextureView,
+    pub output: wgpu::Texture,
+    pub output_view: wgpu::TextureView,
+}
+
+impl Targets {
+    pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let texture = |label: &'static str, format, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color_linear = texture(
+            "targets.color_linear",
+            COLOR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+        );
+        let depth = texture(
+            "targets.depth",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let output = texture(
+            "targets.output",
+            OUTPUT_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let view = |texture: &wgpu::Texture, label: &'static str| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some(label),
+                ..Default::default()
+            })
+        };
+        Targets {
+            color_linear_view: view(&color_linear, "targets.color_linear.view"),
+            depth_view: view(&depth, "targets.depth.view"),
+            output_view: view(&output, "targets.output.view"),
+            output,
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! fogbank: an offline renderer and video exporter for ground fog that behaves like a fluid.
+//!
+//! The crate follows the data flow in DESIGN.md: a [`scene`] is parsed and validated, the
+//! [`timeline`] maps output frames to 60 Hz steps, the [`ball`] turns its script into motion,
+//! the [`sim`] steps the fluid, [`world`] joins them into one deterministic state that
+//! [`playback`] walks frame by frame, the [`gpu`] renders [`frame`] inputs into pictures and
+//! [`output`] writes them. [`cli`] and [`commands`] are the command line on top.
+
+pub mod ball;
+pub mod cli;
+pub mod commands;
+pub mod compare;
+pub mod error;
+pub mod frame;
+pub mod gpu;
+pub mod interrupt;
+pub mod output;
+pub mod playback;
+pub mod rng;
+pub mod scene;
+pub mod sim;
+pub mod timeline;
+pub mod world;
+
+pub use error::Error;

@@ -1,0 +1,212 @@
+//! A pool of threads that encode images and write them atomically, so the GPU and the
+//! simulation never wait for PNG compression.
+//!
+//! Jobs go through a bounded queue: when the encoders fall behind, the producer blocks rather
+//! than holding an unbounded number of frames in memory. The first error is kept and reported
+//! when the pool is drained.
+
+use super::{atomic, png};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// One image to encode and write.
+#[derive(Debug)]
+pub struct WriteJob {
+    /// Final path of the file.
+    pub path: PathBuf,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Tightly packed RGBA8 pixels.
+    pub rgba8: Vec<u8>,
+    /// Tag the PNG as sRGB (pictures) or not (data maps).
+    pub srgb: bool,
+}
+
+/// What the pool did, once drained.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WriteReport {
+    /// Files written.
+    pub files: usize,
+    /// Seconds spent encoding and writing, summed over threads.
+    pub busy_s: f64,
+}
+
+enum Done {
+    Written { busy_s: f64 },
+    Failed(crate::Error),
+}
+
+/// Encoder threads fed through a bounded queue.
+pub struct WriterPool {
+    sender: Option<SyncSender<WriteJob>>,
+    done: Receiver<Done>,
+    threads: Vec<JoinHandle<()>>,
+    report: WriteReport,
+    error: Option<crate::Error>,
+}
+
+impl WriterPool {
+    /// A pool of `threads` encoders with room for `queue` waiting jobs.
+    pub fn new(threads: usize, queue: usize) -> Self {
+        let (sender, jobs) = sync_channel::<WriteJob>(queue.max(1));
+        let jobs = Arc::new(Mutex::new(jobs));
+        let (done_sender, done) = std::sync::mpsc::channel();
+        let threads = (0..threads.max(1))
+            .map(|i| {
+                let jobs = Arc::clone(&jobs);
+                let done_sender = done_sender.clone();
+                std::thread::Builder::new()
+                    .name(format!("fogbank-encode-{i}"))
+                    .spawn(move || {
+                        loop {
+                            let job = match jobs.lock() {
+                                Ok(receiver) => receiver.recv(),
+                                Err(_) => return,
+                            };
+                            let Ok(job) = job else { return };
+                            let _ = done_sender.send(run_job(job));
+                        }
+                    })
+                    .expect("spawning an encoder thread")
+            })
+            .collect();
+        WriterPool {
+            sender: Some(sender),
+            done,
+            threads,
+            report: WriteReport::default(),
+            error: None,
+        }
+    }
+
+    /// A pool sized for this machine: one encoder per core beyond the first, at least one.
+    pub fn for_this_machine() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        WriterPool::new(cores.saturating_sub(1).max(1), cores * 2)
+    }
+
+    /// Queues a job, blocking while the queue is full. Returns the first error seen so far, if
+    /// any, so the producer can stop early.
+    pub fn submit(&mut self, job: WriteJob) -> Result<(), crate::Error> {
+        self.collect_finished();
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        if let Some(sender) = &self.sender {
+            // The receiver lives as long as the threads; a send error means they all died.
+            if sender.send(job).is_err() {
+                return Err(crate::Error::Usage("the encoder threads stopped".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of files written so far.
+    pub fn files_written(&mut self) -> usize {
+        self.collect_finished();
+        self.report.files
+    }
+
+    fn collect_finished(&mut self) {
+        while let Ok(done) = self.done.try_recv() {
+            self.record(done);
+        }
+    }
+
+    fn record(&mut self, done: Done) {
+        match done {
+            Done::Written { busy_s } => {
+                self.report.files += 1;
+                self.report.busy_s += busy_s;
+            }
+            Done::Failed(error) => {
+                if self.error.is_none() {
+                    self.error = Some(error);
+                }
+            }
+        }
+    }
+
+    /// Waits for every queued job and returns the report, or the first error.
+    pub fn finish(mut self) -> Result<WriteReport, crate::Error> {
+        self.sender = None;
+        for thread in std::mem::take(&mut self.threads) {
+            let _ = thread.join();
+        }
+        while let Ok(done) = self.done.try_recv() {
+            self.record(done);
+        }
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => Ok(self.report.clone()),
+        }
+    }
+}
+
+fn run_job(job: WriteJob) -> Done {
+    let started = Instant::now();
+    let bytes = match png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Done::Failed(crate::Error::Encode {
+                path: job.path,
+                message: e.to_string(),
+            });
+        }
+    };
+    match atomic::write_atomic(&job.path, &bytes) {
+        Ok(()) => Done::Written {
+            busy_s: started.elapsed().as_secs_f64(),
+        },
+        Err(source) => Done::Failed(crate::Error::Write {
+            path: job.path,
+            source,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_every_job_and_reports_errors() {
+        let dir = std::env::temp_dir().join(format!("fogbank-pool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut pool = WriterPool::new(2, 2);
+        for i in 0..6u8 {
+            pool.submit(WriteJob {
+                path: dir.join(format!("f{i}.png")),
+                width: 2,
+                height: 1,
+                rgba8: vec![i; 8],
+                srgb: true,
+            })
+            .unwrap();
+        }
+        let report = pool.finish().unwrap();
+        assert_eq!(report.files, 6);
+        for i in 0..6u8 {
+            let bytes = std::fs::read(dir.join(format!("f{i}.png"))).unwrap();
+            assert_eq!(png::decode_rgba8(&bytes).unwrap().2, vec![i; 8]);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let mut failing = WriterPool::new(1, 1);
+        failing
+            .submit(WriteJob {
+                path: PathBuf::from("/nonexistent-fogbank/x.png"),
+                width: 1,
+                height: 1,
+                rgba8: vec![0; 4],
+                srgb: false,
+            })
+            .unwrap();
+        assert!(matches!(failing.finish(), Err(crate::Error::Write { .. })));
+    }
+}

@@ -1,0 +1,180 @@
+//! The deterministic 2D fluid that moves the fog: Jos Stam's stable fluids ("Stable Fluids",
+//! SIGGRAPH 1999) on a square grid over the floor, as the temple example runs it on the CPU.
+//! It lives apart from the GPU and the scene file: callers stir it (the ball, blasts), step it
+//! at a fixed `dt`, and read it back as the two RGBA8 maps the fog shader samples.
+//!
+//! Per step ([`FluidSim::step`]): vorticity confinement, walls, semi-Lagrangian advection of the
+//! air with decay, walls, warm-started pressure projection, walls, the separate shock-wave field
+//! (which projection would erase, being all divergence), and last the fog itself — density,
+//! drift offsets and lift — carried by the sum of both velocities.
+//!
+//! Determinism is a property, not an accident: every stage writes each output row from input
+//! buffers only (the pressure solve is red-black Gauss-Seidel on ping-pong buffers), rows are
+//! spread over rayon's threads, and reductions run in a fixed sequential order, so the state is
+//! bit-identical for any thread count. [`FluidSim::state_hash`] lets replays check that.
+
+mod forces;
+mod grid;
+mod hash;
+pub mod maps;
+mod params;
+mod pressure;
+mod readout;
+mod stages;
+#[cfg(test)]
+mod tests;
+
+use pressure::PressureSolver;
+
+pub use forces::BallPush;
+pub use grid::GridMapping;
+pub use params::FluidParams;
+pub use readout::{FieldStats, Probe};
+
+/// Smallest grid the simulation runs: stencils need an interior and a border.
+pub const MIN_GRID_CELLS: usize = 4;
+
+/// The fluid's state, structure of arrays, one `cells × cells` row-major field per quantity
+/// (index `j * cells + i`, see [`GridMapping`]).
+#[derive(Debug, Clone)]
+pub struct FluidSim {
+    params: FluidParams,
+    mapping: GridMapping,
+    /// Rows per rayon task at the least (see `grid::min_rows_per_task`); tests lower it to force
+    /// splitting on small grids. It never changes results, only how work is shared.
+    min_rows_per_task: usize,
+    /// Air velocity along +x (`i`), in cells per second.
+    u: Vec<f32>,
+    /// Air velocity along +z (`j`), in cells per second.
+    v: Vec<f32>,
+    /// Shock-wave velocity along +x, in cells per second (not projected).
+    su: Vec<f32>,
+    /// Shock-wave velocity along +z, in cells per second (not projected).
+    sv: Vec<f32>,
+    /// Fog density: 1 at rest, 0 none, up to `max_density` piled up.
+    density: Vec<f32>,
+    /// How far along x the air carried the fog's wisps, in world units.
+    off_x: Vec<f32>,
+    /// How far along z the air carried the fog's wisps, in world units.
+    off_z: Vec<f32>,
+    /// How high the fog has been thrown, 0 to 1.
+    lift: Vec<f32>,
+    /// Pressure from the last projection, in grid order (the solver keeps its own copy, split
+    /// by checkerboard colour, and starts the next solve from it).
+    pressure: Vec<f32>,
+    /// 1 where a pillar or the altar stands, else 0.
+    solid: Vec<u8>,
+    // Scratch: the next value of each advected field and the curl; and the pressure solver.
+    u_next: Vec<f32>,
+    v_next: Vec<f32>,
+    su_next: Vec<f32>,
+    sv_next: Vec<f32>,
+    density_next: Vec<f32>,
+    off_x_next: Vec<f32>,
+    off_z_next: Vec<f32>,
+    lift_next: Vec<f32>,
+    curl: Vec<f32>,
+    solver: PressureSolver,
+}
+
+impl FluidSim {
+    /// A fluid at rest with fog of density 1 everywhere and no solids.
+    ///
+    /// The grid size is `mapping.cells`; callers build the mapping from `params.grid` and the
+    /// fog's area. Grids smaller than [`MIN_GRID_CELLS`] are raised to it (the scene's
+    /// validation rejects them before this point).
+    pub fn new(params: &FluidParams, mapping: GridMapping) -> FluidSim {
+        let mapping = GridMapping {
+            cells: mapping.cells.max(MIN_GRID_CELLS),
+            ..mapping
+        };
+        let count = mapping.cell_count();
+        let zeros = vec![0.0_f32; count];
+        FluidSim {
+            params: params.clone(),
+            mapping,
+            min_rows_per_task: grid::min_rows_per_task(mapping.cells),
+            u: zeros.clone(),
+            v: zeros.clone(),
+            su: zeros.clone(),
+            sv: zeros.clone(),
+            density: vec![1.0; count],
+            off_x: zeros.clone(),
+            off_z: zeros.clone(),
+            lift: zeros.clone(),
+            pressure: zeros.clone(),
+            solid: vec![0; count],
+            u_next: zeros.clone(),
+            v_next: zeros.clone(),
+            su_next: zeros.clone(),
+            sv_next: zeros.clone(),
+            density_next: zeros.clone(),
+            off_x_next: zeros.clone(),
+            off_z_next: zeros.clone(),
+            lift_next: zeros.clone(),
+            curl: zeros,
+            solver: PressureSolver::new(mapping.cells),
+        }
+    }
+
+    /// Advances the fluid by `dt_s` seconds (the frame loop uses exactly 1/60). A negative or
+    /// non-finite `dt_s` leaves the state untouched.
+    pub fn step(&mut self, dt_s: f32) {
+        if !dt_s.is_finite() || dt_s < 0.0 {
+            return;
+        }
+        self.confine_vortices(dt_s);
+        self.enforce_walls();
+        self.advect_velocity(dt_s);
+        self.enforce_walls();
+        self.project(self.params.pressure_iterations);
+        self.enforce_walls();
+        self.advect_shock(dt_s);
+        self.carry_fog(dt_s);
+    }
+
+    /// Where the grid lies on the floor.
+    pub fn mapping(&self) -> &GridMapping {
+        &self.mapping
+    }
+
+    /// The parameters the fluid was built with.
+    pub fn params(&self) -> &FluidParams {
+        &self.params
+    }
+
+    /// Fog density per cell (1 at rest).
+    pub fn density(&self) -> &[f32] {
+        &self.density
+    }
+
+    /// The ordinary (projected) air velocity `(u, v)` along +x and +z, in cells per second.
+    pub fn velocity(&self) -> (&[f32], &[f32]) {
+        (&self.u, &self.v)
+    }
+
+    /// The shock-wave velocity `(su, sv)` along +x and +z, in cells per second.
+    pub fn shock(&self) -> (&[f32], &[f32]) {
+        (&self.su, &self.sv)
+    }
+
+    /// How high the fog has been thrown per cell, 0 to 1.
+    pub fn lift(&self) -> &[f32] {
+        &self.lift
+    }
+
+    /// The drift offsets `(off_x, off_z)` per cell, in world units.
+    pub fn drift(&self) -> (&[f32], &[f32]) {
+        (&self.off_x, &self.off_z)
+    }
+
+    /// The pressure left by the last projection.
+    pub fn pressure(&self) -> &[f32] {
+        &self.pressure
+    }
+
+    /// 1 for solid cells, 0 for open ones.
+    pub fn solid(&self) -> &[u8] {
+        &self.solid
+    }
+}

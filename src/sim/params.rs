@@ -1,0 +1,152 @@
+//! The fluid's tuning knobs in one place: this struct is the `fluid` section of a scene file, so
+//! every field name is user-facing and every default is the temple example's value. The
+//! simulation reads most of them; the blast and fog-depth numbers are applied by the ball loop
+//! that stirs the fluid, but they live here so the whole fluid is tuned in one section.
+
+use serde::{Deserialize, Serialize};
+
+/// How the fog's fluid moves, how it is stirred, and how it is packed for the shader.
+///
+/// Rates are per second and turned into per-step factors with `exp(-rate * dt)`, so the
+/// behaviour does not depend on the step length. Velocities on the grid are in cells per
+/// second; lengths in world units are marked so.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FluidParams {
+    /// Cells per side of the square grid laid over the fog's area. Default 96.
+    pub grid: u32,
+    /// Pressure-solver iterations per step (red-black Gauss-Seidel, warm-started from the last
+    /// step's pressure, so a few rounds are enough). Default 24.
+    pub pressure_iterations: u32,
+    /// Vorticity-confinement strength (epsilon, per second): how hard swirls are kept from
+    /// being smeared out by the grid. Default 9.0.
+    pub vorticity: f32,
+    /// How fast the air slows by itself, per second: each step keeps `exp(-velocity_decay * dt)`
+    /// of its speed. Default 0.55.
+    pub velocity_decay: f32,
+    /// How fast the shock wave of a blast dies out, per second (`exp(-shock_fade * dt)` kept per
+    /// step). Default 2.0.
+    pub shock_fade: f32,
+    /// How fast emptied fog comes back toward the rest density 1, per second (a step closes
+    /// `1 - exp(-refill * dt)` of the gap). Default 0.3.
+    pub refill: f32,
+    /// How fast piled-up fog spreads back toward the rest density 1, per second (a step closes
+    /// `1 - exp(-spill * dt)` of the excess). Default 0.8.
+    pub spill: f32,
+    /// How fast the drift offsets (how far the air carried the fog's wisps) relax toward zero,
+    /// per second (`exp(-relax * dt)` kept per step). Default 0.18.
+    pub relax: f32,
+    /// How fast thrown-up fog settles back down, per second (`exp(-settle * dt)` of the lift
+    /// kept per step). Default 0.7.
+    pub settle: f32,
+    /// How strongly the shock wave's divergence empties the fog where it opens the air and piles
+    /// it where it closes (dimensionless factor on `divergence * dt`). Default 0.7.
+    pub continuity: f32,
+    /// Largest drift offset along x or z, in world units; offsets are clamped to
+    /// `[-drift_limit, drift_limit]`. Default 3.0.
+    pub drift_limit: f32,
+    /// Most fog a cell can hold (1 is the rest density, 0 none). Default 2.0.
+    pub max_density: f32,
+    /// World units added to a pillar's radius when it is rasterised into solid cells, so the air
+    /// keeps clear of its surface. Default 0.04.
+    pub solid_margin: f32,
+    /// Reach of the ball's push, as a multiple of its radius: within it the air is set toward
+    /// the ball's speed and the fog is taken away. Default 1.35.
+    pub ball_reach: f32,
+    /// Outer radius of the ring that receives the fog the ball removed, as a multiple of its
+    /// radius (the ring runs from `ball_reach` out to this). Default 2.4.
+    pub ball_ring: f32,
+    /// Fraction of the fog under the ball's centre removed per step at full weight (0 to 1).
+    /// Default 0.9.
+    pub ball_take: f32,
+    /// Lift added per world unit per second of the ball's rising speed, at full weight.
+    /// Default 0.08.
+    pub ball_rise_lift: f32,
+    /// Fraction of a blast's outward push that also goes into the ordinary (projected) air,
+    /// where obstacles turn it into swirls; the whole push goes into the shock wave.
+    /// Default 0.35.
+    pub shock_to_air: f32,
+    /// Radius of the blast when the ball takes off, as a multiple of its radius (applied by the
+    /// ball loop). Default 4.5.
+    pub takeoff_radius: f32,
+    /// Strength of the take-off blast, as a multiple of the jump speed; the product is used
+    /// directly as the blast strength in cells per second (applied by the ball loop).
+    /// Default 3.0.
+    pub takeoff_strength: f32,
+    /// How much the take-off blast lifts the fog (0 to 1, applied by the ball loop).
+    /// Default 0.3.
+    pub takeoff_raise: f32,
+    /// Radius of the landing blast, as a multiple of the ball's radius (applied by the ball
+    /// loop). Default 7.0.
+    pub landing_radius: f32,
+    /// Strength of the landing blast, as a multiple of the impact speed; the product is used
+    /// directly as the blast strength in cells per second (applied by the ball loop).
+    /// Default 5.0.
+    pub landing_strength: f32,
+    /// Lift given by a landing per metre per second of impact speed: the raise is
+    /// `min(1, impact * landing_raise_per_speed)` (applied by the ball loop). Default 0.1111.
+    pub landing_raise_per_speed: f32,
+    /// Impact speed in world units per second below which a landing does not blast (applied by
+    /// the ball loop). Default 2.0.
+    pub landing_min_speed: f32,
+    /// Height in world units over which the ball's push fades as its bottom rises out of the
+    /// fog top (see [`FluidParams::fog_depth_weight`]). Default 0.8.
+    pub fog_depth_fade: f32,
+    /// Height in world units above the fog top at which the ball's bottom stops pushing
+    /// entirely (see [`FluidParams::fog_depth_weight`]). Default 0.2.
+    pub fog_depth_margin: f32,
+    /// Air speed in cells per second that maps to 255 in the speed channel of the lift map (and
+    /// to the top of the speed debug view). Default 40.0.
+    pub speed_scale: f32,
+}
+
+impl Default for FluidParams {
+    fn default() -> Self {
+        Self {
+            grid: 96,
+            pressure_iterations: 24,
+            vorticity: 9.0,
+            velocity_decay: 0.55,
+            shock_fade: 2.0,
+            refill: 0.3,
+            spill: 0.8,
+            relax: 0.18,
+            settle: 0.7,
+            continuity: 0.7,
+            drift_limit: 3.0,
+            max_density: 2.0,
+            solid_margin: 0.04,
+            ball_reach: 1.35,
+            ball_ring: 2.4,
+            ball_take: 0.9,
+            ball_rise_lift: 0.08,
+            shock_to_air: 0.35,
+            takeoff_radius: 4.5,
+            takeoff_strength: 3.0,
+            takeoff_raise: 0.3,
+            landing_radius: 7.0,
+            landing_strength: 5.0,
+            landing_raise_per_speed: 0.1111,
+            landing_min_speed: 2.0,
+            fog_depth_fade: 0.8,
+            fog_depth_margin: 0.2,
+            speed_scale: 40.0,
+        }
+    }
+}
+
+impl FluidParams {
+    /// How deep the ball is in the fog, 0 (clear above it) to 1 (fully in): the weight of its
+    /// push. `ball_bottom_world` is the ball's lowest point (centre height minus radius),
+    /// `fog_top_world` the fog's rest height, both in world units.
+    pub fn fog_depth_weight(&self, ball_bottom_world: f32, fog_top_world: f32) -> f32 {
+        let above_world = fog_top_world + self.fog_depth_margin - ball_bottom_world;
+        let weight = above_world / self.fog_depth_fade;
+        // A zero fade gives inf or NaN here, which must not leak out.
+        if weight.is_nan() {
+            0.0
+        } else {
+            weight.clamp(0.0, 1.0)
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The stages of one fluid step, each its own function, in the order [`FluidSim::step`] runs
+//! them. Every stage writes whole rows of its outputs from buffers it only reads, so rows are
+//! handed to rayon freely and the result does not depend on the thread count.
+
+use rayon::prelude::*;
+
+use super::FluidSim;
+use super::grid::{Bilinear, hold};
+
+/// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
+/// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
+const CONTINUITY_EXPONENT_LIMIT: f32 = 30.0;
+
+/// Magnitudes below this become exactly 0 wherever a field is advected or solved for. It is far
+/// below anything visible, and it keeps decaying fields out of the subnormal range, where the CPU
+/// runs many times slower and `value * fade` stops shrinking (a faded blast would linger as
+/// 1e-44 for ever).
+const NEGLIGIBLE: f32 = 1e-9;
+
+/// `value`, or 0 when it is negligible.
+#[inline(always)]
+pub(super) fn flush(value: f32) -> f32 {
+    if value.abs() < NEGLIGIBLE { 0.0 } else { value }
+}
+
+impl FluidSim {
+    /// Vorticity confinement: measures the curl, then pushes the air along the curl's gradient
+    /// so small swirls survive the grid's numerical smoothing.
+    pub(super) fn confine_vortices(&mut self, dt_s: f32) {
+        let cells = self.mapping.cells;
+        let min_rows = self.min_rows_per_task;
+        let strength = self.params.vorticity * dt_s;
+
+        curl_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
+
+        let curl = &self.curl;
+        self.u
+            .par_chunks_mut(cells)
+            .zip(self.v.par_chunks_mut(cells))
+            .enumerate()
+            .with_min_len(min_rows)
+            .for_each(|(y, (u_row, v_row))| {
+                if y < 2 || y + 2 >= cells {
+                    return;
+                }
+                let here = &curl[y * cells..(y + 1) * cells];
+                let below = &curl[(y - 1) * cells..y * cells];
+                let above = &curl[(y + 1) * cells..(y + 2) * cells];
+                for x in 2..cells - 2 {
+                    let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
+                    let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
+                    let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
+                    let swirl = here[x] * strength;
+                    u_row[x] += (grad_y / length) * swirl;
+                    v_row[x] -= (grad_x / length) * swirl;
+                }
+            });
+    }
+
+    /// Walls: no air inside solids, and no air through the grid's edges (zero normal velocity
+    /// on the left/right columns for `u`, on the bottom/top rows for `v`).
+    pub(super) fn enforce_walls(&mut self) {
+        let cells = self.mapping.cells;
+        self.u
+            .par_chunks_mut(cells)
+            .zip(self.v.par_chunks_mut(cells))
+            .zip(self.solid.par_chunks(cells))
+            .enumerate()
+            .with_min_len(self.min_rows_per_task)
+            .for_each(|(y, ((u_row, v_row), solid_row))| {
+                for ((u, v), &solid) in u_row.iter_mut().zip(v_row.iter_mut()).zip(solid_row) {
+                    if solid != 0 {
+                        *u = 0.0;
+                        *v = 0.0;
+                    }
+                }
+                u_row[0] = 0.0;
+                u_row[cells - 1] = 0.0;
+                if y == 0 || y == cells - 1 {
+                    v_row.fill(0.0);
+                }
+            });
+    }
+
+    /// Semi-Lagrangian advection of the air by itself, losing a little speed each step (the
+    /// air's inertia: it keeps moving after the ball stops and calms by itself).
+    pub(super) fn advect_velocity(&mut self, dt_s: f32) {
+        let cells = self.mapping.cells;
+        let keep = (-self.params.velocity_decay * dt_s).exp();
+        let (u, v) = (&self.u, &self.v);
+        self.u_next
+            .par_chunks_mut(cells)
+            .zip(self.v_next.par_chunks_mut(cells))
+            .enumerate()
+            .with_min_len(self.min_rows_per_task)
+            .for_each(|(y, (u_out, v_out))| {
+                let row = y * cells;
+                for x in 0..cells {
+                    let i = row + x;
+                    let from = Bilinear::at(cells, x as f32 - u[i] * dt_s, y as f32 - v[i] * dt_s);
+                    u_out[x] = flush(from.read(u) * keep);
+                    v_out[x] = flush(from.read(v) * keep);
+                }
+            });
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        std::mem::swap(&mut self.v, &mut self.v_next);
+    }
+
+    /// Pressure projection: removes the divergent part of the air so it does not compress and
+    /// flows round the ball and the solids. Pressure is held at 0 on the grid's border and
+    /// warm-started from the last step; `iterations` red-black Gauss-Seidel sweeps solve for it
+    /// (see `pressure.rs`), and its gradient is taken off the air.
+    pub(super) fn project(&mut self, iterations: u32) {
+        let cells = self.mapping.cells;
+        let min_rows = self.min_rows_per_task;
+        self.solver.load_divergence(&self.u, &self.v, min_rows);
+        self.solver.iterate(iterations, min_rows);
+        self.solver.store_pressure(&mut self.pressure, min_rows);
+
+        let pressure = &self.pressure;
+        self.u
+            .par_chunks_mut(cells)
+            .zip(self.v.par_chunks_mut(cells))
+            .enumerate()
+            .with_min_len(min_rows)
+            .for_each(|(y, (u_row, v_row))| {
+                if y == 0 || y == cells - 1 {
+                    return;
+                }
+                let here = &pressure[y * cells..(y + 1) * cells];
+                let below = &pressure[(y - 1) * cells..y * cells];
+                let above = &pressure[(y + 1) * cells..(y + 2) * cells];
+                for x in 1..cells - 1 {
+                    u_row[x] -= (here[x + 1] - here[x - 1]) * 0.5;
+                    v_row[x] -= (above[x] - below[x]) * 0.5;
+                }
+            });
+    }
+
+    /// The shock wave travels outward with itself and fades; it never enters solids.
+    pub(super) fn advect_shock(&mut self, dt_s: f32) {
+        // Between blasts the shock is exactly zero (see `NEGLIGIBLE`), and advecting zeros gives
+        // zeros: skipping is exact.
+        let active = |field: &[f32]| field.iter().any(|&value| value != 0.0);
+        if !active(&self.su) && !active(&self.sv) {
+            return;
+        }
+        let cells = self.mapping.cells;
+        let fade = (-self.params.shock_fade * dt_s).exp();
+        let (su, sv, solid) = (&self.su, &self.sv, &self.solid);
+        self.su_next
+            .par_chunks_mut(cells)
+            .zip(self.sv_next.par_chunks_mut(cells))
+            .enumerate()
+            .with_min_len(self.min_rows_per_task)
+            .for_each(|(y, (su_out, sv_out))| {
+                let row = y * cells;
+                for x in 0..cells {
+                    let i = row + x;
+                    if solid[i] != 0 {
+                        su_out[x] = 0.0;
+                        sv_out[x] = 0.0;
+                        continue;
+                    }
+                    let from =
+                        Bilinear::at(cells, x as f32 - su[i] * dt_s, y as f32 - sv[i] * dt_s);
+                    su_out[x] = flush(from.read(su) * fade);
+                    sv_out[x] = flush(from.read(sv) * fade);
+                }
+            });
+        std::mem::swap(&mut self.su, &mut self.su_next);
+        std::mem::swap(&mut self.sv, &mut self.sv_next);
+    }
+
+    /// Everything the fog is, carried by the ordinary air plus the shock wave: density (emptied
+    /// where the blow opens the air, piled where it closes, then drifting back to 1 — piles
+    /// spill faster than holes refill), the drift offsets (relaxing toward 0, clamped), and the
+    /// lift (settling).
+    pub(super) fn carry_fog(&mut self, dt_s: f32) {
+        let cells = self.mapping.cells;
+        let params = &self.params;
+        let refill = 1.0 - (-params.refill * dt_s).exp();
+        let spill = 1.0 - (-params.spill * dt_s).exp();
+        let relax = (-params.relax * dt_s).exp();
+        let settle = (-params.settle * dt_s).exp();
+        let continuity_dt = params.continuity * dt_s;
+        let max_density = params.max_density;
+        let drift_limit = params.drift_limit;
+        let cell_world = self.mapping.cell_size_world();
+
+        let (u, v, su, sv) = (&self.u, &self.v, &self.su, &self.sv);
+        let (density, off_x, off_z, lift) = (&self.density, &self.off_x, &self.off_z, &self.lift);
+        self.density_next
+            .par_chunks_mut(cells)
+            .zip(self.off_x_next.par_chunks_mut(cells))
+            .zip(self.off_z_next.par_chunks_mut(cells))
+            .zip(self.lift_next.par_chunks_mut(cells))
+            .enumerate()
+            .with_min_len(self.min_rows_per_task)
+            .for_each(|(y, (((density_out, off_x_out), off_z_out), lift_out))| {
+                let row = y * cells;
+                let inner_row = y > 0 && y < cells - 1;
+                for x in 0..cells {
+                    let i = row + x;
+                    let wind_x = u[i] + su[i];
+                    let wind_y = v[i] + sv[i];
+                    let from =
+                        Bilinear::at(cells, x as f32 - wind_x * dt_s, y as f32 - wind_y * dt_s);
+
+                    let spread = if inner_row && x > 0 && x < cells - 1 {
+                        (su[i + 1] - su[i - 1] + sv[i + cells] - sv[i - cells]) * 0.5
+                    } else {
+                        0.0
+                    };
+                    let exponent = hold(
+                        -spread * continuity_dt,
+                        -CONTINUITY_EXPONENT_LIMIT,
+                        CONTINUITY_EXPONENT_LIMIT,
+                    );
+                    // exp(0) is exactly 1: skip the call where there is no shock (most cells).
+                    let squeeze = if exponent == 0.0 { 1.0 } else { exponent.exp() };
+                    let carried = (from.read(density) * squeeze).min(max_density);
+                    let rate = if carried > 1.0 { spill } else { refill };
+                    density_out[x] = carried + (1.0 - carried) * rate;
+
+                    let drift_x = (from.read(off_x) - wind_x * dt_s * cell_world) * relax;
+                    let drift_z = (from.read(off_z) - wind_y * dt_s * cell_world) * relax;
+                    off_x_out[x] = flush(hold(drift_x, -drift_limit, drift_limit));
+                    off_z_out[x] = flush(hold(drift_z, -drift_limit, drift_limit));
+
+                    lift_out[x] = flush(from.read(lift) * settle);
+                }
+            });
+        std::mem::swap(&mut self.density, &mut self.density_next);
+        std::mem::swap(&mut self.off_x, &mut self.off_x_next);
+        std::mem::swap(&mut self.off_z, &mut self.off_z_next);
+        std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// The curl `dv/dx - du/dy` (central differences, grid spacing 1) into `out`; 0 on the border.
+pub(super) fn curl_into(out: &mut [f32], u: &[f32], v: &[f32], cells: usize, min_rows: usize) {
+    out.par_chunks_mut(cells)
+        .enumerate()
+        .with_min_len(min_rows)
+        .for_each(|(y, curl_row)| {
+            curl_row.fill(0.0);
+            if y == 0 || y == cells - 1 {
+                return;
+            }
+            let v_row = &v[y * cells..(y + 1) * cells];
+            let u_below = &u[(y - 1) * cells..y * cells];
+            let u_above = &u[(y + 1) * cells..(y + 2) * cells];
+            for x in 1..cells - 1 {
+                curl_row[x] = (v_row[x + 1] - v_row[x - 1] - (u_above[x] - u_below[x])) * 0.5;
+            }
+        });
+}
+
+/// The divergence `du/dx + dv/dy` (central differences, grid spacing 1) into `out`, the operator
+/// the projection removes; 0 on the border.
+pub(super) fn divergence_into(
+    out: &mut [f32],
+    u: &[f32],
+    v: &[f32],
+    cells: usize,
+    min_rows: usize,
+) {
+    out.par_chunks_mut(cells)
+        .enumerate()
+        .with_min_len(min_rows)
+        .for_each(|(y, div_row)| {
+            div_row.fill(0.0);
+            if y == 0 || y == cells - 1 {
+                return;
+            }
+            let u_row = &u[y * cells..(y + 1) * cells];
+            let v_below = &v[(y - 1) * cells..y * cells];
+            let v_above = &v[(y + 1) * cells..(y + 2) * cells];
+            for x in 1..cells - 1 {
+                div_row[x] = (u_row[x + 1] - u_row[x - 1] + v_above[x] - v_below[x]) * 0.5;
+            }
+        });
+}

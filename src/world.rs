@@ -1,0 +1,273 @@
+//! The world: the ball, the camera and the fluid stepped together at exactly 60 Hz.
+//!
+//! This is the one place where the ball's motion stirs the fluid: each step the ball is pushed
+//! into the fluid as a moving obstacle, the fluid steps, the ball moves (taking off and landing
+//! blast the air), and the camera eases after it — the example's order. Everything here is
+//! deterministic, and [`World::state_hash`] names the whole state in 16 hex digits so replays
+//! can be checked.
+
+use crate::ball::{BallEvent, BallMotion};
+use crate::frame::CameraPose;
+use crate::scene::{Camera, Scene};
+use crate::sim::{BallPush, FluidSim, GridMapping};
+use crate::timeline::STEP_S;
+
+/// The camera's moving state (only the follow camera has any).
+#[derive(Debug, Clone, PartialEq)]
+struct CameraState {
+    eye_world: [f32; 3],
+}
+
+/// Ball, camera and fluid at one step.
+#[derive(Debug, Clone)]
+pub struct World {
+    scene: Scene,
+    ball: BallMotion,
+    camera: CameraState,
+    fluid: FluidSim,
+    steps: u64,
+}
+
+impl World {
+    /// The world at time 0: the ball at its start, fog everywhere at rest, the hall's pillars
+    /// and altar rasterised into solid cells.
+    pub fn new(scene: &Scene) -> Self {
+        let mapping = GridMapping {
+            cells: scene.fluid.grid as usize,
+            area_world: scene.fog.area,
+        };
+        let mut fluid = FluidSim::new(&scene.fluid, mapping);
+        for &pillar in &scene.hall.pillars {
+            fluid.mark_solid_circle(pillar, scene.hall.pillar_radius);
+        }
+        let altar = &scene.hall.altar;
+        fluid.mark_solid_box(
+            [
+                altar.center[0] - altar.width / 2.0,
+                altar.center[1] - altar.depth / 2.0,
+            ],
+            [
+                altar.center[0] + altar.width / 2.0,
+                altar.center[1] + altar.depth / 2.0,
+            ],
+        );
+        let eye_world = match &scene.camera {
+            Camera::Follow(follow) => follow.start,
+            Camera::Fixed(fixed) => fixed.position,
+            Camera::Keyframed(keys) => keys.keys.first().map_or([0.0, 7.5, 11.0], |k| k.position),
+        };
+        World {
+            scene: scene.clone(),
+            ball: BallMotion::new(&scene.ball, &scene.hall),
+            camera: CameraState { eye_world },
+            fluid,
+            steps: 0,
+        }
+    }
+
+    /// Advances one 1/60 s step and returns what happened to the ball.
+    pub fn step(&mut self) -> Vec<BallEvent> {
+        let dt_s = STEP_S;
+        self.stir_fluid();
+        self.fluid.step(dt_s);
+        let events = self.move_ball(dt_s);
+        self.follow_with_camera(dt_s);
+        self.steps += 1;
+        events
+    }
+
+    /// The ball as a moving obstacle, weighted by how deep it is in the fog.
+    fn stir_fluid(&mut self) {
+        let fog = &self.scene.fog;
+        let fluid = &self.scene.fluid;
+        let radius = self.scene.ball.radius;
+        let bottom_of_ball = self.ball.pos_world[1] - radius;
+        let weight = ((fog.top + fluid.fog_depth_margin - bottom_of_ball) / fluid.fog_depth_fade)
+            .clamp(0.0, 1.0);
+        self.fluid.push_ball(&BallPush {
+            pos_world: self.ball.pos_world,
+            vel_world: self.ball.vel_world,
+            radius_world: radius,
+            weight,
+        });
+    }
+
+    /// Moves the ball; taking off blows the air a little, landing blows it by how hard.
+    fn move_ball(&mut self, dt_s: f32) -> Vec<BallEvent> {
+        let outcome = self.ball.step(dt_s);
+        let p = &self.scene.fluid;
+        let ball = &self.scene.ball;
+        let at = [self.ball.pos_world[0], self.ball.pos_world[2]];
+        let mut events = Vec::new();
+        if outcome.took_off {
+            events.push(BallEvent::Jump);
+            self.fluid.blast(
+                at,
+                ball.radius * p.takeoff_radius,
+                ball.jump * p.takeoff_strength,
+                p.takeoff_raise,
+            );
+        }
+        if let Some(speed) = outcome.landing_speed {
+            events.push(BallEvent::Land);
+            if speed > p.landing_min_speed {
+                self.fluid.blast(
+                    at,
+                    ball.radius * p.landing_radius,
+                    speed * p.landing_strength,
+                    (speed * p.landing_raise_per_speed).min(1.0),
+                );
+            }
+        }
+        events
+    }
+
+    /// The follow camera eases toward a point behind the ball; the others need no state.
+    fn follow_with_camera(&mut self, dt_s: f32) {
+        if let Camera::Follow(follow) = &self.scene.camera {
+            let amount = 1.0 - (-follow.lag_rate * dt_s).exp();
+            let goal_x = self.ball.pos_world[0] * follow.track;
+            let goal_z = self.ball.pos_world[2] * follow.track + follow.back;
+            self.camera.eye_world[0] += (goal_x - self.camera.eye_world[0]) * amount;
+            self.camera.eye_world[2] += (goal_z - self.camera.eye_world[2]) * amount;
+        }
+    }
+
+    /// The camera as seen at time `time_s` (keyframes are interpolated; the others use state).
+    pub fn camera_pose(&self, time_s: f64) -> CameraPose {
+        match &self.scene.camera {
+            Camera::Follow(follow) => CameraPose {
+                eye_world: self.camera.eye_world,
+                target_world: [
+                    self.ball.pos_world[0] * follow.track,
+                    follow.look_height,
+                    self.ball.pos_world[2] * follow.track,
+                ],
+                fov_y_deg: follow.fov_y_deg,
+            },
+            Camera::Fixed(fixed) => CameraPose {
+                eye_world: fixed.position,
+                target_world: fixed.target,
+                fov_y_deg: fixed.fov_y_deg,
+            },
+            Camera::Keyframed(path) => keyframe_pose(&path.keys, time_s as f32),
+        }
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The scene this world was built from.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The ball's motion.
+    pub fn ball(&self) -> &BallMotion {
+        &self.ball
+    }
+
+    /// The fluid.
+    pub fn fluid(&self) -> &FluidSim {
+        &self.fluid
+    }
+
+    /// A 64-bit hash of the whole state: fluid, ball, camera and step count.
+    pub fn state_hash(&self) -> u64 {
+        let mut bytes = self.fluid.state_hash().to_le_bytes().to_vec();
+        bytes.extend(self.ball.state_bytes());
+        for v in self.camera.eye_world {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.steps.to_le_bytes());
+        fnv1a64(&bytes)
+    }
+}
+
+/// Linear interpolation between camera keys; holds before the first and after the last.
+fn keyframe_pose(keys: &[crate::scene::CameraKey], time_s: f32) -> CameraPose {
+    let pose = |k: &crate::scene::CameraKey| CameraPose {
+        eye_world: k.position,
+        target_world: k.target,
+        fov_y_deg: k.fov_y_deg,
+    };
+    let Some(first) = keys.first() else {
+        let fixed = crate::scene::FixedCamera::default();
+        return CameraPose {
+            eye_world: fixed.position,
+            target_world: fixed.target,
+            fov_y_deg: fixed.fov_y_deg,
+        };
+    };
+    if time_s <= first.time_s {
+        return pose(first);
+    }
+    for pair in keys.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        if time_s <= b.time_s {
+            let span = (b.time_s - a.time_s).max(1e-6);
+            let t = ((time_s - a.time_s) / span).clamp(0.0, 1.0);
+            let mix3 = |x: [f32; 3], y: [f32; 3]| {
+                [
+                    x[0] + (y[0] - x[0]) * t,
+                    x[1] + (y[1] - x[1]) * t,
+                    x[2] + (y[2] - x[2]) * t,
+                ]
+            };
+            return CameraPose {
+                eye_world: mix3(a.position, b.position),
+                target_world: mix3(a.target, b.target),
+                fov_y_deg: a.fov_y_deg + (b.fov_y_deg - a.fov_y_deg) * t,
+            };
+        }
+    }
+    pose(keys.last().unwrap_or(first))
+}
+
+/// FNV-1a, 64 bits: stable across platforms and releases, unlike std's hashers.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{CameraKey, KeyframedCamera};
+
+    #[test]
+    fn keyframes_interpolate_and_hold() {
+        let keys = KeyframedCamera {
+            keys: vec![
+                CameraKey {
+                    time_s: 1.0,
+                    position: [0.0, 0.0, 0.0],
+                    target: [0.0, 0.0, -1.0],
+                    fov_y_deg: 40.0,
+                },
+                CameraKey {
+                    time_s: 3.0,
+                    position: [2.0, 4.0, 6.0],
+                    target: [0.0, 0.0, -1.0],
+                    fov_y_deg: 60.0,
+                },
+            ],
+        };
+        assert_eq!(keyframe_pose(&keys.keys, 0.0).eye_world, [0.0; 3]);
+        assert_eq!(keyframe_pose(&keys.keys, 2.0).eye_world, [1.0, 2.0, 3.0]);
+        assert_eq!(keyframe_pose(&keys.keys, 2.0).fov_y_deg, 50.0);
+        assert_eq!(keyframe_pose(&keys.keys, 9.0).eye_world, [2.0, 4.0, 6.0]);
+    }
+
+    #[test]
+    fn fnv_known_answer() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}
