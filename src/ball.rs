@@ -188,8 +188,8 @@ impl BallMotion {
         };
         state.phase_rad += dt_s * f64::from(auto.speed);
         let goal_x = (state.phase_rad.sin() * f64::from(auto.amplitude_x)) as f32;
-        let goal_z = ((state.phase_rad * 2.0).sin() * f64::from(auto.amplitude_z)) as f32
-            + auto.center_z;
+        let goal_z =
+            ((state.phase_rad * 2.0).sin() * f64::from(auto.amplitude_z)) as f32 + auto.center_z;
         state.next_jump_s -= dt_s;
         let mut jump = false;
         if state.next_jump_s <= 0.0 {
@@ -336,7 +336,10 @@ mod tests {
         let mut ball = ball_with(scene::Ball::default().script);
         let outcomes = run(&mut ball, 600);
         let jumps = outcomes.iter().filter(|o| o.took_off).count();
-        let landings = outcomes.iter().filter(|o| o.landing_speed.is_some()).count();
+        let landings = outcomes
+            .iter()
+            .filter(|o| o.landing_speed.is_some())
+            .count();
         assert!(jumps >= 3, "only {jumps} jumps");
         assert!(landings >= 3, "only {landings} landings");
     }

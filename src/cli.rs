@@ -105,7 +105,7 @@ struct SimulateArgs {
     #[arg(long)]
     json: bool,
     /// Report the fluid at this floor point, world units (repeatable).
-    #[arg(long, value_name = "X,Z")]
+    #[arg(long, value_name = "X,Z", allow_hyphen_values = true)]
     probe: Vec<String>,
     #[command(flatten)]
     quiet: QuietArg,

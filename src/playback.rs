@@ -145,7 +145,11 @@ mod tests {
         let mut jumps = 0;
         for frame in 0..600 {
             let state = playback.advance_to(frame, || {});
-            jumps += state.events.iter().filter(|e| **e == BallEvent::Jump).count();
+            jumps += state
+                .events
+                .iter()
+                .filter(|e| **e == BallEvent::Jump)
+                .count();
         }
         assert!(jumps >= 3, "{jumps}");
     }

@@ -140,9 +140,18 @@ mod tests {
 
     #[test]
     fn steps_are_integer_exact_for_common_rates() {
-        let t60 = Timeline { fps: 60, frame_count: 600 };
-        let t30 = Timeline { fps: 30, frame_count: 300 };
-        let t24 = Timeline { fps: 24, frame_count: 240 };
+        let t60 = Timeline {
+            fps: 60,
+            frame_count: 600,
+        };
+        let t30 = Timeline {
+            fps: 30,
+            frame_count: 300,
+        };
+        let t24 = Timeline {
+            fps: 24,
+            frame_count: 240,
+        };
         for n in 0..300 {
             assert_eq!(t30.steps_before(n), t60.steps_before(2 * n));
         }

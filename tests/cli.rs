@@ -52,8 +52,7 @@ fn hashes(output: &Output) -> Vec<String> {
 #[test]
 fn simulate_json_reports_every_field() {
     let out = fogbank(&[
-        "simulate", "--frames", "0..3,59", "--json", "--quiet", "--probe", "2,2", "--probe",
-        "-5,0",
+        "simulate", "--frames", "0..3,59", "--json", "--quiet", "--probe", "2,2", "--probe", "-5,0",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = json_lines(&out);
@@ -70,7 +69,10 @@ fn simulate_json_reports_every_field() {
         assert!(last["density"][key].is_number(), "density.{key}");
     }
     assert!(last["ball_density"].is_number());
-    assert!(last["speed_max"].as_f64().unwrap() > 0.0, "the ball moves the air");
+    assert!(
+        last["speed_max"].as_f64().unwrap() > 0.0,
+        "the ball moves the air"
+    );
     assert!(last["lift_max"].is_number());
     assert!(last["events"].is_array());
     let probes = last["probes"].as_array().unwrap();
@@ -117,14 +119,26 @@ fn same_hashes_on_every_run_and_thread_count() {
 fn thirty_fps_frame_n_matches_sixty_fps_frame_2n() {
     let at60 = fogbank(&["simulate", "--json", "--quiet", "--frames", "0..=40"]);
     let at30 = fogbank(&[
-        "simulate", "--json", "--quiet", "--frames", "0..=20", "--set", "output.fps=30",
+        "simulate",
+        "--json",
+        "--quiet",
+        "--frames",
+        "0..=20",
+        "--set",
+        "output.fps=30",
     ]);
     let (h60, h30) = (hashes(&at60), hashes(&at30));
     for n in 0..=20 {
         assert_eq!(h30[n], h60[2 * n], "frame {n}");
     }
     let at24 = fogbank(&[
-        "simulate", "--json", "--quiet", "--frames", "0..=24", "--set", "output.fps=24",
+        "simulate",
+        "--json",
+        "--quiet",
+        "--frames",
+        "0..=24",
+        "--set",
+        "output.fps=24",
     ]);
     let h24 = hashes(&at24);
     // One second in, frame 24 at 24 fps shows the same state as frame 60 at 60 fps.
@@ -147,7 +161,14 @@ fn maps_writes_every_map_named_by_field_and_frame() {
     assert!(out.status.success(), "{}", stderr(&out));
     for frame in ["0000", "0006"] {
         for field in [
-            "fluid", "lift", "density", "speed", "lift", "pressure", "divergence", "curl",
+            "fluid",
+            "lift",
+            "density",
+            "speed",
+            "lift",
+            "pressure",
+            "divergence",
+            "curl",
             "obstacles",
         ] {
             let path = dir.join(format!("{field}_{frame}.png"));
@@ -161,7 +182,12 @@ fn maps_writes_every_map_named_by_field_and_frame() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(names.iter().all(|n| n.ends_with(".png") && !n.starts_with('.')), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.ends_with(".png") && !n.starts_with('.')),
+        "{names:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -174,19 +200,29 @@ fn assert_bad_scene(file: &str, expected: &[&str]) {
         assert!(err.contains(text), "expected {text:?} in:\n{err}");
     }
     assert!(!err.contains("panicked"), "{err}");
-    assert!(!Path::new(&dir).exists(), "nothing is written for a bad scene");
+    assert!(
+        !Path::new(&dir).exists(),
+        "nothing is written for a bad scene"
+    );
 }
 
 #[test]
 fn syntax_error_names_file_line_and_column() {
-    assert_bad_scene("syntax_error.ron", &["tests/scenes/syntax_error.ron:5:", "height"]);
+    assert_bad_scene(
+        "syntax_error.ron",
+        &["tests/scenes/syntax_error.ron:5:", "height"],
+    );
 }
 
 #[test]
 fn unknown_field_suggests_the_closest_name() {
     assert_bad_scene(
         "unknown_field.ron",
-        &["tests/scenes/unknown_field.ron:5:", "pilars", "did you mean `pillars`?"],
+        &[
+            "tests/scenes/unknown_field.ron:5:",
+            "pilars",
+            "did you mean `pillars`?",
+        ],
     );
 }
 
@@ -207,7 +243,11 @@ fn out_of_range_names_field_value_and_range() {
 fn pillar_outside_the_hall_is_pointed_at() {
     assert_bad_scene(
         "pillar_outside.ron",
-        &["pillar_outside.ron:6:", "hall.pillars[1]", "outside the hall"],
+        &[
+            "pillar_outside.ron:6:",
+            "hall.pillars[1]",
+            "outside the hall",
+        ],
     );
 }
 
@@ -227,7 +267,11 @@ fn bad_override_names_the_flag() {
 fn missing_scene_file_is_a_clear_error() {
     let out = fogbank(&["validate", "tests/scenes/does_not_exist.ron"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("does_not_exist.ron"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("does_not_exist.ron"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -14,7 +14,11 @@ pub(super) fn run(settings: &MapsSettings) -> Result<(), Error> {
     create_dir(&settings.out_dir)?;
     let mut playback = Playback::new(scene);
     let mut pool = WriterPool::for_this_machine();
-    let mut progress = Progress::new("maps", frames.len() as u64, ProgressMode::detect(settings.quiet));
+    let mut progress = Progress::new(
+        "maps",
+        frames.len() as u64,
+        ProgressMode::detect(settings.quiet),
+    );
     for &frame in frames.frames() {
         if crate::interrupt::requested() {
             let written = pool.files_written();

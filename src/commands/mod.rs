@@ -10,11 +10,11 @@ mod simulate;
 mod still;
 mod validate;
 
+use crate::Error;
 use crate::frame::View;
 use crate::gpu::BackendChoice;
 use crate::scene::{self, LoadedScene};
 use crate::timeline::FrameSet;
-use crate::Error;
 use std::path::PathBuf;
 
 pub use render::RenderSummary;

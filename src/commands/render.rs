@@ -5,7 +5,7 @@
 //! finished one while the next renders; the writer pool's bounded queue keeps memory flat on
 //! long clips. Files are written atomically, so an interrupted run leaves only whole frames.
 
-use super::{RenderSettings, create_dir, frames_in_clip, load_scene};
+use super::{GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene};
 use crate::Error;
 use crate::frame::{Frame, View};
 use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
@@ -15,6 +15,7 @@ use crate::output::progress::{ProgressGroup, ProgressMode};
 use crate::output::writer::{WriteJob, WriterPool};
 use crate::playback::Playback;
 use crate::scene::Scene;
+use crate::timeline::FrameSet;
 use crate::world::fnv1a64;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -74,59 +75,74 @@ pub(super) fn scene_hash(scene: &Scene) -> String {
     format!("{:016x}", fnv1a64(text.as_bytes()))
 }
 
-pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
-    let started = Instant::now();
-    let loaded = load_scene(&settings.scene)?;
-    let scene = sized_scene(&loaded.scene, settings.size);
-    let frames = frames_in_clip(&settings.frames, &scene)?;
-    let out_dir = settings
-        .out_dir
-        .clone()
-        .unwrap_or_else(|| Path::new("out").join(&scene.name));
+/// What a render loop needs besides the scene.
+pub(super) struct RenderJob<'a> {
+    /// The scene, size already applied.
+    pub scene: &'a Scene,
+    /// Frames to render, in increasing order.
+    pub frames: &'a FrameSet,
+    /// What to show.
+    pub view: View,
+    /// Which GPU.
+    pub gpu: &'a GpuChoice,
+    /// Where debug maps go, if anywhere.
+    pub maps_dir: Option<&'a Path>,
+    /// Progress display.
+    pub progress: ProgressMode,
+}
 
-    // Everything that can fail on input or on the GPU fails before the first file is written.
+/// What the render loop measured.
+pub(super) struct RenderStats {
+    /// The adapter, as "name (backend, driver)".
+    pub adapter: String,
+    /// The adapter's summary.
+    pub adapter_summary: crate::gpu::AdapterSummary,
+    /// Seconds stepping the simulation.
+    pub simulate_s: f64,
+    /// Seconds submitting to and waiting for the GPU.
+    pub render_s: f64,
+    /// Encoder seconds, summed over threads.
+    pub encode_s: f64,
+    /// Per-frame state hashes.
+    pub hashes: Vec<FrameHash>,
+}
+
+/// The frame loop shared by `render` and `check`: simulate to each frame, render it, and hand
+/// each finished frame to `on_frame` in frame order, with the writer pool for any files it
+/// wants written. The GPU context and renderer are created before the first step, so a
+/// missing adapter or an oversize frame fails before anything is written.
+pub(super) fn render_frames(
+    job: &RenderJob<'_>,
+    mut on_frame: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
+) -> Result<RenderStats, Error> {
+    let scene = job.scene;
     let context = GpuContext::new(&GpuOptions {
-        backend: settings.gpu.backend,
-        adapter_name: settings.gpu.adapter_name.clone(),
+        backend: job.gpu.backend,
+        adapter_name: job.gpu.adapter_name.clone(),
     })?;
     let mut renderer = Renderer::new(
         &context,
-        &scene,
+        scene,
         &RenderConfig {
             width: scene.output.width,
             height: scene.output.height,
-            view: settings.view,
+            view: job.view,
         },
     )?;
-    create_dir(&out_dir)?;
-    let maps_dir = out_dir.join("maps");
-    if settings.maps {
-        create_dir(&maps_dir)?;
+    if let Some(dir) = job.maps_dir {
+        create_dir(dir)?;
     }
-
-    let group = ProgressGroup::new(ProgressMode::detect(settings.quiet));
-    let mut playback = Playback::new(&scene);
-    let total_steps = frames.last().map_or(0, |f| playback.timeline().steps_before(f));
-    let mut simulate_bar = group.stage("simulate", frames.len() as u64);
-    let mut render_bar = group.stage("render", frames.len() as u64);
-    let mut encode_bar = group.stage("encode", frames.len() as u64);
-    let _ = total_steps;
-
+    let group = ProgressGroup::new(job.progress);
+    let count = job.frames.len() as u64;
+    let mut simulate_bar = group.stage("simulate", count);
+    let mut render_bar = group.stage("render", count);
+    let mut encode_bar = group.stage("encode", count);
+    let mut playback = Playback::new(scene);
     let mut pool = WriterPool::for_this_machine();
-    let mut hashes = Vec::with_capacity(frames.len());
+    let mut hashes = Vec::with_capacity(job.frames.len());
     let (mut simulate_s, mut render_s) = (0.0, 0.0);
-    let mut encoded = 0usize;
-    let send = |frame: Frame, pool: &mut WriterPool| -> Result<(), Error> {
-        pool.submit(WriteJob {
-            path: out_dir.join(frame_file_name("frame", frame.frame_index)),
-            width: frame.width,
-            height: frame.height,
-            rgba8: frame.rgba8,
-            srgb: true,
-        })
-    };
 
-    for &frame in frames.frames() {
+    for &frame in job.frames.frames() {
         if crate::interrupt::requested() {
             drop(renderer);
             let written = pool.files_written();
@@ -141,10 +157,10 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
             frame,
             hash: format!("{:016x}", state.hash),
         });
-        if settings.maps {
+        if let Some(dir) = job.maps_dir {
             let (fluid, fluid_map, lift_map) = playback.packed_maps();
-            for job in map_jobs(&maps_dir, frame, fluid, fluid_map, lift_map) {
-                pool.submit(job)?;
+            for map in map_jobs(dir, frame, fluid, fluid_map, lift_map) {
+                pool.submit(map)?;
             }
         }
         let t = Instant::now();
@@ -152,40 +168,81 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         render_s += t.elapsed().as_secs_f64();
         render_bar.advance(1);
         if let Some(done) = finished {
-            send(done, &mut pool)?;
-            encoded += 1;
+            on_frame(done, &mut pool)?;
             encode_bar.advance(1);
         }
     }
     let t = Instant::now();
-    for done in renderer.finish()? {
-        send(done, &mut pool)?;
-        encoded += 1;
+    let rest = renderer.finish()?;
+    render_s += t.elapsed().as_secs_f64();
+    for done in rest {
+        on_frame(done, &mut pool)?;
         encode_bar.advance(1);
     }
-    render_s += t.elapsed().as_secs_f64();
     let report = pool.finish()?;
     simulate_bar.finish();
     render_bar.finish();
     encode_bar.finish();
-    debug_assert_eq!(encoded, frames.len());
+    let summary = context.summary();
+    Ok(RenderStats {
+        adapter: format!(
+            "{} ({}, {})",
+            summary.name, summary.backend, summary.driver_info
+        ),
+        adapter_summary: summary,
+        simulate_s,
+        render_s,
+        encode_s: report.busy_s,
+        hashes,
+    })
+}
+
+pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
+    let started = Instant::now();
+    let loaded = load_scene(&settings.scene)?;
+    let scene = sized_scene(&loaded.scene, settings.size);
+    let frames = frames_in_clip(&settings.frames, &scene)?;
+    let out_dir = settings
+        .out_dir
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join(&scene.name));
+    let maps_dir = out_dir.join("maps");
+    let job = RenderJob {
+        scene: &scene,
+        frames: &frames,
+        view: settings.view,
+        gpu: &settings.gpu,
+        maps_dir: settings.maps.then_some(maps_dir.as_path()),
+        progress: ProgressMode::detect(settings.quiet),
+    };
+    let mut created = false;
+    let stats = render_frames(&job, |frame, pool| {
+        if !created {
+            create_dir(&out_dir)?;
+            created = true;
+        }
+        pool.submit(WriteJob {
+            path: out_dir.join(frame_file_name("frame", frame.frame_index)),
+            width: frame.width,
+            height: frame.height,
+            rgba8: frame.rgba8,
+            srgb: true,
+        })
+    })?;
 
     let summary = RenderSummary {
         scene: scene.name.clone(),
         scene_hash: scene_hash(&scene),
-        adapter: {
-            let a = context.summary();
-            format!("{} ({}, {})", a.name, a.backend, a.driver_info)
-        },
+        adapter: stats.adapter,
         size: [scene.output.width, scene.output.height],
         view: settings.view,
         out_dir,
         frames: frames.len(),
-        simulate_s,
-        render_s,
-        encode_s: report.busy_s,
+        simulate_s: stats.simulate_s,
+        render_s: stats.render_s,
+        encode_s: stats.encode_s,
         total_s: started.elapsed().as_secs_f64(),
-        hashes,
+        hashes: stats.hashes,
     };
     if settings.json {
         println!(

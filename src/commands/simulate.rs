@@ -13,15 +13,19 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let scene = &loaded.scene;
     let frames = frames_in_clip(&settings.frames, scene)?;
     let mut playback = Playback::new(scene);
-    let total_steps = frames.last().map_or(0, |f| playback.timeline().steps_before(f));
-    let mut progress = Progress::new("simulate", total_steps, ProgressMode::detect(settings.quiet));
+    let mut progress = Progress::new(
+        "simulate",
+        frames.len() as u64,
+        ProgressMode::detect(settings.quiet),
+    );
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for &frame in frames.frames() {
         if crate::interrupt::requested() {
             return Err(Error::Interrupted(0));
         }
-        let state = playback.advance_to(frame, || progress.advance(1));
+        let state = playback.advance_to(frame, || {});
+        progress.advance(1);
         let line = if settings.json {
             json_line(&state, playback.world().fluid(), &settings.probes_world)
         } else {

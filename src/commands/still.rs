@@ -4,8 +4,8 @@ use super::render::sized_scene;
 use super::{StillSettings, create_dir, load_scene};
 use crate::Error;
 use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
-use crate::output::{atomic, png};
 use crate::output::progress::{Progress, ProgressMode};
+use crate::output::{atomic, png};
 use crate::playback::Playback;
 
 pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {

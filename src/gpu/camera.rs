@@ -43,7 +43,8 @@ pub(crate) fn clip_from_world(pose: &CameraPose, aspect: f32) -> Mat4 {
         1.0
     };
     // Right-handed view space into WebGPU's clip space (depth 0..1, y up): glam's "directx".
-    let clip_from_view = directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
+    let clip_from_view =
+        directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
     clip_from_view * view_from_world
 }
 

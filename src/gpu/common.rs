@@ -61,7 +61,10 @@ impl FrameStatics {
             lamp_color_linear: srgb_to_linear(lights.ball.color),
             lamp_range_world: lights.ball.range,
             lamp_height_world: lights.ball.height_above_ball,
-            ambient_linear: scale(srgb_to_linear(lights.ambient.color), lights.ambient.intensity),
+            ambient_linear: scale(
+                srgb_to_linear(lights.ambient.color),
+                lights.ambient.intensity,
+            ),
             sun_dir_world: lights.directional.direction_world(),
             sun_linear: scale(
                 srgb_to_linear(lights.directional.color),
@@ -184,7 +187,8 @@ pub(crate) fn static_uniform_buffer(
 }
 
 /// Premultiplied-alpha "over" blending, for everything drawn on top of the scene.
-pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState = wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
+pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
+    wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
 
 /// One display (sRGB) component to linear light, the exact piecewise curve.
 pub(crate) fn srgb_component_to_linear(srgb: f32) -> f32 {

@@ -83,7 +83,10 @@ impl FromStr for BackendChoice {
             .find(|choice| choice.name() == wanted)
             .ok_or_else(|| {
                 let names: Vec<&str> = BackendChoice::ALL.iter().map(|c| c.name()).collect();
-                format!("unknown backend `{text}`; expected one of: {}", names.join(", "))
+                format!(
+                    "unknown backend `{text}`; expected one of: {}",
+                    names.join(", ")
+                )
             })
     }
 }
@@ -159,10 +162,13 @@ fn device_type_name(device_type: wgpu::DeviceType) -> &'static str {
 }
 
 /// Every adapter of every backend this build supports, best first (the order
-/// [`GpuContext::new`] picks from). Empty when there is none.
+/// [`GpuContext::new`] picks from with the `auto` backend). Empty when there is none.
 pub fn list_adapters() -> Vec<AdapterSummary> {
     let instance = new_instance(BackendChoice::Auto);
-    ranked_adapters(&instance, BackendChoice::Auto)
+    let mut adapters =
+        pollster::block_on(instance.enumerate_adapters(BackendChoice::Auto.backends()));
+    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
+    adapters
         .iter()
         .map(|adapter| AdapterSummary::new(&adapter.get_info(), &adapter.limits()))
         .collect()
@@ -187,13 +193,6 @@ fn preference(info: &wgpu::AdapterInfo) -> u8 {
         _ if is_gl => 5,
         _ => 6,
     }
-}
-
-/// The adapters of `backend`, best first; ties keep the enumeration order.
-fn ranked_adapters(instance: &wgpu::Instance, backend: BackendChoice) -> Vec<wgpu::Adapter> {
-    let mut adapters = pollster::block_on(instance.enumerate_adapters(backend.backends()));
-    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
-    adapters
 }
 
 /// An open GPU device with its queue, ready to build renderers on.
@@ -224,22 +223,36 @@ impl GpuContext {
     /// name contains it (case-insensitive).
     pub fn new(options: &GpuOptions) -> Result<GpuContext, GpuError> {
         let instance = new_instance(options.backend);
-        let adapters = ranked_adapters(&instance, options.backend);
+        let matches = |adapter: &wgpu::Adapter| match &options.adapter_name {
+            None => true,
+            Some(wanted) => adapter
+                .get_info()
+                .name
+                .to_lowercase()
+                .contains(&wanted.to_lowercase()),
+        };
+        let mut adapters = if options.backend == BackendChoice::Auto {
+            // GL last, and only when needed: probing EGL on a headless machine is slow and
+            // prints warnings even when a Vulkan adapter is there.
+            let mut primary = pollster::block_on(instance.enumerate_adapters(
+                wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12,
+            ));
+            if !primary.iter().any(matches) {
+                primary.extend(pollster::block_on(
+                    instance.enumerate_adapters(wgpu::Backends::GL),
+                ));
+            }
+            primary
+        } else {
+            pollster::block_on(instance.enumerate_adapters(options.backend.backends()))
+        };
+        adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
         if adapters.is_empty() {
             return Err(GpuError::NoAdapter {
                 backend: options.backend,
             });
         }
-        let adapter = match &options.adapter_name {
-            None => adapters.first(),
-            Some(wanted) => {
-                let wanted_lower = wanted.to_lowercase();
-                adapters
-                    .iter()
-                    .find(|adapter| adapter.get_info().name.to_lowercase().contains(&wanted_lower))
-            }
-        };
-        let Some(adapter) = adapter else {
+        let Some(adapter) = adapters.iter().find(|adapter| matches(adapter)) else {
             return Err(GpuError::AdapterNotFound {
                 wanted: options.adapter_name.clone().unwrap_or_default(),
                 backend: options.backend,
@@ -258,12 +271,13 @@ impl GpuContext {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
-        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor)).map_err(
-            |error| GpuError::RequestDevice {
-                adapter: adapter_info.name.clone(),
-                message: error.to_string(),
-            },
-        )?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&descriptor)).map_err(|error| {
+                GpuError::RequestDevice {
+                    adapter: adapter_info.name.clone(),
+                    message: error.to_string(),
+                }
+            })?;
 
         let errors = Arc::new(ErrorSink::default());
         let sink = Arc::clone(&errors);
@@ -316,7 +330,9 @@ pub(crate) struct ErrorSink {
 impl ErrorSink {
     fn slot(&self) -> MutexGuard<'_, Option<CapturedError>> {
         // A panic elsewhere while holding the lock leaves the data usable: take it anyway.
-        self.first.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.first
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn record(&self, error: &wgpu::Error) {

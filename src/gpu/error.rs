@@ -48,7 +48,7 @@ pub enum GpuError {
     /// The picture is larger than the device can render in one texture.
     #[error(
         "frame size {width}x{height} is too large for this GPU: at most {max} pixels per side; \
-         lower --width/--height or output.width/height"
+         lower --size or output.width/height in the scene"
     )]
     SizeTooLarge {
         /// Requested width in pixels.

@@ -80,7 +80,13 @@ impl Mesh {
     }
 
     /// Adds a flat quad (corners in order round it) facing along `normal`.
-    fn push_quad(&mut self, corners: [Vec3; 4], normal: Vec3, albedo: [f32; 3], material: Material) {
+    fn push_quad(
+        &mut self,
+        corners: [Vec3; 4],
+        normal: Vec3,
+        albedo: [f32; 3],
+        material: Material,
+    ) {
         let [a, b, c, d] = corners;
         let normals = [normal; 3];
         self.push_triangle([a, b, c], normals, normal, albedo, material);
@@ -126,7 +132,13 @@ impl Mesh {
             let outward = (n0 + n1).normalize_or_zero();
             self.push_triangle([b0, b1, t1], [n0, n1, n1], outward, albedo, Material::Solid);
             self.push_triangle([b0, t1, t0], [n0, n1, n0], outward, albedo, Material::Solid);
-            self.push_triangle([top_center, t0, t1], [Vec3::Y; 3], Vec3::Y, albedo, Material::Solid);
+            self.push_triangle(
+                [top_center, t0, t1],
+                [Vec3::Y; 3],
+                Vec3::Y,
+                albedo,
+                Material::Solid,
+            );
             self.push_triangle(
                 [base_center, b1, b0],
                 [Vec3::NEG_Y; 3],
@@ -142,7 +154,11 @@ impl Mesh {
         let point = |segment: u32, ring: u32| {
             let polar = std::f32::consts::PI * ring as f32 / BALL_RINGS as f32;
             let azimuth = std::f32::consts::TAU * segment as f32 / BALL_SEGMENTS as f32;
-            Vec3::new(polar.sin() * azimuth.cos(), polar.cos(), polar.sin() * azimuth.sin())
+            Vec3::new(
+                polar.sin() * azimuth.cos(),
+                polar.cos(),
+                polar.sin() * azimuth.sin(),
+            )
         };
         for ring in 0..BALL_RINGS {
             for segment in 0..BALL_SEGMENTS {
@@ -210,7 +226,12 @@ pub(crate) fn build_scene_mesh(scene: &Scene) -> Mesh {
     let [shaft, capital, base] = hall.pillar_colors.map(srgb_to_linear);
     let block = Vec3::new(hall.capital_size, hall.capital_height, hall.capital_size);
     for &[x, z] in &hall.pillars {
-        mesh.push_cylinder(Vec3::new(x, 0.0, z), hall.pillar_radius, hall.pillar_height, shaft);
+        mesh.push_cylinder(
+            Vec3::new(x, 0.0, z),
+            hall.pillar_radius,
+            hall.pillar_height,
+            shaft,
+        );
         let capital_y = hall.pillar_height + hall.capital_height * 0.5;
         mesh.push_box(Vec3::new(x, capital_y, z), block, capital);
         mesh.push_box(Vec3::new(x, hall.capital_height * 0.5, z), block, base);
@@ -244,7 +265,10 @@ mod tests {
             let face = (b - a).cross(c - a);
             assert!(face.length() > 0.0, "degenerate triangle {tri:?}");
             let normal: Vec3 = tri.iter().map(|v| Vec3::from_array(v.normal_model)).sum();
-            assert!(face.dot(normal) > 0.0, "triangle wound against its normal: {tri:?}");
+            assert!(
+                face.dot(normal) > 0.0,
+                "triangle wound against its normal: {tri:?}"
+            );
         }
     }
 
@@ -253,7 +277,10 @@ mod tests {
         let scene = Scene::default();
         let mesh = build_scene_mesh(&scene);
         let count = |material: Material| {
-            mesh.vertices.iter().filter(|v| v.material == material as u32).count()
+            mesh.vertices
+                .iter()
+                .filter(|v| v.material == material as u32)
+                .count()
         };
         // 12 x 12 slabs of 2 on a 24 floor, two triangles each.
         assert_eq!(count(Material::Floor), 12 * 12 * 6);
@@ -261,7 +288,10 @@ mod tests {
         assert_eq!(count(Material::Ball), (24 * 14 * 2 - 24 * 2) * 3);
         // Per pillar: 12 sides x 4 triangles, plus two boxes; plus the altar box.
         let pillars = scene.hall.pillars.len();
-        assert_eq!(count(Material::Solid), pillars * (12 * 4 + 2 * 12) * 3 + 12 * 3);
+        assert_eq!(
+            count(Material::Solid),
+            pillars * (12 * 4 + 2 * 12) * 3 + 12 * 3
+        );
 
         let tops: Vec<f32> = mesh
             .vertices
@@ -278,7 +308,11 @@ mod tests {
     fn ball_is_built_round_the_origin() {
         let scene = Scene::default();
         let mesh = build_scene_mesh(&scene);
-        for v in mesh.vertices.iter().filter(|v| v.material == Material::Ball as u32) {
+        for v in mesh
+            .vertices
+            .iter()
+            .filter(|v| v.material == Material::Ball as u32)
+        {
             let r = Vec3::from_array(v.pos_model).length();
             assert!((r - scene.ball.radius).abs() < 1e-5);
         }

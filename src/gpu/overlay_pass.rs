@@ -14,7 +14,9 @@ use wgpu::util::DeviceExt;
 
 use crate::frame::View;
 use crate::gpu::GpuError;
-use crate::gpu::common::{FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry};
+use crate::gpu::common::{
+    FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry,
+};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::shaders::ShaderName;

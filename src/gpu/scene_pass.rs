@@ -8,7 +8,9 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use crate::gpu::GpuError;
-use crate::gpu::common::{FrameBinding, extend, srgb_to_linear, static_uniform_buffer, uniform_entry};
+use crate::gpu::common::{
+    FrameBinding, extend, srgb_to_linear, static_uniform_buffer, uniform_entry,
+};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
 use crate::gpu::shaders::ShaderName;

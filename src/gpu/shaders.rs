@@ -126,4 +126,57 @@ mod tests {
             }
         }
     }
+
+    /// Each Rust uniform struct has the size naga computes for its WGSL twin, so a field
+    /// added on one side only fails here instead of shading garbage.
+    #[test]
+    fn uniform_structs_match_their_wgsl_twins() {
+        use std::mem::size_of;
+        let twins: [(ShaderName, &str, usize); 5] = [
+            (
+                ShaderName::Scene,
+                "FrameUniforms",
+                size_of::<crate::gpu::common::FrameUniforms>(),
+            ),
+            (
+                ShaderName::Scene,
+                "SceneKnobs",
+                size_of::<crate::gpu::scene_pass::SceneKnobs>(),
+            ),
+            (
+                ShaderName::Fog,
+                "FogKnobs",
+                size_of::<crate::gpu::fog_pass::FogKnobs>(),
+            ),
+            (
+                ShaderName::Overlay,
+                "OverlayKnobs",
+                size_of::<crate::gpu::overlay_pass::OverlayKnobs>(),
+            ),
+            (
+                ShaderName::Overlay,
+                "FrameUniforms",
+                size_of::<crate::gpu::common::FrameUniforms>(),
+            ),
+        ];
+        for (shader, struct_name, rust_size) in twins {
+            let module = naga::front::wgsl::parse_str(&shader.source())
+                .unwrap_or_else(|e| panic!("{}: {e}", shader.name()));
+            let mut layouter = naga::proc::Layouter::default();
+            layouter
+                .update(module.to_ctx())
+                .unwrap_or_else(|e| panic!("{}: {e}", shader.name()));
+            let (handle, _) = module
+                .types
+                .iter()
+                .find(|(_, ty)| ty.name.as_deref() == Some(struct_name))
+                .unwrap_or_else(|| panic!("{} has no struct {struct_name}", shader.name()));
+            assert_eq!(
+                layouter[handle].size as usize,
+                rust_size,
+                "{struct_name} in {} differs in size from its Rust twin",
+                shader.name()
+            );
+        }
+    }
 }

@@ -72,7 +72,10 @@ fn mean_brightness(frame: &Frame, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
     for y in y0..y1 {
         for x in x0..x1 {
             let i = ((y * frame.width + x) * 4) as usize;
-            sum += frame.rgba8[i..i + 3].iter().map(|&c| u64::from(c)).sum::<u64>();
+            sum += frame.rgba8[i..i + 3]
+                .iter()
+                .map(|&c| u64::from(c))
+                .sum::<u64>();
         }
     }
     sum as f64 / f64::from((x1 - x0) * (y1 - y0))
@@ -95,10 +98,22 @@ fn default_scene_shows_fog_over_the_hall() {
     let foggy = render(&mut r, &inputs(&scene, &fog_maps, 0));
     let clear = render(&mut r, &inputs(&scene, &clear_maps, 0));
 
-    assert_eq!((foggy.width, foggy.height, foggy.rgba8.len()), (64, 36, 64 * 36 * 4));
-    assert!(foggy.rgba8.chunks_exact(4).all(|p| p[3] == 255), "output must be opaque");
-    assert!(distinct_pixels(&foggy) > 50, "foggy frame is nearly uniform");
-    assert!(distinct_pixels(&clear) > 50, "clear frame is nearly uniform");
+    assert_eq!(
+        (foggy.width, foggy.height, foggy.rgba8.len()),
+        (64, 36, 64 * 36 * 4)
+    );
+    assert!(
+        foggy.rgba8.chunks_exact(4).all(|p| p[3] == 255),
+        "output must be opaque"
+    );
+    assert!(
+        distinct_pixels(&foggy) > 50,
+        "foggy frame is nearly uniform"
+    );
+    assert!(
+        distinct_pixels(&clear) > 50,
+        "clear frame is nearly uniform"
+    );
 
     // The fog is a pale blue-grey over a dark floor: the middle of the picture is brighter.
     let fog_mean = mean_brightness(&foggy, 24, 14, 40, 26);
@@ -131,7 +146,10 @@ fn odd_sizes_come_back_unpadded() {
     let maps = flat_maps(&scene, 1.0);
     let mut r = renderer(&ctx, &scene, 33, 17, View::Fog);
     let frame = render(&mut r, &inputs(&scene, &maps, 0));
-    assert_eq!((frame.width, frame.height, frame.rgba8.len()), (33, 17, 33 * 17 * 4));
+    assert_eq!(
+        (frame.width, frame.height, frame.rgba8.len()),
+        (33, 17, 33 * 17 * 4)
+    );
     assert!(distinct_pixels(&frame) > 20);
 
     // Looking straight up there is nothing but the clear colour: every pixel of the odd-sized
@@ -209,7 +227,10 @@ fn frames_come_back_in_order_and_match_single_renders() {
     assert_eq!(r.frames_in_flight(), 0);
     let order: Vec<u32> = frames.iter().map(|f| f.frame_index).collect();
     assert_eq!(order, (0..count).collect::<Vec<_>>());
-    assert!(frames[0].rgba8 != frames[1].rgba8, "time does not move the fog");
+    assert!(
+        frames[0].rgba8 != frames[1].rgba8,
+        "time does not move the fog"
+    );
 
     // Pipelining changes nothing: the last frame alone gives the same bytes.
     let mut last = inputs(&scene, &maps, count - 1);
@@ -258,7 +279,11 @@ fn bad_inputs_are_errors_not_panics() {
     let mut r = renderer(&ctx, &scene, 16, 16, View::Fog);
     let short = (maps.0[..100].to_vec(), maps.1.clone());
     match r.submit(&inputs(&scene, &short, 0)) {
-        Err(GpuError::MapSize { map: "fluid", actual: 100, .. }) => {}
+        Err(GpuError::MapSize {
+            map: "fluid",
+            actual: 100,
+            ..
+        }) => {}
         other => panic!("expected MapSize, got {other:?}"),
     }
 

@@ -14,7 +14,13 @@ pub const FLUID_MAP: &str = "fluid";
 pub const LIFT_MAP: &str = "lift";
 
 /// The write jobs for every map of `frame`, into `dir`.
-pub fn map_jobs(dir: &Path, frame: u32, sim: &FluidSim, fluid_map: &[u8], lift_map: &[u8]) -> Vec<WriteJob> {
+pub fn map_jobs(
+    dir: &Path,
+    frame: u32,
+    sim: &FluidSim,
+    fluid_map: &[u8],
+    lift_map: &[u8],
+) -> Vec<WriteJob> {
     let cells = sim.mapping().cells as u32;
     let mut jobs = vec![
         WriteJob {

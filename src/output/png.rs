@@ -5,7 +5,12 @@
 
 /// Encodes tightly packed RGBA8 pixels as a PNG. `srgb` adds the sRGB chunk (use it for
 /// pictures; leave it off for data such as the fluid maps).
-pub fn encode_rgba8(width: u32, height: u32, rgba8: &[u8], srgb: bool) -> Result<Vec<u8>, png::EncodingError> {
+pub fn encode_rgba8(
+    width: u32,
+    height: u32,
+    rgba8: &[u8],
+    srgb: bool,
+) -> Result<Vec<u8>, png::EncodingError> {
     let mut bytes = Vec::with_capacity(rgba8.len() / 2 + 1024);
     {
         let mut encoder = png::Encoder::new(&mut bytes, width, height);

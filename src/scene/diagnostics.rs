@@ -196,19 +196,36 @@ pub fn render_warning(src: &SourceText, warning: &Warning) -> String {
 
 /// The candidate closest to `name` (case-insensitive optimal-string-alignment distance, which
 /// counts a swap of two neighbours as one edit), if it is within `max(2, len / 3)` edits.
-/// Ties go to the earlier candidate.
+/// Failing that, a name that differs only by a `_`-separated suffix, as field names carry
+/// units (`lag` → `lag_rate`, `radius_m` → `radius`). Ties go to the earlier candidate.
 pub fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let name_lower: Vec<char> = name.to_lowercase().chars().collect();
-    let limit = (name_lower.len() / 3).max(2);
-    candidates
+    let name_lower = name.to_lowercase();
+    let name_chars: Vec<char> = name_lower.chars().collect();
+    let limit = (name_chars.len() / 3).max(2);
+    let closest = candidates
         .iter()
         .map(|&c| {
-            let c_lower: Vec<char> = c.to_lowercase().chars().collect();
-            (edit_distance(&name_lower, &c_lower), c)
+            let c_chars: Vec<char> = c.to_lowercase().chars().collect();
+            (edit_distance(&name_chars, &c_chars), c)
         })
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+        .map(|(_, c)| c);
+    if closest.is_some() || name_chars.len() < 3 {
+        return closest;
+    }
+    let extends = |long: &str, short: &str| {
+        long.strip_prefix(short)
+            .is_some_and(|rest| rest.starts_with('_'))
+    };
+    candidates
+        .iter()
+        .copied()
+        .filter(|c| {
+            let c_lower = c.to_lowercase();
+            extends(&c_lower, &name_lower) || (c_lower.len() >= 3 && extends(&name_lower, &c_lower))
+        })
+        .min_by_key(|c| c.len().abs_diff(name.len()))
 }
 
 /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
@@ -1986,6 +2003,10 @@ mod tests {
         assert_eq!(did_you_mean("shetes", &fields), Some("sheets"));
         assert_eq!(did_you_mean("altra", &fields), Some("altar"));
         assert_eq!(did_you_mean("weather", &fields), None);
+        // Unit suffixes: a missing or extra `_…` part.
+        assert_eq!(did_you_mean("size", &fields), Some("size_world"));
+        assert_eq!(did_you_mean("sheets_count", &fields), Some("sheets"));
+        assert_eq!(did_you_mean("si", &fields), None);
         assert_eq!(did_you_mean("x", &[]), None);
     }
 

@@ -84,7 +84,11 @@ pub fn load_source(source: SourceText, sets: &[String]) -> Result<LoadedScene, S
     let overridden = |field_path: &str| {
         sets.iter()
             .filter_map(|set| set.split_once('=').map(|(p, _)| p.trim().to_string()))
-            .find(|p| field_path == p || field_path.starts_with(&format!("{p}.")) || field_path.starts_with(&format!("{p}[")))
+            .find(|p| {
+                field_path == p
+                    || field_path.starts_with(&format!("{p}."))
+                    || field_path.starts_with(&format!("{p}["))
+            })
     };
     if !report.errors.is_empty() {
         let errors = report
@@ -175,7 +179,9 @@ mod tests {
         let loaded = load(None, &["fog.sheets=32".into(), "fluid.grid=128".into()]).unwrap();
         assert_eq!(loaded.scene.fog.sheets, 32);
         assert_eq!(loaded.scene.fluid.grid, 128);
-        let err = load(None, &["fog.sheets=0".into()]).unwrap_err().to_string();
+        let err = load(None, &["fog.sheets=0".into()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("fog.sheets=0"), "{err}");
         assert!(err.contains("1..=512"), "{err}");
     }

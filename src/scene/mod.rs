@@ -11,8 +11,8 @@
 //! (sRGB) components in 0..=1, converted to linear light by the renderer.
 
 pub mod diagnostics;
-pub mod overrides;
 pub mod load;
+pub mod overrides;
 pub mod validate;
 
 use serde::{Deserialize, Serialize};
@@ -93,7 +93,7 @@ impl Default for Output {
             height: 360,
             fps: 60,
             frames: None,
-            seconds: None,
+            seconds: Some(Self::DEFAULT_SECONDS),
         }
     }
 }

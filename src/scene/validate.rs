@@ -158,7 +158,9 @@ impl Checker {
             self.error(
                 path,
                 format!("`{path}` is {v}, it must be a positive number of seconds"),
-                format!("set {path} to a positive number, or leave it out to hold until the next input"),
+                format!(
+                    "set {path} to a positive number, or leave it out to hold until the next input"
+                ),
             );
         }
     }
@@ -187,21 +189,19 @@ fn check_output(c: &mut Checker, scene: &Scene) {
         if !seconds.is_finite() || seconds <= 0.0 || seconds > 1.0e6 {
             c.error(
                 "output.seconds",
-                format!("`output.seconds` is {seconds}, allowed range is greater than 0 up to 1000000"),
+                format!(
+                    "`output.seconds` is {seconds}, allowed range is greater than 0 up to 1000000"
+                ),
                 "set output.seconds to a positive number of seconds".into(),
             );
         } else if (seconds * f64::from(o.fps)).round() < 1.0 {
             c.error(
                 "output.seconds",
-                format!("`output.seconds` is {seconds}: at {} fps that is no frame at all", o.fps),
+                format!(
+                    "`output.seconds` is {seconds}: at {} fps that is no frame at all",
+                    o.fps
+                ),
                 "make the clip at least one frame long".into(),
-            );
-        }
-        if o.frames.is_some() {
-            c.warn(
-                "output.seconds",
-                "both `output.frames` and `output.seconds` are given; `frames` wins".into(),
-                "remove one of them".into(),
             );
         }
     }
@@ -270,15 +270,35 @@ fn check_lights(c: &mut Checker, scene: &Scene) {
     c.color("lights.ambient.color", l.ambient.color);
     c.range("lights.ambient.intensity", l.ambient.intensity, 0.0..=100.0);
     c.color("lights.directional.color", l.directional.color);
-    c.range("lights.directional.intensity", l.directional.intensity, 0.0..=100.0);
-    c.range("lights.directional.pitch_rad", l.directional.pitch_rad, -10.0..=10.0);
-    c.range("lights.directional.yaw_rad", l.directional.yaw_rad, -10.0..=10.0);
+    c.range(
+        "lights.directional.intensity",
+        l.directional.intensity,
+        0.0..=100.0,
+    );
+    c.range(
+        "lights.directional.pitch_rad",
+        l.directional.pitch_rad,
+        -10.0..=10.0,
+    );
+    c.range(
+        "lights.directional.yaw_rad",
+        l.directional.yaw_rad,
+        -10.0..=10.0,
+    );
     c.color("lights.ball.color", l.ball.color);
     c.range("lights.ball.intensity", l.ball.intensity, 0.0..=100.0);
     c.positive("lights.ball.range", l.ball.range);
-    c.range("lights.ball.height_above_ball", l.ball.height_above_ball, -100.0..=100.0);
+    c.range(
+        "lights.ball.height_above_ball",
+        l.ball.height_above_ball,
+        -100.0..=100.0,
+    );
     c.range("lights.ball.flicker", l.ball.flicker, 0.0..=100.0);
-    c.range("lights.ball.flicker_rate", l.ball.flicker_rate, 0.0..=1000.0);
+    c.range(
+        "lights.ball.flicker_rate",
+        l.ball.flicker_rate,
+        0.0..=1000.0,
+    );
     if l.ambient.intensity == 0.0 && l.directional.intensity == 0.0 && l.ball.intensity == 0.0 {
         c.warn(
             "lights",
@@ -293,7 +313,10 @@ fn check_lights(c: &mut Checker, scene: &Scene) {
     if d.near.is_finite() && d.far.is_finite() && d.far <= d.near {
         c.error(
             "distance_fog.far",
-            format!("`distance_fog.far` is {}, it must be greater than `distance_fog.near` ({})", d.far, d.near),
+            format!(
+                "`distance_fog.far` is {}, it must be greater than `distance_fog.near` ({})",
+                d.far, d.near
+            ),
             "set far beyond near".into(),
         );
     }
@@ -317,14 +340,18 @@ fn check_hall(c: &mut Checker, scene: &Scene) {
     if h.pillars.len() > 4096 {
         c.error(
             "hall.pillars",
-            format!("`hall.pillars` has {} pillars, at most 4096 are allowed", h.pillars.len()),
+            format!(
+                "`hall.pillars` has {} pillars, at most 4096 are allowed",
+                h.pillars.len()
+            ),
             "remove pillars".into(),
         );
     }
     let half = h.floor_size / 2.0;
     for (i, pillar) in h.pillars.iter().enumerate() {
         let path = format!("hall.pillars[{i}]");
-        if !pillar.iter().all(|v| v.is_finite()) || pillar[0].abs() > half || pillar[1].abs() > half {
+        if !pillar.iter().all(|v| v.is_finite()) || pillar[0].abs() > half || pillar[1].abs() > half
+        {
             c.error(
                 &path,
                 format!(
@@ -369,14 +396,20 @@ fn check_ball(c: &mut Checker, scene: &Scene) {
     if b.limit.is_finite() && b.limit > half {
         c.warn(
             "ball.limit",
-            format!("`ball.limit` ({}) lets the ball roll off the floor (half size {half})", b.limit),
+            format!(
+                "`ball.limit` ({}) lets the ball roll off the floor (half size {half})",
+                b.limit
+            ),
             format!("set ball.limit to at most {half}"),
         );
     }
     if b.start[0].abs() > b.limit || b.start[1].abs() > b.limit {
         c.warn(
             "ball.start",
-            format!("the ball starts outside its limit (±{}); it will be moved inside at once", b.limit),
+            format!(
+                "the ball starts outside its limit (±{}); it will be moved inside at once",
+                b.limit
+            ),
             "move ball.start inside ball.limit".into(),
         );
     }
@@ -450,34 +483,50 @@ fn check_fog(c: &mut Checker, scene: &Scene) {
     if f.top <= f.bottom {
         c.error(
             "fog.top",
-            format!("`fog.top` is {}, it must be above `fog.bottom` ({})", f.top, f.bottom),
+            format!(
+                "`fog.top` is {}, it must be above `fog.bottom` ({})",
+                f.top, f.bottom
+            ),
             "raise fog.top above fog.bottom".into(),
         );
     }
     if f.sheets_top <= f.bottom {
         c.error(
             "fog.sheets_top",
-            format!("`fog.sheets_top` is {}, it must be above `fog.bottom` ({})", f.sheets_top, f.bottom),
+            format!(
+                "`fog.sheets_top` is {}, it must be above `fog.bottom` ({})",
+                f.sheets_top, f.bottom
+            ),
             "raise fog.sheets_top above fog.bottom".into(),
         );
     } else if f.sheets_top < f.top {
         c.warn(
             "fog.sheets_top",
-            format!("`fog.sheets_top` ({}) is below `fog.top` ({}): the top of the fog is cut off", f.sheets_top, f.top),
+            format!(
+                "`fog.sheets_top` ({}) is below `fog.top` ({}): the top of the fog is cut off",
+                f.sheets_top, f.top
+            ),
             "raise fog.sheets_top to at least fog.top + fog.lift_height".into(),
         );
     }
     if f.sheets > 256 {
         c.warn(
             "fog.sheets",
-            format!("{} sheets will render slowly; 32 to 96 is usually enough", f.sheets),
+            format!(
+                "{} sheets will render slowly; 32 to 96 is usually enough",
+                f.sheets
+            ),
             "lower fog.sheets".into(),
         );
     }
     if f.area < 2.0 * scene.ball.limit {
         c.warn(
             "fog.area",
-            format!("the fog ({} across) is narrower than where the ball can roll ({} across)", f.area, 2.0 * scene.ball.limit),
+            format!(
+                "the fog ({} across) is narrower than where the ball can roll ({} across)",
+                f.area,
+                2.0 * scene.ball.limit
+            ),
             "enlarge fog.area or lower ball.limit".into(),
         );
     }
@@ -486,7 +535,11 @@ fn check_fog(c: &mut Checker, scene: &Scene) {
 fn check_fluid(c: &mut Checker, scene: &Scene) {
     let p = &scene.fluid;
     c.int_range("fluid.grid", p.grid, 8..=2048);
-    c.int_range("fluid.pressure_iterations", p.pressure_iterations, 0..=100_000);
+    c.int_range(
+        "fluid.pressure_iterations",
+        p.pressure_iterations,
+        0..=100_000,
+    );
     if p.pressure_iterations == 0 {
         c.warn(
             "fluid.pressure_iterations",
@@ -523,7 +576,11 @@ fn check_fluid(c: &mut Checker, scene: &Scene) {
         ("fluid.takeoff_raise", p.takeoff_raise, 1.0),
         ("fluid.landing_radius", p.landing_radius, 1.0e3),
         ("fluid.landing_strength", p.landing_strength, 1.0e4),
-        ("fluid.landing_raise_per_speed", p.landing_raise_per_speed, 1.0e4),
+        (
+            "fluid.landing_raise_per_speed",
+            p.landing_raise_per_speed,
+            1.0e4,
+        ),
         ("fluid.landing_min_speed", p.landing_min_speed, 1.0e4),
         ("fluid.fog_depth_margin", p.fog_depth_margin, 1.0e4),
         ("fluid.speed_scale", p.speed_scale, 1.0e6),
@@ -569,7 +626,10 @@ mod tests {
                 .find(|p| p.field_path == path)
                 .unwrap_or_else(|| panic!("no error for {path}: {:?}", report.errors))
         };
-        assert_eq!(find("fog.sheets").message, "`fog.sheets` is 0, allowed range is 1..=512");
+        assert_eq!(
+            find("fog.sheets").message,
+            "`fog.sheets` is 0, allowed range is 1..=512"
+        );
         assert!(find("fluid.grid").message.contains("8..=2048"));
         assert!(find("hall.pillars[7]").message.contains("outside the hall"));
         assert!(find("fog.sigma").message.contains("not a finite number"));

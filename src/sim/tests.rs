@@ -448,3 +448,20 @@ fn fog_depth_weight_fades_as_the_ball_leaves_the_fog() {
     assert_eq!(params.fog_depth_weight(top + 0.2, top), 0.0);
     assert!((params.fog_depth_weight(top - 0.2, top) - 0.5).abs() < 1e-6);
 }
+
+#[test]
+fn params_parse_from_partial_ron_and_reject_unknown_fields() {
+    let params: FluidParams = ron::from_str("(grid: 128, vorticity: 4.5)").expect("valid RON");
+    assert_eq!(params.grid, 128);
+    assert_eq!(params.vorticity, 4.5);
+    assert_eq!(
+        params.pressure_iterations,
+        FluidParams::default().pressure_iterations
+    );
+    let typo = ron::from_str::<FluidParams>("(vorticty: 4.5)");
+    assert!(typo.is_err());
+    let round_trip: FluidParams =
+        ron::from_str(&ron::to_string(&FluidParams::default()).expect("serialises"))
+            .expect("parses back");
+    assert_eq!(round_trip, FluidParams::default());
+}

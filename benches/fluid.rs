@@ -1,0 +1,72 @@
+//! Fluid benchmarks: time per 60 Hz step, per state hash and per map packing at the example's
+//! 96² grid and at 256² (seed 001's size), with the default scene's parameters and a ball
+//! stirring the air so every stage does real work.
+//!
+//! Run with `cargo bench --bench fluid`. Prints the median and the fastest of several runs;
+//! compare ratios, not absolute numbers, on a noisy machine.
+
+use fogbank::scene::Scene;
+use fogbank::sim::{BallPush, FluidSim, GridMapping};
+use std::time::{Duration, Instant};
+
+fn stirred_sim(grid: u32) -> FluidSim {
+    let scene = Scene::default();
+    let mut params = scene.fluid.clone();
+    params.grid = grid;
+    let mut sim = FluidSim::new(
+        &params,
+        GridMapping {
+            cells: grid as usize,
+            area_world: scene.fog.area,
+        },
+    );
+    for &pillar in &scene.hall.pillars {
+        sim.mark_solid_circle(pillar, scene.hall.pillar_radius);
+    }
+    for step in 0..120 {
+        let x = -4.0 + step as f32 * 0.06;
+        sim.push_ball(&BallPush {
+            pos_world: [x, 0.5, 1.0],
+            vel_world: [3.6, 0.0, 0.0],
+            radius_world: 0.5,
+            weight: 1.0,
+        });
+        if step == 60 {
+            sim.blast([x, 1.0], 3.5, 40.0, 0.8);
+        }
+        sim.step(1.0 / 60.0);
+    }
+    sim
+}
+
+fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) {
+    let mut samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    samples.sort();
+    println!(
+        "{name:<28} median {:>9.3} ms   fastest {:>9.3} ms   ({runs} runs)",
+        samples[runs / 2].as_secs_f64() * 1e3,
+        samples[0].as_secs_f64() * 1e3
+    );
+}
+
+fn main() {
+    for grid in [96u32, 256] {
+        let mut sim = stirred_sim(grid);
+        let runs = if grid <= 96 { 400 } else { 60 };
+        time(&format!("step {grid}²"), runs, || sim.step(1.0 / 60.0));
+        time(&format!("state_hash {grid}²"), runs, || {
+            std::hint::black_box(sim.state_hash());
+        });
+        let cells = (grid * grid * 4) as usize;
+        let (mut fluid_map, mut lift_map) = (vec![0u8; cells], vec![0u8; cells]);
+        time(&format!("write_maps {grid}²"), runs, || {
+            sim.write_maps(&mut fluid_map, &mut lift_map, 6.0)
+        });
+    }
+}
