@@ -5,8 +5,8 @@
 //! the first step is simulated.
 
 use crate::commands::{
-    Command, GpuChoice, InfoSettings, MapsSettings, RenderSettings, SceneChoice, SimulateSettings,
-    StillSettings, ValidateSettings,
+    CheckSettings, Command, CompareSettings, GpuChoice, InfoSettings, MapsSettings, RenderSettings,
+    SceneChoice, SimulateSettings, StillSettings, ToleranceFlags, ValidateSettings,
 };
 use crate::frame::View;
 use crate::gpu::BackendChoice;
@@ -38,8 +38,78 @@ enum CliCommand {
     Render(RenderArgs),
     /// Render one frame to a PNG file.
     Still(StillArgs),
+    /// Render frames and compare them with golden references (exit 3 when any differs).
+    Check(CheckArgs),
+    /// Compare two PNG images with the same rules as `check` (exit 3 when they differ).
+    Compare(CompareArgs),
     /// List GPU adapters, backends and limits.
     Info(InfoArgs),
+}
+
+#[derive(Debug, Args)]
+struct ToleranceArgs {
+    /// Largest channel difference (8-bit levels) that does not count. Default: 8, or the
+    /// references' golden.json; looser (24) when checking on another adapter.
+    #[arg(long = "max-diff", value_name = "LEVELS")]
+    max_diff: Option<u8>,
+    /// Fraction of pixels allowed over --max-diff. Default: 0.002 (0.2 %).
+    #[arg(long = "pixel-budget", value_name = "FRACTION")]
+    pixel_budget: Option<f64>,
+    /// Lowest structural similarity (SSIM, 1 = identical) that passes. Default: 0.98.
+    #[arg(long = "min-ssim", value_name = "SSIM")]
+    min_ssim: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Folder of golden frames (frame_NNNN.png and golden.json).
+    #[arg(long, value_name = "DIR")]
+    golden: PathBuf,
+    /// Frames to check: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    frames: Option<String>,
+    /// Picture size, e.g. 160x90. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    view: ViewArg,
+    /// Write or replace the references (and golden.json) instead of comparing.
+    #[arg(long)]
+    bless: bool,
+    /// Also compare the fluid's shader maps (DIR/maps/) as numbers.
+    #[arg(long)]
+    maps: bool,
+    /// Print a JSON report on stdout.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    tolerance: ToleranceArgs,
+    #[command(flatten)]
+    gpu: GpuArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    /// The reference image.
+    expected: PathBuf,
+    /// The image to judge.
+    actual: PathBuf,
+    /// Write the difference heat map here.
+    #[arg(long, value_name = "OUT.png")]
+    diff: Option<PathBuf>,
+    /// Compare as data: only --max-diff counts (default 0), SSIM is reported but not gating.
+    #[arg(long)]
+    exact: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    tolerance: ToleranceArgs,
 }
 
 #[derive(Debug, Args)]
@@ -244,8 +314,37 @@ impl Cli {
                 gpu: gpu_choice(a.gpu),
                 quiet: a.quiet.quiet,
             }),
+            CliCommand::Check(a) => Command::Check(CheckSettings {
+                scene: scene_choice(a.scene),
+                golden_dir: a.golden,
+                frames: parse_frames(a.frames)?,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                bless: a.bless,
+                maps: a.maps,
+                json: a.json,
+                tolerance: tolerance(a.tolerance),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Compare(a) => Command::Compare(CompareSettings {
+                expected: a.expected,
+                actual: a.actual,
+                diff: a.diff,
+                exact: a.exact,
+                tolerance: tolerance(a.tolerance),
+                json: a.json,
+            }),
             CliCommand::Info(a) => Command::Info(InfoSettings { json: a.json }),
         })
+    }
+}
+
+fn tolerance(args: ToleranceArgs) -> ToleranceFlags {
+    ToleranceFlags {
+        max_channel_diff: args.max_diff,
+        pixel_budget: args.pixel_budget,
+        min_ssim: args.min_ssim,
     }
 }
 

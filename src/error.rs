@@ -15,6 +15,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILURE: i32 = 1;
 /// Exit code for bad input: scene file, flags, ranges.
 pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code of `check` and `compare` when images differ beyond the tolerance.
+pub const EXIT_DIFFERENCES: i32 = 3;
 /// Exit code after Ctrl-C.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
@@ -52,6 +54,9 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// `check` or `compare` found differences beyond the tolerance (details already printed).
+    #[error("{0}")]
+    Differences(String),
     /// The user pressed Ctrl-C; finished files are kept, no partial file is left.
     #[error("interrupted: {0} frames were written completely, none partially")]
     Interrupted(usize),
@@ -63,6 +68,7 @@ impl Error {
         match self {
             Error::Scene(_) | Error::Range(_) | Error::Flag(_) | Error::Usage(_) => EXIT_BAD_INPUT,
             Error::Interrupted(_) => EXIT_INTERRUPTED,
+            Error::Differences(_) => EXIT_DIFFERENCES,
             Error::Gpu(_) | Error::Write { .. } | Error::Encode { .. } => EXIT_FAILURE,
         }
     }

@@ -3,6 +3,7 @@
 //! Shared steps live here: loading the scene with its warnings, choosing frames within the
 //! clip, and the default output folder.
 
+mod check;
 mod info;
 mod maps;
 mod render;
@@ -17,6 +18,7 @@ use crate::scene::{self, LoadedScene};
 use crate::timeline::FrameSet;
 use std::path::PathBuf;
 
+pub use check::{CheckReport, FrameReport, MAP_MAX_CHANNEL_DIFF, ToleranceFlags};
 pub use render::RenderSummary;
 
 /// Which scene and which overrides.
@@ -114,6 +116,50 @@ pub struct StillSettings {
     pub quiet: bool,
 }
 
+/// `fogbank check`.
+#[derive(Debug, Clone)]
+pub struct CheckSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Folder of golden frames.
+    pub golden_dir: PathBuf,
+    /// Frames to check; all when `None`.
+    pub frames: Option<FrameSet>,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// What to show.
+    pub view: View,
+    /// Write the references instead of comparing.
+    pub bless: bool,
+    /// Also compare the fluid's shader maps as numbers.
+    pub maps: bool,
+    /// Print a JSON report.
+    pub json: bool,
+    /// Threshold overrides.
+    pub tolerance: ToleranceFlags,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// `fogbank compare`.
+#[derive(Debug, Clone)]
+pub struct CompareSettings {
+    /// The reference image.
+    pub expected: PathBuf,
+    /// The image to judge.
+    pub actual: PathBuf,
+    /// Where to write the difference picture.
+    pub diff: Option<PathBuf>,
+    /// Compare as data: only `--max-diff` counts (default 0), no SSIM gate.
+    pub exact: bool,
+    /// Threshold overrides.
+    pub tolerance: ToleranceFlags,
+    /// Print JSON.
+    pub json: bool,
+}
+
 /// `fogbank info`.
 #[derive(Debug, Clone)]
 pub struct InfoSettings {
@@ -134,6 +180,10 @@ pub enum Command {
     Render(RenderSettings),
     /// Render one frame.
     Still(StillSettings),
+    /// Compare renders with golden frames.
+    Check(CheckSettings),
+    /// Compare two images.
+    Compare(CompareSettings),
     /// List adapters.
     Info(InfoSettings),
 }
@@ -146,7 +196,22 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Validate(s) => validate::run(&s),
         Command::Render(s) => render::run(&s).map(|_| ()),
         Command::Still(s) => still::run(&s),
+        Command::Check(s) => {
+            passed_or_differences(check::run_check(&s)?, "frames differ from their references")
+        }
+        Command::Compare(s) => passed_or_differences(
+            check::run_compare(&s)?,
+            "the images differ beyond the tolerance",
+        ),
         Command::Info(s) => info::run(&s),
+    }
+}
+
+fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
+    if passed {
+        Ok(())
+    } else {
+        Err(Error::Differences(what.to_string()))
     }
 }
 

@@ -83,8 +83,8 @@ pub(super) struct RenderJob<'a> {
     pub frames: &'a FrameSet,
     /// What to show.
     pub view: View,
-    /// Which GPU.
-    pub gpu: &'a GpuChoice,
+    /// The GPU to render on.
+    pub context: &'a GpuContext,
     /// Where debug maps go, if anywhere.
     pub maps_dir: Option<&'a Path>,
     /// Progress display.
@@ -95,8 +95,6 @@ pub(super) struct RenderJob<'a> {
 pub(super) struct RenderStats {
     /// The adapter, as "name (backend, driver)".
     pub adapter: String,
-    /// The adapter's summary.
-    pub adapter_summary: crate::gpu::AdapterSummary,
     /// Seconds stepping the simulation.
     pub simulate_s: f64,
     /// Seconds submitting to and waiting for the GPU.
@@ -105,6 +103,14 @@ pub(super) struct RenderStats {
     pub encode_s: f64,
     /// Per-frame state hashes.
     pub hashes: Vec<FrameHash>,
+}
+
+/// Opens the chosen GPU.
+pub(super) fn open_gpu(choice: &GpuChoice) -> Result<GpuContext, Error> {
+    Ok(GpuContext::new(&GpuOptions {
+        backend: choice.backend,
+        adapter_name: choice.adapter_name.clone(),
+    })?)
 }
 
 /// The frame loop shared by `render` and `check`: simulate to each frame, render it, and hand
@@ -116,12 +122,9 @@ pub(super) fn render_frames(
     mut on_frame: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
 ) -> Result<RenderStats, Error> {
     let scene = job.scene;
-    let context = GpuContext::new(&GpuOptions {
-        backend: job.gpu.backend,
-        adapter_name: job.gpu.adapter_name.clone(),
-    })?;
+    let context = job.context;
     let mut renderer = Renderer::new(
-        &context,
+        context,
         scene,
         &RenderConfig {
             width: scene.output.width,
@@ -189,7 +192,6 @@ pub(super) fn render_frames(
             "{} ({}, {})",
             summary.name, summary.backend, summary.driver_info
         ),
-        adapter_summary: summary,
         simulate_s,
         render_s,
         encode_s: report.busy_s,
@@ -207,11 +209,12 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         .clone()
         .unwrap_or_else(|| Path::new("out").join(&scene.name));
     let maps_dir = out_dir.join("maps");
+    let context = open_gpu(&settings.gpu)?;
     let job = RenderJob {
         scene: &scene,
         frames: &frames,
         view: settings.view,
-        gpu: &settings.gpu,
+        context: &context,
         maps_dir: settings.maps.then_some(maps_dir.as_path()),
         progress: ProgressMode::detect(settings.quiet),
     };
