@@ -22,9 +22,9 @@ struct FogKnobs {
     ball: vec4<f32>,
     // xyz: how far the noise drifts per second (world units); w: time of the frame (seconds).
     wind: vec4<f32>,
-    // rgb: the fog's colour (linear); w: unused.
+    // rgb: the fog's colour (display sRGB, see `shade_sheet`); w: unused.
     fog_color: vec4<f32>,
-    // rgb: colour of the ball's glow in the fog (linear); w: glow strength.
+    // rgb: colour of the ball's glow in the fog (display sRGB); w: glow strength.
     glow_color: vec4<f32>,
     // x: fog floor; y: rest top; z: extra height of fully lifted fog; w: sheet spacing (world).
     layer: vec4<f32>,
@@ -35,6 +35,10 @@ struct FogKnobs {
 
 // The fog at one point of one sheet: straight-alpha colour (linear) and opacity of the slab
 // of fog the sheet stands for.
+//
+// The colour is worked out as the example does, in display (sRGB) values — the fog colour
+// scaled by a tone and the ball's glow added — and converted to linear light once at the end,
+// so each sheet has the example's colours while blending and lighting stay linear.
 //
 // `pos_world` is the point on the sheet; `view_dir_world` the unit direction from the camera
 // to it. The maps are read with `map_sampler` (linear, clamp to edge) at the point's floor
@@ -97,9 +101,9 @@ fn shade_sheet(
     let color = knobs.fog_color.rgb * tone + glow;
 
     // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.
-    let shown = mix(color, srgb_to_linear(fluid.rgb), debug);
+    let shown = mix(color, fluid.rgb, debug);
     let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
-    return vec4<f32>(shown, clamp(max(alpha, debug_alpha), 0.0, 1.0));
+    return vec4<f32>(srgb_to_linear(shown), clamp(max(alpha, debug_alpha), 0.0, 1.0));
 }
 
 @group(1) @binding(0) var<uniform> fog: FogKnobs;

@@ -12,7 +12,7 @@ use bytemuck::{Pod, Zeroable};
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::{
-    FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry,
+    FrameBinding, PREMULTIPLIED_OVER, extend, texture_entry, uniform_entry,
 };
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
@@ -32,9 +32,10 @@ pub(crate) struct FogKnobs {
     pub ball: [f32; 4],
     /// xyz: noise drift per second; w: time in seconds.
     pub wind: [f32; 4],
-    /// rgb: fog colour (linear).
+    /// rgb: fog colour (display sRGB: `shade_sheet` works the example's colour formula in
+    /// display values and converts its result to linear).
     pub fog_color: [f32; 4],
-    /// rgb: glow colour (linear); w: glow strength.
+    /// rgb: glow colour (display sRGB); w: glow strength.
     pub glow_color: [f32; 4],
     /// x: fog floor; y: rest top; z: lift height; w: sheet spacing.
     pub layer: [f32; 4],
@@ -63,8 +64,8 @@ impl FogKnobs {
                 scene.ball.radius,
             ],
             wind: extend(fog.wind, 0.0),
-            fog_color: extend(srgb_to_linear(fog.color), 0.0),
-            glow_color: extend(srgb_to_linear(fog.glow_color), fog.glow),
+            fog_color: extend(fog.color, 0.0),
+            glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
             optics: [sigma, fog.offset_range, debug, 0.0],
         }
