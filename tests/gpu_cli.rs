@@ -33,8 +33,7 @@ fn temp_dir(name: &str) -> PathBuf {
 /// these tests with a message; under CI=true a missing adapter fails them.
 fn have_adapter() -> bool {
     let out = fogbank(&["info", "--json"]);
-    let list: Vec<serde_json::Value> =
-        serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
     if !list.is_empty() {
         return true;
     }
@@ -68,22 +67,34 @@ fn golden(case: &str, args: &[&str]) {
 
 #[test]
 fn golden_temple_fog() {
-    golden("temple_fog", &["--size", "160x90", "--frames", "0,45,90", "--maps"]);
+    golden(
+        "temple_fog",
+        &["--size", "160x90", "--frames", "0,45,90", "--maps"],
+    );
 }
 
 #[test]
 fn golden_temple_sheets_view() {
-    golden("temple_sheets", &["--size", "160x90", "--frames", "45", "--view", "sheets"]);
+    golden(
+        "temple_sheets",
+        &["--size", "160x90", "--frames", "45", "--view", "sheets"],
+    );
 }
 
 #[test]
 fn golden_temple_flow_view() {
-    golden("temple_flow", &["--size", "160x90", "--frames", "45", "--view", "flow"]);
+    golden(
+        "temple_flow",
+        &["--size", "160x90", "--frames", "45", "--view", "flow"],
+    );
 }
 
 #[test]
 fn golden_temple_fluid_view() {
-    golden("temple_fluid", &["--size", "160x90", "--frames", "45", "--view", "fluid"]);
+    golden(
+        "temple_fluid",
+        &["--size", "160x90", "--frames", "45", "--view", "fluid"],
+    );
 }
 
 #[test]
@@ -94,7 +105,13 @@ fn two_renders_give_identical_bytes_and_odd_sizes_work() {
     let (a, b) = (temp_dir("twice-a"), temp_dir("twice-b"));
     for dir in [&a, &b] {
         let out = fogbank(&[
-            "render", "--quiet", "--frames", "0..3", "--size", "333x177", "--out",
+            "render",
+            "--quiet",
+            "--frames",
+            "0..3",
+            "--size",
+            "333x177",
+            "--out",
             dir.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -118,19 +135,35 @@ fn still_matches_the_same_frame_of_a_render() {
     }
     let dir = temp_dir("still");
     let out = fogbank(&[
-        "render", "--quiet", "--frames", "20,40", "--size", "160x90", "--out",
+        "render",
+        "--quiet",
+        "--frames",
+        "20,40",
+        "--size",
+        "160x90",
+        "--out",
         dir.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let still = dir.join("still.png");
     let out = fogbank(&[
-        "still", "--quiet", "--frame", "40", "--size", "160x90", "--out",
+        "still",
+        "--quiet",
+        "--frame",
+        "40",
+        "--size",
+        "160x90",
+        "--out",
         still.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let rendered = image::open(dir.join("frame_0040.png")).unwrap().to_rgba8();
     let single = image::open(&still).unwrap().to_rgba8();
-    assert_eq!(rendered.as_raw(), single.as_raw(), "still differs from render");
+    assert_eq!(
+        rendered.as_raw(),
+        single.as_raw(),
+        "still differs from render"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -153,11 +186,16 @@ fn check_reports_differences_with_a_distinct_exit_code_and_artifacts() {
     let out = fogbank(&changed);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     for suffix in ["actual", "diff", "strip"] {
-        assert!(dir.join(format!("frame_0010.{suffix}.png")).exists(), "{suffix}");
+        assert!(
+            dir.join(format!("frame_0010.{suffix}.png")).exists(),
+            "{suffix}"
+        );
     }
     // A missing reference under CI=true is an error (exit 2), never silently created.
     let out = Command::new(env!("CARGO_BIN_EXE_fogbank"))
-        .args(["check", "--golden", d, "--size", "96x54", "--frames", "11", "--quiet"])
+        .args([
+            "check", "--golden", d, "--size", "96x54", "--frames", "11", "--quiet",
+        ])
         .env("CI", "true")
         .output()
         .unwrap();

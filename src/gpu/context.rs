@@ -131,7 +131,7 @@ impl AdapterSummary {
             driver_info: info.driver_info.clone(),
             max_texture_dimension_2d: limits.max_texture_dimension_2d,
             max_buffer_size: limits.max_buffer_size,
-            max_uniform_buffer_binding_size: u64::from(limits.max_uniform_buffer_binding_size),
+            max_uniform_buffer_binding_size: limits.max_uniform_buffer_binding_size,
         }
     }
 }
@@ -164,9 +164,7 @@ fn device_type_name(device_type: wgpu::DeviceType) -> &'static str {
 /// Every adapter of every backend this build supports, best first (the order
 /// [`GpuContext::new`] picks from with the `auto` backend). Empty when there is none.
 pub fn list_adapters() -> Vec<AdapterSummary> {
-    let instance = new_instance(BackendChoice::Auto);
-    let mut adapters =
-        pollster::block_on(instance.enumerate_adapters(BackendChoice::Auto.backends()));
+    let mut adapters = enumerate(BackendChoice::Auto, |_| true);
     adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
     adapters
         .iter()
@@ -174,9 +172,32 @@ pub fn list_adapters() -> Vec<AdapterSummary> {
         .collect()
 }
 
-fn new_instance(backend: BackendChoice) -> wgpu::Instance {
+/// The adapters of `backend`. For `Auto`, GL is probed last and only when no Vulkan, Metal or
+/// DX12 adapter passes `wanted`: even creating a GL instance probes EGL, which on a headless
+/// machine is slow and prints warnings although a Vulkan adapter is there.
+fn enumerate(
+    backend: BackendChoice,
+    wanted: impl Fn(&wgpu::Adapter) -> bool,
+) -> Vec<wgpu::Adapter> {
+    if backend != BackendChoice::Auto {
+        let instance = new_instance(backend.backends());
+        return pollster::block_on(instance.enumerate_adapters(backend.backends()));
+    }
+    let primary_backends = wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12;
+    let primary = new_instance(primary_backends);
+    let mut adapters = pollster::block_on(primary.enumerate_adapters(primary_backends));
+    if !adapters.iter().any(wanted) {
+        let gl = new_instance(wgpu::Backends::GL);
+        adapters.extend(pollster::block_on(
+            gl.enumerate_adapters(wgpu::Backends::GL),
+        ));
+    }
+    adapters
+}
+
+fn new_instance(backends: wgpu::Backends) -> wgpu::Instance {
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    descriptor.backends = backend.backends();
+    descriptor.backends = backends;
     wgpu::Instance::new(descriptor)
 }
 
@@ -222,7 +243,6 @@ impl GpuContext {
     /// Without `adapter_name`, the best by [`list_adapters`]' order; with it, the best whose
     /// name contains it (case-insensitive).
     pub fn new(options: &GpuOptions) -> Result<GpuContext, GpuError> {
-        let instance = new_instance(options.backend);
         let matches = |adapter: &wgpu::Adapter| match &options.adapter_name {
             None => true,
             Some(wanted) => adapter
@@ -231,21 +251,7 @@ impl GpuContext {
                 .to_lowercase()
                 .contains(&wanted.to_lowercase()),
         };
-        let mut adapters = if options.backend == BackendChoice::Auto {
-            // GL last, and only when needed: probing EGL on a headless machine is slow and
-            // prints warnings even when a Vulkan adapter is there.
-            let mut primary = pollster::block_on(instance.enumerate_adapters(
-                wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12,
-            ));
-            if !primary.iter().any(matches) {
-                primary.extend(pollster::block_on(
-                    instance.enumerate_adapters(wgpu::Backends::GL),
-                ));
-            }
-            primary
-        } else {
-            pollster::block_on(instance.enumerate_adapters(options.backend.backends()))
-        };
+        let mut adapters = enumerate(options.backend, matches);
         adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
         if adapters.is_empty() {
             return Err(GpuError::NoAdapter {

@@ -11,9 +11,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
-use crate::gpu::common::{
-    FrameBinding, PREMULTIPLIED_OVER, extend, texture_entry, uniform_entry,
-};
+use crate::gpu::common::{FrameBinding, PREMULTIPLIED_OVER, extend, texture_entry, uniform_entry};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::shaders::ShaderName;

@@ -232,7 +232,7 @@ impl Default for CameraKey {
 }
 
 /// The lights of the hall.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lights {
     /// Light from everywhere.
@@ -241,16 +241,6 @@ pub struct Lights {
     pub directional: DirectionalLight,
     /// The point light the ball carries.
     pub ball: BallLight,
-}
-
-impl Default for Lights {
-    fn default() -> Self {
-        Lights {
-            ambient: AmbientLight::default(),
-            directional: DirectionalLight::default(),
-            ball: BallLight::default(),
-        }
-    }
 }
 
 /// Light from everywhere.
