@@ -10,3 +10,6 @@ bash scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo test --locked
+
+# The way a user checks a scene in their own CI: render it and compare with the references.
+cargo run --quiet --locked -- check tests/scenes/tiny.ron --golden tests/golden/tiny --quiet
