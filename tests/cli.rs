@@ -314,3 +314,62 @@ fn every_shipped_scene_validates() {
         }
     }
 }
+
+fn write_png(path: &Path, width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) {
+    let mut image = image::RgbaImage::new(width, height);
+    for (x, y, p) in image.enumerate_pixels_mut() {
+        *p = image::Rgba(pixel(x, y));
+    }
+    image.save(path).unwrap();
+}
+
+#[test]
+fn compare_passes_within_tolerance_and_fails_with_exit_three() {
+    let dir = temp_dir("compare");
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.png");
+    let near = dir.join("near.png");
+    let far = dir.join("far.png");
+    let gradient = |x: u32, y: u32| [(x * 4) as u8, (y * 4) as u8, 128, 255];
+    write_png(&a, 48, 32, gradient);
+    write_png(&near, 48, 32, |x, y| {
+        let [r, g, b, a] = gradient(x, y);
+        [r.saturating_add(3), g, b, a]
+    });
+    write_png(&far, 48, 32, |x, y| {
+        let [r, g, b, a] = gradient(x, y);
+        [r.saturating_add(60), g, b, a]
+    });
+    let (a, near, far) = (
+        a.to_str().unwrap(),
+        near.to_str().unwrap(),
+        far.to_str().unwrap(),
+    );
+    let diff = dir.join("diff.png");
+    let out = fogbank(&["compare", a, near]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("pass"));
+    let out = fogbank(&[
+        "compare",
+        a,
+        far,
+        "--diff",
+        diff.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "fail");
+    assert_eq!(report["max_channel_diff"], 60);
+    assert!(diff.exists());
+    // Exact comparison of data: even 3 levels fail without --max-diff.
+    let out = fogbank(&["compare", a, near, "--exact"]);
+    assert_eq!(out.status.code(), Some(3));
+    let out = fogbank(&["compare", a, near, "--exact", "--max-diff", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    // A missing file is an error, not a difference.
+    let out = fogbank(&["compare", a, "does-not-exist.png"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does-not-exist.png"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
