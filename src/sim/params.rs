@@ -21,6 +21,11 @@ pub struct FluidParams {
     /// Vorticity-confinement strength (epsilon, per second): how hard swirls are kept from
     /// being smeared out by the grid. Default 9.0.
     pub vorticity: f32,
+    /// Curl below which confinement fades out, per second (it is full from twice this). Swirls
+    /// the ball leaves are kept alive until they are this weak, then the air calms; without it
+    /// confinement amplifies grid-scale noise and the air never comes to rest. 0 confines every
+    /// curl, as the temple example does. Default 0.0.
+    pub vorticity_threshold: f32,
     /// How fast the air slows by itself, per second: each step keeps `exp(-velocity_decay * dt)`
     /// of its speed. Default 0.55.
     pub velocity_decay: f32,
@@ -106,6 +111,7 @@ impl Default for FluidParams {
             grid: 96,
             pressure_iterations: 24,
             vorticity: 9.0,
+            vorticity_threshold: 0.0,
             velocity_decay: 0.55,
             shock_fade: 2.0,
             refill: 0.3,

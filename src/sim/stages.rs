@@ -25,11 +25,14 @@ pub(super) fn flush(value: f32) -> f32 {
 
 impl FluidSim {
     /// Vorticity confinement: measures the curl, then pushes the air along the curl's gradient
-    /// so small swirls survive the grid's numerical smoothing.
+    /// so small swirls survive the grid's numerical smoothing. The push fades out below
+    /// `vorticity_threshold` (smoothstep from the threshold to twice it), so weak grid-scale
+    /// noise is not amplified and the air calms once the ball's swirls have died down.
     pub(super) fn confine_vortices(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
         let strength = self.params.vorticity * dt_s;
+        let threshold = self.params.vorticity_threshold;
 
         curl_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
 
@@ -50,7 +53,7 @@ impl FluidSim {
                     let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
                     let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
                     let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
-                    let swirl = here[x] * strength;
+                    let swirl = here[x] * strength * confinement_weight(here[x].abs(), threshold);
                     u_row[x] += (grad_y / length) * swirl;
                     v_row[x] -= (grad_x / length) * swirl;
                 }
@@ -239,6 +242,17 @@ impl FluidSim {
 }
 
 /// The curl `dv/dx - du/dy` (central differences, grid spacing 1) into `out`; 0 on the border.
+/// How much of the confinement applies at curl magnitude `curl_abs`: 0 below `threshold`,
+/// 1 from twice it, smooth in between; always 1 when the threshold is 0.
+#[inline]
+fn confinement_weight(curl_abs: f32, threshold: f32) -> f32 {
+    if threshold <= 0.0 {
+        return 1.0;
+    }
+    let t = ((curl_abs - threshold) / threshold).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
 pub(super) fn curl_into(out: &mut [f32], u: &[f32], v: &[f32], cells: usize, min_rows: usize) {
     out.par_chunks_mut(cells)
         .enumerate()
