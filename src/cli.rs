@@ -5,8 +5,9 @@
 //! the first step is simulated.
 
 use crate::commands::{
-    CheckSettings, Command, CompareSettings, GpuChoice, InfoSettings, MapsSettings, RenderSettings,
-    SceneChoice, SimulateSettings, StillSettings, ToleranceFlags, ValidateSettings,
+    CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
+    RenderSettings, SceneChoice, SheetSettings, SimulateSettings, StillSettings, ToleranceFlags,
+    ValidateSettings,
 };
 use crate::frame::View;
 use crate::gpu::BackendChoice;
@@ -38,6 +39,8 @@ enum CliCommand {
     Render(RenderArgs),
     /// Render one frame to a PNG file.
     Still(StillArgs),
+    /// Render chosen frames as a contact sheet with frame numbers, for documentation.
+    Sheet(SheetArgs),
     /// Render frames and compare them with golden references (exit 3 when any differs).
     Check(CheckArgs),
     /// Compare two PNG images with the same rules as `check` (exit 3 when they differ).
@@ -220,9 +223,61 @@ struct RenderArgs {
     /// Also write the fluid debug maps of each frame under DIR/maps/.
     #[arg(long)]
     maps: bool,
+    /// Format of the frame sequence: 8-bit sRGB PNG, or linear half-float OpenEXR.
+    #[arg(long, value_enum, default_value_t = FormatArg::Png)]
+    format: FormatArg,
+    /// Also encode a video; the format follows the extension: .mp4 (H.264) and .webm (VP9)
+    /// through ffmpeg, .gif and .png (animated PNG) natively.
+    #[arg(long, value_name = "FILE")]
+    video: Option<PathBuf>,
+    /// Video quality for .mp4 (0-51, default 18) and .webm (0-63, default 28); lower is better.
+    #[arg(long, value_name = "N")]
+    crf: Option<u32>,
+    /// Encoder speed: an x264 preset for .mp4 (default medium), 0-8 for .webm (default 4).
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
+    /// Write only the video, no frame sequence.
+    #[arg(long, requires = "video")]
+    no_frames: bool,
     /// Print a JSON summary on stdout when done.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    gpu: GpuArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// frame_0000.png: 8-bit sRGB.
+    Png,
+    /// frame_0000.exr: linear half-float RGBA for compositing.
+    Exr,
+}
+
+#[derive(Debug, Args)]
+struct SheetArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Frames to show: A..B, A..=B, A-B or a comma list.
+    #[arg(long, value_name = "RANGE")]
+    frames: String,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    out: PathBuf,
+    /// Stills per row.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    columns: u32,
+    /// Size each still is rendered at, e.g. 640x360. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    size: Option<String>,
+    /// Width of each still on the sheet, pixels (stills are shrunk to it, never enlarged).
+    #[arg(long, value_name = "PX", default_value_t = 320)]
+    thumb_width: u32,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    view: ViewArg,
     #[command(flatten)]
     gpu: GpuArgs,
     #[command(flatten)]
@@ -301,6 +356,14 @@ impl Cli {
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: view(a.view),
                 maps: a.maps,
+                format: match a.format {
+                    FormatArg::Png => FrameFormat::Png,
+                    FormatArg::Exr => FrameFormat::Exr,
+                },
+                video: a.video,
+                crf: a.crf,
+                preset: a.preset,
+                no_frames: a.no_frames,
                 json: a.json,
                 gpu: gpu_choice(a.gpu),
                 quiet: a.quiet.quiet,
@@ -310,6 +373,17 @@ impl Cli {
                 frame: a.frame,
                 out_file: a.out,
                 size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Sheet(a) => Command::Sheet(SheetSettings {
+                scene: scene_choice(a.scene),
+                frames: FrameSet::parse(&a.frames)?,
+                out_file: a.out,
+                columns: a.columns,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                thumb_width_px: a.thumb_width,
                 view: view(a.view),
                 gpu: gpu_choice(a.gpu),
                 quiet: a.quiet.quiet,

@@ -54,6 +54,12 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// A video could not be written.
+    #[error(transparent)]
+    Video(#[from] crate::output::video::VideoError),
+    /// A contact sheet could not be made.
+    #[error(transparent)]
+    Sheet(#[from] crate::output::sheet::SheetError),
     /// `check` or `compare` found differences beyond the tolerance (details already printed).
     #[error("{0}")]
     Differences(String),
@@ -69,7 +75,15 @@ impl Error {
             Error::Scene(_) | Error::Range(_) | Error::Flag(_) | Error::Usage(_) => EXIT_BAD_INPUT,
             Error::Interrupted(_) => EXIT_INTERRUPTED,
             Error::Differences(_) => EXIT_DIFFERENCES,
-            Error::Gpu(_) | Error::Write { .. } | Error::Encode { .. } => EXIT_FAILURE,
+            Error::Video(
+                crate::output::video::VideoError::UnknownFormat { .. }
+                | crate::output::video::VideoError::Settings(_),
+            ) => EXIT_BAD_INPUT,
+            Error::Gpu(_)
+            | Error::Write { .. }
+            | Error::Encode { .. }
+            | Error::Video(_)
+            | Error::Sheet(_) => EXIT_FAILURE,
         }
     }
 }

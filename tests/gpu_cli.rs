@@ -97,6 +97,13 @@ fn golden_temple_fluid_view() {
     );
 }
 
+/// The temple's braziers and torches at half a second: flames, their light on the pillars and
+/// their glow in the fog.
+#[test]
+fn golden_temple_fires() {
+    golden("temple_fires", &["--size", "160x90", "--frames", "30"]);
+}
+
 #[test]
 fn two_renders_give_identical_bytes_and_odd_sizes_work() {
     if !have_adapter() {
@@ -202,4 +209,221 @@ fn check_reports_differences_with_a_distinct_exit_code_and_artifacts() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(!dir.join("frame_0011.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// ffprobe's view of a video's first stream, or `None` when ffprobe is missing (allowed only
+/// when FOGBANK_REQUIRE_FFMPEG is not 1; CI sets it).
+fn probe(path: &Path) -> Option<serde_json::Value> {
+    let out = Command::new("ffprobe")
+        .args([
+            "-v",
+            "error",
+            "-count_frames",
+            "-show_streams",
+            "-show_format",
+            "-of",
+            "json",
+        ])
+        .arg(path)
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Some(serde_json::from_slice(&out.stdout).unwrap()),
+        Ok(out) => panic!("ffprobe failed on {path:?}: {}", stderr(&out)),
+        Err(_) => {
+            assert!(
+                std::env::var("FOGBANK_REQUIRE_FFMPEG").map_or(true, |v| v != "1"),
+                "ffprobe is required (FOGBANK_REQUIRE_FFMPEG=1) but not on PATH"
+            );
+            eprintln!("skipping the ffprobe checks: ffprobe not on PATH");
+            None
+        }
+    }
+}
+
+fn have_ffmpeg() -> bool {
+    let found = Command::new("ffmpeg").arg("-version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var("FOGBANK_REQUIRE_FFMPEG").map_or(true, |v| v != "1"),
+            "ffmpeg is required (FOGBANK_REQUIRE_FFMPEG=1) but not on PATH"
+        );
+        eprintln!("skipping: ffmpeg not on PATH");
+    }
+    found
+}
+
+#[test]
+fn mp4_and_webm_through_ffmpeg_have_the_right_codec_size_and_frames() {
+    if !have_adapter() || !have_ffmpeg() {
+        return;
+    }
+    let dir = temp_dir("video");
+    for (name, codec) in [("clip.mp4", "h264"), ("clip.webm", "vp9")] {
+        let video = dir.join(name);
+        let out = fogbank(&[
+            "render",
+            "tests/scenes/tiny.ron",
+            "--quiet",
+            "--no-frames",
+            "--size",
+            "165x91",
+            "--video",
+            video.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let Some(info) = probe(&video) else { return };
+        let stream = &info["streams"][0];
+        assert_eq!(stream["codec_name"], codec, "{name}");
+        assert_eq!(stream["pix_fmt"], "yuv420p", "{name}");
+        // Odd sizes are padded to even for yuv420p.
+        assert_eq!(
+            (stream["width"].as_u64(), stream["height"].as_u64()),
+            (Some(166), Some(92))
+        );
+        assert_eq!(stream["nb_read_frames"], "12", "{name}");
+        let duration: f64 = info["format"]["duration"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            (duration - 12.0 / 30.0).abs() < 0.05,
+            "{name}: {duration} s"
+        );
+    }
+    // --no-frames writes only the video.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gif_and_apng_decode_to_every_frame_and_exr_round_trips() {
+    if !have_adapter() {
+        return;
+    }
+    let dir = temp_dir("native-video");
+    let gif = dir.join("clip.gif");
+    let apng = dir.join("clip.png");
+    for video in [&gif, &apng] {
+        let out = fogbank(&[
+            "render",
+            "tests/scenes/tiny.ron",
+            "--quiet",
+            "--format",
+            "exr",
+            "--video",
+            video.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let mut decoder = gif::DecodeOptions::new();
+    decoder.set_color_output(gif::ColorOutput::RGBA);
+    let mut reader = decoder
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
+    let mut frames = 0;
+    while let Some(frame) = reader.read_next_frame().unwrap() {
+        assert_eq!((frame.width, frame.height), (160, 90));
+        frames += 1;
+    }
+    assert_eq!(frames, 12);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&apng).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    let animation = reader.info().animation_control().expect("an animated PNG");
+    assert_eq!(animation.num_frames, 12);
+    // The EXR frames hold the same picture as the PNG frames, in linear light.
+    let png_dir = temp_dir("native-video-png");
+    let out = fogbank(&[
+        "render",
+        "tests/scenes/tiny.ron",
+        "--quiet",
+        "--frames",
+        "5",
+        "--out",
+        png_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let srgb = image::open(png_dir.join("frame_0005.png"))
+        .unwrap()
+        .to_rgba8();
+    let exr = std::fs::read(dir.join("frame_0005.exr")).unwrap();
+    let (w, h, halves) = fogbank::output::exr::decode_exr_rgba_f16(&exr).unwrap();
+    assert_eq!((w, h), (160, 90));
+    for (i, pixel) in srgb.pixels().enumerate().step_by(97) {
+        let linear = fogbank::output::exr::srgb8_to_linear(pixel[1]);
+        let stored = fogbank::output::exr::f16_bits_to_f32(halves[i * 4 + 1]);
+        assert!(
+            (linear - stored).abs() < 2e-3,
+            "pixel {i}: {linear} vs {stored}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&png_dir);
+}
+
+#[test]
+fn contact_sheet_lays_out_labelled_stills() {
+    if !have_adapter() {
+        return;
+    }
+    let dir = temp_dir("sheet");
+    let sheet = dir.join("sheet.png");
+    let out = fogbank(&[
+        "sheet",
+        "tests/scenes/tiny.ron",
+        "--quiet",
+        "--frames",
+        "0,3,6,9,11",
+        "--columns",
+        "2",
+        "--thumb-width",
+        "80",
+        "--out",
+        sheet.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let image = image::open(&sheet).unwrap();
+    // Two columns of 80-pixel stills, three rows for five stills.
+    assert!(
+        image.width() >= 160 && image.width() < 240,
+        "{}",
+        image.width()
+    );
+    assert!(image.height() > 3 * 45, "{}", image.height());
+    let out = fogbank(&[
+        "sheet",
+        "--frames",
+        "0",
+        "--columns",
+        "0",
+        "--out",
+        "/tmp/x.png",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unknown_video_extension_fails_before_rendering() {
+    let dir = temp_dir("bad-video");
+    let out = fogbank(&[
+        "render",
+        "--frames",
+        "0",
+        "--video",
+        "clip.avi",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains(".mp4"), "{}", stderr(&out));
+    assert!(!dir.exists());
 }

@@ -18,7 +18,7 @@ use crate::compare::{
 use crate::output::maps::{FLUID_MAP, LIFT_MAP};
 use crate::output::png::frame_file_name;
 use crate::output::progress::ProgressMode;
-use crate::output::writer::WriteJob;
+use crate::output::writer::{ImageFormat, WriteJob};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -227,6 +227,7 @@ pub(super) fn run_check(settings: &CheckSettings) -> Result<bool, Error> {
                 height: actual.height,
                 rgba8: actual.rgba8,
                 srgb: true,
+                format: ImageFormat::Png,
             });
         }
         let expected = match load_png(&golden_path) {

@@ -7,6 +7,7 @@ mod check;
 mod info;
 mod maps;
 mod render;
+mod sheet;
 mod simulate;
 mod still;
 mod validate;
@@ -89,8 +90,51 @@ pub struct RenderSettings {
     pub view: View,
     /// Also write debug maps under `maps/`.
     pub maps: bool,
+    /// Format of the frame sequence.
+    pub format: FrameFormat,
+    /// Also encode this video file.
+    pub video: Option<PathBuf>,
+    /// Video quality.
+    pub crf: Option<u32>,
+    /// Video encoder speed.
+    pub preset: Option<String>,
+    /// Skip the frame sequence (video only).
+    pub no_frames: bool,
     /// Print a JSON summary.
     pub json: bool,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// Format of a rendered frame sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrameFormat {
+    /// `frame_0000.png`, 8-bit sRGB.
+    #[default]
+    Png,
+    /// `frame_0000.exr`, linear half-float.
+    Exr,
+}
+
+/// `fogbank sheet`.
+#[derive(Debug, Clone)]
+pub struct SheetSettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Frames to show.
+    pub frames: FrameSet,
+    /// The PNG to write.
+    pub out_file: PathBuf,
+    /// Stills per row.
+    pub columns: u32,
+    /// Render size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// Width of each still on the sheet.
+    pub thumb_width_px: u32,
+    /// What to show.
+    pub view: View,
     /// Which GPU.
     pub gpu: GpuChoice,
     /// No progress.
@@ -180,6 +224,8 @@ pub enum Command {
     Render(RenderSettings),
     /// Render one frame.
     Still(StillSettings),
+    /// Render a contact sheet.
+    Sheet(SheetSettings),
     /// Compare renders with golden frames.
     Check(CheckSettings),
     /// Compare two images.
@@ -196,6 +242,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Validate(s) => validate::run(&s),
         Command::Render(s) => render::run(&s).map(|_| ()),
         Command::Still(s) => still::run(&s),
+        Command::Sheet(s) => sheet::run(&s),
         Command::Check(s) => {
             passed_or_differences(check::run_check(&s)?, "frames differ from their references")
         }

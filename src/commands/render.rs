@@ -5,14 +5,15 @@
 //! finished one while the next renders; the writer pool's bounded queue keeps memory flat on
 //! long clips. Files are written atomically, so an interrupted run leaves only whole frames.
 
-use super::{GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene};
+use super::{FrameFormat, GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene};
 use crate::Error;
 use crate::frame::{Frame, View};
 use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
 use crate::output::maps::map_jobs;
 use crate::output::png::frame_file_name;
 use crate::output::progress::{ProgressGroup, ProgressMode};
-use crate::output::writer::{WriteJob, WriterPool};
+use crate::output::video::{VideoFormat, VideoSettings, VideoSink, open_video, preflight};
+use crate::output::writer::{ImageFormat, WriteJob, WriterPool};
 use crate::playback::Playback;
 use crate::scene::Scene;
 use crate::timeline::FrameSet;
@@ -46,6 +47,8 @@ pub struct RenderSummary {
     pub encode_s: f64,
     /// Wall-clock seconds for the whole run.
     pub total_s: f64,
+    /// The video written, if any.
+    pub video: Option<PathBuf>,
     /// Per frame: its number and the state hash shown in it.
     pub hashes: Vec<FrameHash>,
 }
@@ -209,6 +212,21 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         .clone()
         .unwrap_or_else(|| Path::new("out").join(&scene.name));
     let maps_dir = out_dir.join("maps");
+    // Everything about the video that can be checked is checked before rendering: the
+    // extension, the flags, and that ffmpeg and its encoder are there.
+    let video = match &settings.video {
+        Some(path) => {
+            let format = VideoFormat::from_path(path)?;
+            let video_settings = VideoSettings {
+                fps: scene.output.fps,
+                crf: settings.crf,
+                preset: settings.preset.clone(),
+            };
+            preflight(format, &video_settings)?;
+            Some((path.clone(), format, video_settings))
+        }
+        None => None,
+    };
     let context = open_gpu(&settings.gpu)?;
     let job = RenderJob {
         scene: &scene,
@@ -219,19 +237,55 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         progress: ProgressMode::detect(settings.quiet),
     };
     let mut created = false;
+    let mut sink: Option<Box<dyn VideoSink>> = None;
     let stats = render_frames(&job, |frame, pool| {
+        if let Some((path, format, video_settings)) = &video {
+            if sink.is_none() {
+                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    create_dir(parent)?;
+                }
+                sink = Some(open_video(
+                    path,
+                    *format,
+                    frame.width,
+                    frame.height,
+                    video_settings,
+                )?);
+            }
+            if let Some(sink) = sink.as_mut() {
+                sink.push(&frame)?;
+            }
+        }
+        if settings.no_frames {
+            return Ok(());
+        }
         if !created {
             create_dir(&out_dir)?;
             created = true;
         }
+        let (name, format) = match settings.format {
+            FrameFormat::Png => (
+                frame_file_name("frame", frame.frame_index),
+                ImageFormat::Png,
+            ),
+            FrameFormat::Exr => (
+                crate::output::exr::frame_file_name("frame", frame.frame_index),
+                ImageFormat::Exr,
+            ),
+        };
         pool.submit(WriteJob {
-            path: out_dir.join(frame_file_name("frame", frame.frame_index)),
+            path: out_dir.join(name),
             width: frame.width,
             height: frame.height,
             rgba8: frame.rgba8,
             srgb: true,
+            format,
         })
     })?;
+    let video_report = match sink {
+        Some(sink) => Some(sink.finish()?),
+        None => None,
+    };
 
     let summary = RenderSummary {
         scene: scene.name.clone(),
@@ -245,6 +299,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         render_s: stats.render_s,
         encode_s: stats.encode_s,
         total_s: started.elapsed().as_secs_f64(),
+        video: video_report.as_ref().map(|r| r.path.clone()),
         hashes: stats.hashes,
     };
     if settings.json {
@@ -253,10 +308,26 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
             serde_json::to_string_pretty(&summary).unwrap_or_default()
         );
     } else if !settings.quiet {
+        if let Some(report) = &video_report {
+            eprintln!(
+                "wrote {} ({} frames, {}x{}, {:.2} s, {} bytes)",
+                report.path.display(),
+                report.frames_written,
+                report.width,
+                report.height,
+                report.duration_s,
+                report.bytes
+            );
+        }
+        let place = if settings.no_frames {
+            "the video".to_string()
+        } else {
+            summary.out_dir.display().to_string()
+        };
         eprintln!(
-            "wrote {} frames to {} on {} in {:.1} s ({:.1} frames/s)",
+            "rendered {} frames to {} on {} in {:.1} s ({:.1} frames/s)",
             summary.frames,
-            summary.out_dir.display(),
+            place,
             summary.adapter,
             summary.total_s,
             summary.frames as f64 / summary.total_s.max(1e-9)

@@ -24,7 +24,6 @@ const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
 /// Streams frames into an animated PNG at a temporary path; [`VideoSink::finish`] completes
 /// it and renames it into place. Dropping it unfinished deletes the temporary file.
 pub struct ApngSink {
-    pending: PendingFile,
     out: Option<BufWriter<File>>,
     width: u32,
     height: u32,
@@ -35,6 +34,8 @@ pub struct ApngSink {
     /// Next `fcTL`/`fdAT` sequence number.
     sequence: u32,
     bytes_written: u64,
+    /// Last, so the file is closed before an unfinished one is deleted.
+    pending: PendingFile,
 }
 
 impl ApngSink {
@@ -47,7 +48,6 @@ impl ApngSink {
     ) -> Result<Self, VideoError> {
         let file = pending.create()?;
         let mut sink = ApngSink {
-            pending,
             out: Some(BufWriter::with_capacity(1 << 20, file)),
             width,
             height,
@@ -56,6 +56,7 @@ impl ApngSink {
             frames: 0,
             sequence: 0,
             bytes_written: 0,
+            pending,
         };
         let mut head = Vec::new();
         head.extend_from_slice(&SIGNATURE);
@@ -320,9 +321,16 @@ mod tests {
             assert_eq!((output.width, output.height), (33, 17));
             let control = reader.info().frame_control.unwrap();
             assert_eq!((control.delay_num, control.delay_den), (1, 24), "frame {i}");
-            assert_eq!(&buffer[..output.buffer_size()], &frame.rgba8[..], "frame {i}");
+            assert_eq!(
+                &buffer[..output.buffer_size()],
+                &frame.rgba8[..],
+                "frame {i}"
+            );
         }
-        assert!(reader.next_frame(&mut buffer).is_err(), "exactly six frames");
+        assert!(
+            reader.next_frame(&mut buffer).is_err(),
+            "exactly six frames"
+        );
         let leftovers: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .filter_map(|e| e.ok())

@@ -217,8 +217,7 @@ pub fn f32_to_f16_bits(value: f32) -> u16 {
         let half_mantissa = full >> shift;
         let remainder = full & ((1 << shift) - 1);
         let halfway = 1 << (shift - 1);
-        let round_up =
-            remainder > halfway || (remainder == halfway && (half_mantissa & 1) == 1);
+        let round_up = remainder > halfway || (remainder == halfway && (half_mantissa & 1) == 1);
         return sign | (half_mantissa + round_up as u32) as u16;
     }
     let half_mantissa = mantissa >> 13;
@@ -447,17 +446,67 @@ mod tests {
         assert_eq!((w, h), (width, height));
         for (i, (&v, &b)) in values.iter().zip(&bits).enumerate() {
             let back = f16_bits_to_f32(b);
-            assert!((back - v).abs() <= v.abs() * 1.0e-3 + 1.0e-6, "value {i}: {v} -> {back}");
+            assert!(
+                (back - v).abs() <= v.abs() * 1.0e-3 + 1.0e-6,
+                "value {i}: {v} -> {back}"
+            );
         }
         // Uncompressed: header + offsets + (8 + 8 bytes a pixel) per line.
         let data = (height * (8 + width * 8)) as usize;
-        assert_eq!(bytes.len() - data - height as usize * 8, header_len(width, height));
+        assert_eq!(
+            bytes.len() - data - height as usize * 8,
+            header_len(width, height)
+        );
     }
 
     fn header_len(width: u32, height: u32) -> usize {
         let mut header = Vec::new();
         write_header(&mut header, width, height);
         header.len() + 8
+    }
+
+    #[test]
+    fn ffmpeg_reads_the_same_values() {
+        // An independent reader: ffmpeg's EXR decoder, as planar float G, B, R, A.
+        let Some((ffmpeg, _)) =
+            crate::output::video::tests::ffmpeg_tools("exr::ffmpeg_reads_the_same_values")
+        else {
+            return;
+        };
+        let (width, height) = (6u32, 3u32);
+        let values = test_image(width, height);
+        let bytes = encode_exr_rgba_f32(width, height, &values).unwrap();
+        let dir = std::env::temp_dir().join(format!("fogbank-exr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("frame_0000.exr");
+        std::fs::write(&path, &bytes).unwrap();
+        let output = std::process::Command::new(ffmpeg)
+            .args(["-v", "error", "-i"])
+            .arg(&path)
+            .args(["-f", "rawvideo", "-pix_fmt", "gbrapf32le", "-"])
+            .output()
+            .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let floats: Vec<f32> = output
+            .stdout
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let plane = (width * height) as usize;
+        assert_eq!(floats.len(), plane * 4);
+        // Planes in ffmpeg's gbrap order: G, B, R, A.
+        for (plane_index, channel) in [1usize, 2, 0, 3].into_iter().enumerate() {
+            for pixel in 0..plane {
+                let expected = f16_bits_to_f32(f32_to_f16_bits(values[pixel * 4 + channel]));
+                let got = floats[plane_index * plane + pixel];
+                assert_eq!(got, expected, "channel {channel} pixel {pixel}");
+            }
+        }
     }
 
     #[test]
@@ -476,7 +525,9 @@ mod tests {
             "screenWindowCenter\0v2f\0",
             "screenWindowWidth\0float\0",
         ] {
-            let at = text.find(name).unwrap_or_else(|| panic!("missing {name:?}"));
+            let at = text
+                .find(name)
+                .unwrap_or_else(|| panic!("missing {name:?}"));
             assert!(at > last, "{name:?} out of order");
             last = at;
         }
@@ -490,7 +541,11 @@ mod tests {
         assert!((values[1] - 0.502_886).abs() < 1.0e-3, "{}", values[1]);
         assert_eq!(values[2], 0.0);
         assert_eq!(values[3], 1.0);
-        assert_eq!(&values[4..8], &[0.0, 0.0, 0.0, 0.0], "transparent is premultiplied to 0");
+        assert_eq!(
+            &values[4..8],
+            &[0.0, 0.0, 0.0, 0.0],
+            "transparent is premultiplied to 0"
+        );
         assert!((srgb8_to_linear(10) - 10.0 / 255.0 / 12.92).abs() < 1.0e-7);
     }
 
@@ -498,9 +553,16 @@ mod tests {
     fn rejects_wrong_sizes_and_foreign_files() {
         assert!(matches!(
             encode_exr_rgba_f16(2, 2, &[0; 15]),
-            Err(ExrError::PixelCount { expected: 16, got: 15, .. })
+            Err(ExrError::PixelCount {
+                expected: 16,
+                got: 15,
+                ..
+            })
         ));
-        assert!(matches!(encode_exr_rgba_f16(0, 2, &[]), Err(ExrError::Size { .. })));
+        assert!(matches!(
+            encode_exr_rgba_f16(0, 2, &[]),
+            Err(ExrError::Size { .. })
+        ));
         assert!(decode_exr_rgba_f16(b"\x89PNG\r\n\x1a\n").is_err());
         let bytes = encode_exr_rgba_f16(3, 3, &[0x3C00; 36]).unwrap();
         assert!(decode_exr_rgba_f16(&bytes[..bytes.len() - 1]).is_err());

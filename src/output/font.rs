@@ -169,7 +169,10 @@ mod tests {
         for c in listed.chars() {
             let g = glyph(c);
             assert_ne!(g, unknown, "{c:?} falls back to the box");
-            assert!(g.iter().all(|row| row & !0x1F == 0), "{c:?} is wider than 5");
+            assert!(
+                g.iter().all(|row| row & !0x1F == 0),
+                "{c:?} is wider than 5"
+            );
             assert!(!seen.contains(&g), "{c:?} looks like another glyph");
             seen.push(g);
         }

@@ -3,7 +3,7 @@
 //! obstacles), all at the grid's size, named by field and frame (`density_0060.png`).
 
 use super::png::frame_file_name;
-use super::writer::WriteJob;
+use super::writer::{ImageFormat, WriteJob};
 use crate::sim::FluidSim;
 use crate::sim::maps::{DebugField, debug_image};
 use std::path::Path;
@@ -29,6 +29,7 @@ pub fn map_jobs(
             height: cells,
             rgba8: fluid_map.to_vec(),
             srgb: false,
+            format: ImageFormat::Png,
         },
         WriteJob {
             path: dir.join(frame_file_name(LIFT_MAP, frame)),
@@ -36,6 +37,7 @@ pub fn map_jobs(
             height: cells,
             rgba8: lift_map.to_vec(),
             srgb: false,
+            format: ImageFormat::Png,
         },
     ];
     for field in DebugField::ALL {
@@ -45,6 +47,7 @@ pub fn map_jobs(
             height: cells,
             rgba8: debug_image(sim, field),
             srgb: true,
+            format: ImageFormat::Png,
         });
     }
     jobs

@@ -1,11 +1,19 @@
 //! Outputs: where finished frames and fluid maps go, and how progress is shown.
 //!
-//! Exporters turn pixels into bytes ([`png`]); one place writes bytes to disk ([`atomic`]);
-//! [`writer`] runs that on worker threads; [`maps`] lays out the per-frame debug maps;
+//! Exporters turn pixels into bytes ([`png`], [`exr`]); one place writes bytes to disk
+//! ([`atomic`]); [`writer`] runs that on worker threads; [`maps`] lays out the per-frame debug
+//! maps; [`video`] streams frames into MP4/WebM through ffmpeg or natively into [`gif`] and
+//! [`apng`]; [`sheet`] lays stills out as a contact sheet with labels drawn in [`font`];
 //! [`progress`] reports long work.
 
+pub mod apng;
 pub mod atomic;
+pub mod exr;
+pub mod font;
+pub mod gif;
 pub mod maps;
 pub mod png;
 pub mod progress;
+pub mod sheet;
+pub mod video;
 pub mod writer;

@@ -35,9 +35,9 @@ pub struct SheetLayout {
     pub columns: u32,
     /// Number of rows.
     pub rows: u32,
-    /// Width and height of the picture part of each cell (the largest frame).
+    /// Width of the picture part of each cell (the widest frame).
     pub cell_width_px: u32,
-    /// Height of the picture part of each cell.
+    /// Height of the picture part of each cell (the tallest frame).
     pub cell_height_px: u32,
     /// Height of the label band under each picture.
     pub label_band_px: u32,
@@ -190,13 +190,7 @@ pub fn contact_sheet(
         let text_w = font::text_width_px(&fitted, scale);
         let text_x = band_x + (layout.cell_width_px - text_w.min(layout.cell_width_px)) / 2;
         let text_y = band_y + (layout.label_band_px - font::text_height_px(scale)) / 2;
-        canvas.draw_text(
-            text_x as i64,
-            text_y as i64,
-            &fitted,
-            scale,
-            LABEL_COLOUR,
-        );
+        canvas.draw_text(text_x as i64, text_y as i64, &fitted, scale, LABEL_COLOUR);
     }
     Ok(SheetImage {
         width,
@@ -327,7 +321,9 @@ mod tests {
     #[test]
     fn frames_land_in_their_cells_and_the_rest_is_background() {
         let colours = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]];
-        let frames: Vec<Frame> = (0..3).map(|i| solid(i, 20, 10, colours[i as usize])).collect();
+        let frames: Vec<Frame> = (0..3)
+            .map(|i| solid(i, 20, 10, colours[i as usize]))
+            .collect();
         let sheet = contact_sheet(&frames, 2, |_| String::new()).unwrap();
         let l = layout(&frames, 2).unwrap();
         for (i, colour) in colours.iter().enumerate() {
@@ -352,19 +348,32 @@ mod tests {
 
     #[test]
     fn labels_put_text_in_the_label_band_only() {
-        let frames: Vec<Frame> = (0..4).map(|i| solid(i * 10, 64, 36, [0, 0, 0, 255])).collect();
+        let frames: Vec<Frame> = (0..4)
+            .map(|i| solid(i * 10, 64, 36, [0, 0, 0, 255]))
+            .collect();
         let sheet = contact_sheet(&frames, 2, |f| format!("{}", f.frame_index)).unwrap();
         let l = layout(&frames, 2).unwrap();
         for i in 0..4 {
             let (bx, by) = l.label_origin_px(i);
-            let in_band = count_in(&sheet, bx, by, l.cell_width_px, l.label_band_px, LABEL_COLOUR);
+            let in_band = count_in(
+                &sheet,
+                bx,
+                by,
+                l.cell_width_px,
+                l.label_band_px,
+                LABEL_COLOUR,
+            );
             // Frame 0 is labelled "0"; the others "10", "20", "30": two glyphs.
             let text = format!("{}", i * 10);
             let expected: u32 = text
                 .chars()
                 .map(|c| font::glyph(c).iter().map(|r| r.count_ones()).sum::<u32>())
                 .sum();
-            assert_eq!(in_band as u32, expected * l.font_scale * l.font_scale, "label {i}");
+            assert_eq!(
+                in_band as u32,
+                expected * l.font_scale * l.font_scale,
+                "label {i}"
+            );
         }
         let total = sheet
             .rgba8
@@ -374,7 +383,14 @@ mod tests {
         let bands: usize = (0..4)
             .map(|i| {
                 let (bx, by) = l.label_origin_px(i);
-                count_in(&sheet, bx, by, l.cell_width_px, l.label_band_px, LABEL_COLOUR)
+                count_in(
+                    &sheet,
+                    bx,
+                    by,
+                    l.cell_width_px,
+                    l.label_band_px,
+                    LABEL_COLOUR,
+                )
             })
             .sum();
         assert_eq!(total, bands, "label pixels outside the bands");
@@ -414,9 +430,15 @@ mod tests {
 
     #[test]
     fn rejects_bad_requests() {
-        assert_eq!(contact_sheet(&[], 3, |_| String::new()), Err(SheetError::NoFrames));
+        assert_eq!(
+            contact_sheet(&[], 3, |_| String::new()),
+            Err(SheetError::NoFrames)
+        );
         let frames = vec![solid(0, 4, 4, [0; 4])];
-        assert_eq!(contact_sheet(&frames, 0, |_| String::new()), Err(SheetError::NoColumns));
+        assert_eq!(
+            contact_sheet(&frames, 0, |_| String::new()),
+            Err(SheetError::NoColumns)
+        );
         let broken = vec![Frame {
             frame_index: 3,
             width: 4,
@@ -431,7 +453,10 @@ mod tests {
         big.cell_width_px = 100_000;
         big.cell_height_px = 100_000;
         assert!(matches!(sheet_size(&big), Err(SheetError::TooLarge { .. })));
-        assert_eq!(sheet_size(&layout(&frames, 1).unwrap()), Ok((4 + 12, 4 + 11 + 12)));
+        assert_eq!(
+            sheet_size(&layout(&frames, 1).unwrap()),
+            Ok((4 + 12, 4 + 11 + 12))
+        );
     }
 
     #[test]

@@ -25,6 +25,18 @@ pub struct WriteJob {
     pub rgba8: Vec<u8>,
     /// Tag the PNG as sRGB (pictures) or not (data maps).
     pub srgb: bool,
+    /// The file format.
+    pub format: ImageFormat,
+}
+
+/// How a [`WriteJob`] is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ImageFormat {
+    /// 8-bit PNG of the pixels as given.
+    #[default]
+    Png,
+    /// Linear half-float OpenEXR: the 8-bit sRGB pixels decoded to linear light.
+    Exr,
 }
 
 /// What the pool did, once drained.
@@ -150,12 +162,22 @@ impl WriterPool {
 
 fn run_job(job: WriteJob) -> Done {
     let started = Instant::now();
-    let bytes = match png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb) {
+    let encoded = match job.format {
+        ImageFormat::Png => png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb)
+            .map_err(|e| e.to_string()),
+        ImageFormat::Exr => super::exr::encode_exr_rgba_f16(
+            job.width,
+            job.height,
+            &super::exr::srgb8_to_linear_f16(&job.rgba8),
+        )
+        .map_err(|e| e.to_string()),
+    };
+    let bytes = match encoded {
         Ok(bytes) => bytes,
-        Err(e) => {
+        Err(message) => {
             return Done::Failed(crate::Error::Encode {
                 path: job.path,
-                message: e.to_string(),
+                message,
             });
         }
     };
@@ -186,6 +208,7 @@ mod tests {
                 height: 1,
                 rgba8: vec![i; 8],
                 srgb: true,
+                format: ImageFormat::Png,
             })
             .unwrap();
         }
@@ -205,6 +228,7 @@ mod tests {
                 height: 1,
                 rgba8: vec![0; 4],
                 srgb: false,
+                format: ImageFormat::Png,
             })
             .unwrap();
         assert!(matches!(failing.finish(), Err(crate::Error::Write { .. })));
