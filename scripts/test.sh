@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
+# setup.sh installed ffmpeg: the video tests must run, not skip.
+export FOGBANK_REQUIRE_FFMPEG=1
 
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
