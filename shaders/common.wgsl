@@ -1,8 +1,9 @@
 // common.wgsl: what every pass that draws into the world shares — the per-frame uniforms
-// (camera, lights, the engine's distance fog) and the colour helpers.
+// (camera, lights), the engine's distance fog with its height falloff, and the colour helpers.
 //
 // Rust concatenates this file in front of a pass's own file (see src/gpu/shaders.rs), so a
-// pass sees `frame` at group 0, binding 0 without declaring it.
+// pass sees `frame` at group 0, binding 0 and `distance_fog` at group 0, binding 2 without
+// declaring them.
 //
 // Conventions: world Y up, the floor at y = 0, every colour here is linear light.
 
@@ -24,25 +25,114 @@ struct FrameUniforms {
     sun_dir_world: vec4<f32>,
     // rgb: directional colour times intensity; w: unused.
     sun_color: vec4<f32>,
-    // rgb: colour the far end fades to; w: unused.
-    distance_fog_color: vec4<f32>,
-    // x: distance where the distance fog starts; y: where it is complete (world units).
-    distance_fog_range: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
 
-// How much of the engine's linear distance fog covers a point, 0 (none) to 1 (all).
+// ---- The distance fog -------------------------------------------------------------------
+//
+// Linear, exponential or exponential-squared, with density falling off with altitude:
+// density(y) = density · exp(−falloff · (y − base)), world Y up. Along the straight segment
+// from the eye to a point the exponential integrates in closed form, so the optical distance
+// is the distance times the mean relative density over the segment: one `exp`, no marching.
+// With falloff 0 that mean is exactly 1 and the fog is what it was before height falloff.
+// Every function below has a CPU twin in src/gpu/distance_fog.rs, written operation for
+// operation alike and tested there (level rays, the sign of Y, overflow, numerical
+// integration): keep in sync with src/gpu/distance_fog.rs.
+
+// keep in sync with src/gpu/distance_fog.rs: FOG_MODE_*
+const FOG_MODE_LINEAR: u32 = 0u;
+const FOG_MODE_EXPONENTIAL: u32 = 1u;
+const FOG_MODE_EXPONENTIAL_SQUARED: u32 = 2u;
+// keep in sync with src/gpu/distance_fog.rs: EXPONENT_LIMIT, EXPONENT_FLOOR,
+// SERIES_BLEND_START, SERIES_BLEND_END, DEPTH_LIMIT
+const FOG_EXPONENT_LIMIT: f32 = 40.0;
+const FOG_EXPONENT_FLOOR: f32 = -80.0;
+const FOG_SERIES_BLEND_START: f32 = 0.1;
+const FOG_SERIES_BLEND_END: f32 = 0.2;
+const FOG_DEPTH_LIMIT: f32 = 64.0;
+
+// keep in sync with src/gpu/distance_fog.rs: DistanceFogParams
+struct DistanceFogParams {
+    // rgb: colour things fade to (linear); w: the most of it that may cover anything, 0..1.
+    color: vec4<f32>,
+    // x: linear start (near); y: linear end (far); z: clear air before the haze (start);
+    // w: extinction at the base height (density), 1/world unit.
+    range: vec4<f32>,
+    // x: height falloff, 1/world unit; y: base height (world); z, w: unused.
+    height: vec4<f32>,
+    // x: FOG_MODE_*; y, z, w: unused.
+    mode: vec4<u32>,
+}
+
+@group(0) @binding(2) var<uniform> distance_fog: DistanceFogParams;
+
+// (1 − exp(−x)) / x for x ≥ 0: the mean of exp(−s) over s in [0, x], exactly 1 at x = 0.
+// Near 0 the closed form is 0/0 and loses its digits, so its series is used there and the two
+// are blended by a smoothstep: no step as a view ray turns level.
+// keep in sync with src/gpu/distance_fog.rs: exp_mean
+fn fog_exp_mean(x: f32) -> f32 {
+    let series = 1.0
+        - x * (1.0 / 2.0 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0))));
+    let closed = (1.0 - exp(-x)) / max(x, 1e-6);
+    return mix(series, closed, smoothstep(FOG_SERIES_BLEND_START, FOG_SERIES_BLEND_END, x));
+}
+
+// The mean, over the straight segment from height y_a to height y_b, of the density relative
+// to the base height, exp(−falloff · (y − base)). The exponents at both ends are clamped, so a
+// camera far below the base height cannot overflow, and the larger is factored out.
+// keep in sync with src/gpu/distance_fog.rs: height_mean
+fn fog_height_mean(y_a: f32, y_b: f32, falloff: f32, base: f32) -> f32 {
+    // World Y is up: the higher the point, the thinner the air.
+    let e_a = clamp(-falloff * (y_a - base), FOG_EXPONENT_FLOOR, FOG_EXPONENT_LIMIT);
+    let e_b = clamp(-falloff * (y_b - base), FOG_EXPONENT_FLOOR, FOG_EXPONENT_LIMIT);
+    let e_high = max(e_a, e_b);
+    let spread = e_high - min(e_a, e_b);
+    return exp(e_high) * fog_exp_mean(spread);
+}
+
+// How much of the distance fog covers `pos_world` seen from `eye_world`, 0 (none) to the
+// fog's max opacity. Everything drawn is fogged through this one function.
+// keep in sync with src/gpu/distance_fog.rs: distance_fog_factor
+fn distance_fog_factor(
+    eye_world: vec3<f32>,
+    pos_world: vec3<f32>,
+    params: DistanceFogParams,
+) -> f32 {
+    let distance_world = length(pos_world - eye_world);
+    let falloff = params.height.x;
+    let base_world = params.height.y;
+    var amount: f32;
+    if params.mode.x == FOG_MODE_LINEAR {
+        let fogged_world = distance_world
+            * fog_height_mean(eye_world.y, pos_world.y, falloff, base_world);
+        let near_world = params.range.x;
+        let far_world = params.range.y;
+        amount = clamp((fogged_world - near_world) / max(far_world - near_world, 1e-4), 0.0, 1.0);
+    } else {
+        // The haze begins `start` along the ray: integrate from there to the point.
+        let start_world = min(params.range.z, distance_world);
+        let t = start_world / max(distance_world, 1e-6);
+        let haze_from_y = eye_world.y + (pos_world.y - eye_world.y) * t;
+        let mean = fog_height_mean(haze_from_y, pos_world.y, falloff, base_world);
+        let depth = min(params.range.w * (distance_world - start_world) * mean, FOG_DEPTH_LIMIT);
+        if params.mode.x == FOG_MODE_EXPONENTIAL {
+            amount = 1.0 - exp(-depth);
+        } else {
+            amount = 1.0 - exp(-depth * depth);
+        }
+    }
+    return amount * params.color.w;
+}
+
+// How much of the distance fog covers a point seen from this frame's camera.
 fn distance_fog_amount(pos_world: vec3<f32>) -> f32 {
-    let distance_world = length(pos_world - frame.eye_world.xyz);
-    let near_world = frame.distance_fog_range.x;
-    let far_world = frame.distance_fog_range.y;
-    return clamp((distance_world - near_world) / max(far_world - near_world, 1e-4), 0.0, 1.0);
+    return distance_fog_factor(frame.eye_world.xyz, pos_world, distance_fog);
 }
 
 // A colour seen through the distance fog from the camera.
 fn apply_distance_fog(color: vec3<f32>, pos_world: vec3<f32>) -> vec3<f32> {
-    return mix(color, frame.distance_fog_color.rgb, distance_fog_amount(pos_world));
+    return mix(color, distance_fog.color.rgb, distance_fog_amount(pos_world));
 }
 
 // Display (sRGB) components to linear light, the exact piecewise curve.

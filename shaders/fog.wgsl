@@ -9,10 +9,12 @@
 // test against the scene hides the fog behind pillars for free.
 //
 // `shade_sheet` holds all of the shading and takes everything it reads as arguments (no
-// bindings, no derivatives), so a compute compositor that marches the same sheets per pixel
-// can call it and agree with this raster pass (see DESIGN.md, "Rendering").
+// derivatives, and no bindings but the fires, which sit at group 0 beside the frame uniforms
+// that any pass binds), so a compute compositor that marches the same sheets per pixel can
+// call it and agree with this raster pass (see DESIGN.md, "Rendering").
 //
-// Needs common.wgsl (frame uniforms, distance fog, colours) and noise.wgsl (`fog_fbm`).
+// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`) and
+// fires.wgsl (`fire_glow_in_fog`).
 
 // keep in sync with src/gpu/fog_pass.rs: FogKnobs
 struct FogKnobs {
@@ -43,7 +45,8 @@ struct FogKnobs {
 // `pos_world` is the point on the sheet; `view_dir_world` the unit direction from the camera
 // to it. The maps are read with `map_sampler` (linear, clamp to edge) at the point's floor
 // position; `fluid_map` holds density / 2, drift x and z (0.5 = none); `lift_map` holds lift
-// and air speed.
+// and air speed. The fires' glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added
+// in linear light on top, so the fog glows round every torch and brazier.
 fn shade_sheet(
     pos_world: vec3<f32>,
     view_dir_world: vec3<f32>,
@@ -103,7 +106,8 @@ fn shade_sheet(
     // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.
     let shown = mix(color, fluid.rgb, debug);
     let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
-    return vec4<f32>(srgb_to_linear(shown), clamp(max(alpha, debug_alpha), 0.0, 1.0));
+    let fire_glow = fire_glow_in_fog(p, knobs.wind.w) * (1.0 - debug);
+    return vec4<f32>(srgb_to_linear(shown) + fire_glow, clamp(max(alpha, debug_alpha), 0.0, 1.0));
 }
 
 @group(1) @binding(0) var<uniform> fog: FogKnobs;

@@ -2,7 +2,8 @@
 // and the emissive ball, lit by the ambient, directional and point lights, seen through the
 // engine's linear distance fog. It writes the depth the fog sheets are tested against.
 //
-// Needs common.wgsl (frame uniforms, distance fog, colours) and noise.wgsl (`tile_fbm`).
+// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`tile_fbm`) and
+// fires.wgsl (the torches' and braziers' light, and their glowing coals).
 
 // keep in sync with src/gpu/scene_pass.rs: SceneKnobs
 struct SceneKnobs {
@@ -27,6 +28,7 @@ struct SceneKnobs {
 const MATERIAL_SOLID: u32 = 0u;
 const MATERIAL_FLOOR: u32 = 1u;
 const MATERIAL_BALL: u32 = 2u;
+const MATERIAL_EMBER: u32 = 3u;
 
 struct VertexIn {
     @location(0) pos_model: vec3<f32>,
@@ -79,7 +81,7 @@ fn floor_albedo(pos_world: vec3<f32>) -> vec3<f32> {
 }
 
 // Ambient + Lambert for the directional light + the ball's point light, which fades to zero
-// at its range.
+// at its range, + the fires' flickering point lights.
 fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     var light = frame.ambient_color.rgb;
     light += frame.sun_color.rgb * max(dot(normal_world, -frame.sun_dir_world.xyz), 0.0);
@@ -90,6 +92,7 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     let falloff = clamp(1.0 - lamp_distance_world / range_world, 0.0, 1.0);
     let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
     light += frame.ball_light_color.rgb * (falloff * falloff * facing);
+    light += fire_light_on_surface(pos_world, normal_world, frame.eye_world.w);
     return light;
 }
 
@@ -107,6 +110,10 @@ fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
         let longitude = atan2(in.pos_model.z, in.pos_model.x) + spin_rad;
         let band = 0.92 + 0.08 * cos(longitude * 4.0);
         color += knobs.ball_emissive.rgb * band;
+    }
+    if in.material == MATERIAL_EMBER {
+        // Glowing coals: their own light, unlit.
+        color = in.albedo;
     }
     return vec4<f32>(apply_distance_fog(color, in.pos_world), 1.0);
 }

@@ -19,6 +19,7 @@ pub mod playback;
 pub mod rng;
 pub mod scene;
 pub mod sim;
+pub mod terrain;
 pub mod timeline;
 pub mod world;
 

@@ -1,16 +1,23 @@
 //! The world: the ball, the camera and the fluid stepped together at exactly 60 Hz.
 //!
 //! This is the one place where the ball's motion stirs the fluid: each step the ball is pushed
-//! into the fluid as a moving obstacle, the fluid steps, the ball moves (taking off and landing
-//! blast the air), and the camera eases after it — the example's order. Everything here is
-//! deterministic, and [`World::state_hash`] names the whole state in 16 hex digits so replays
-//! can be checked.
+//! into the fluid as a moving obstacle, the fires' heat lifts the fog over them, the fluid
+//! steps, the ball moves (taking off and landing blast the air), and the camera eases after it
+//! — the example's order. Everything here is deterministic, and [`World::state_hash`] names
+//! the whole state in 16 hex digits so replays can be checked.
 
 use crate::ball::{BallEvent, BallMotion};
 use crate::frame::CameraPose;
 use crate::scene::{Camera, Scene};
 use crate::sim::{BallPush, FluidSim, GridMapping};
 use crate::timeline::STEP_S;
+
+/// Lift per second added over the middle of a fire burning deep in the fog. Lift settles at
+/// `fluid.settle` (0.7 per second by default), so on still air the fog over a brazier rises
+/// about a quarter of the way to fully lifted.
+const FIRE_LIFT_PER_S: f32 = 0.18;
+/// Radius of the patch a fire warms, in flame heights.
+const FIRE_HEAT_RADIUS_IN_FLAMES: f32 = 1.2;
 
 /// The camera's moving state (only the follow camera has any).
 #[derive(Debug, Clone, PartialEq)]
@@ -29,8 +36,8 @@ pub struct World {
 }
 
 impl World {
-    /// The world at time 0: the ball at its start, fog everywhere at rest, the hall's pillars
-    /// and altar rasterised into solid cells.
+    /// The world at time 0: the ball at its start, fog everywhere at rest, the hall's pillars,
+    /// altar and standing blocks rasterised into solid cells.
     pub fn new(scene: &Scene) -> Self {
         let mapping = GridMapping {
             cells: scene.fluid.grid as usize,
@@ -51,6 +58,19 @@ impl World {
                 altar.center[1] + altar.depth / 2.0,
             ],
         );
+        // Blocks standing on the floor and reaching above the fog's floor are walls to the air;
+        // a block hanging above the fog, or sunk below its floor, is not.
+        let fog_bottom = scene.fog.bottom;
+        for block in &scene.hall.blocks {
+            if block.bottom_center[1] <= fog_bottom && block.top() > fog_bottom {
+                let [x, _, z] = block.bottom_center;
+                let [width, _, depth] = block.size;
+                fluid.mark_solid_box(
+                    [x - width / 2.0, z - depth / 2.0],
+                    [x + width / 2.0, z + depth / 2.0],
+                );
+            }
+        }
         let eye_world = match &scene.camera {
             Camera::Follow(follow) => follow.start,
             Camera::Fixed(fixed) => fixed.position,
@@ -69,11 +89,35 @@ impl World {
     pub fn step(&mut self) -> Vec<BallEvent> {
         let dt_s = STEP_S;
         self.stir_fluid();
+        self.warm_fog_over_fires(dt_s);
         self.fluid.step(dt_s);
         let events = self.move_ball(dt_s);
         self.follow_with_camera(dt_s);
         self.steps += 1;
         events
+    }
+
+    /// Each fire's heat lifts the fog a little over a patch round it, the more the deeper its
+    /// flame stands in the fog (a torch high above the fog barely touches it). The air carries
+    /// the lifted fog away and it settles at `fluid.settle`, so a brazier keeps a gentle plume.
+    /// A scene without fires is stepped exactly as before.
+    fn warm_fog_over_fires(&mut self, dt_s: f32) {
+        let fog_top_world = self.scene.fog.top;
+        for fire in &self.scene.fires {
+            let flame_world = fire.flame_height.max(1e-3);
+            let depth =
+                ((fog_top_world + flame_world - fire.position[1]) / flame_world).clamp(0.0, 1.0);
+            let raise = FIRE_LIFT_PER_S * dt_s * depth * fire.ember.min(1.0);
+            if raise > 0.0 {
+                // A blast with no push: only its lift, most in the middle.
+                self.fluid.blast(
+                    [fire.position[0], fire.position[2]],
+                    flame_world * FIRE_HEAT_RADIUS_IN_FLAMES,
+                    0.0,
+                    raise,
+                );
+            }
+        }
     }
 
     /// The ball as a moving obstacle, weighted by how deep it is in the fog.
@@ -263,6 +307,70 @@ mod tests {
         assert_eq!(keyframe_pose(&keys.keys, 2.0).eye_world, [1.0, 2.0, 3.0]);
         assert_eq!(keyframe_pose(&keys.keys, 2.0).fov_y_deg, 50.0);
         assert_eq!(keyframe_pose(&keys.keys, 9.0).eye_world, [2.0, 4.0, 6.0]);
+    }
+
+    #[test]
+    fn standing_blocks_are_solid_to_the_fog_floating_ones_are_not() {
+        use crate::scene::Block;
+        let solid_cells = |blocks: Vec<Block>| {
+            let mut scene = Scene::default();
+            scene.hall.pillars.clear();
+            scene.hall.altar.width = 0.01;
+            scene.hall.altar.depth = 0.01;
+            scene.hall.blocks = blocks;
+            let world = World::new(&scene);
+            world.fluid().solid().iter().filter(|&&s| s == 1).count()
+        };
+        let base = solid_cells(Vec::new());
+        let step = Block {
+            bottom_center: [-6.0, 0.0, 5.0],
+            size: [4.0, 0.4, 2.0],
+            ..Block::default()
+        };
+        let floating = Block {
+            bottom_center: [-6.0, 2.5, 5.0],
+            ..step.clone()
+        };
+        let sunk = Block {
+            bottom_center: [-6.0, -1.0, 5.0],
+            size: [4.0, 1.0, 2.0],
+            ..step.clone()
+        };
+        // 4 × 2 world units on a 96-cell grid over 22: about 17.5 × 8.7 cells.
+        let standing = solid_cells(vec![step]) - base;
+        assert!((150..=200).contains(&standing), "{standing} cells");
+        assert_eq!(solid_cells(vec![floating]), base);
+        assert_eq!(solid_cells(vec![sunk]), base);
+    }
+
+    #[test]
+    fn fires_lift_the_fog_over_them() {
+        use crate::scene::{Fire, FireKind};
+        let mut still = Scene::default();
+        still.ball.script.clear();
+        let mut warm = still.clone();
+        warm.fires = vec![Fire {
+            kind: FireKind::Brazier,
+            position: [-6.0, 0.9, -6.0],
+            flame_height: 1.0,
+            ..Fire::default()
+        }];
+        let mut a = World::new(&still);
+        let mut b = World::new(&warm);
+        let mut c = World::new(&still);
+        for _ in 0..120 {
+            a.step();
+            b.step();
+            c.step();
+        }
+        let lift_at = |world: &World, x: f32, z: f32| world.fluid().probe(x, z).lift;
+        assert_eq!(lift_at(&a, -6.0, -6.0), 0.0);
+        let over_fire = lift_at(&b, -6.0, -6.0);
+        assert!(over_fire > 0.1 && over_fire < 0.5, "lift {over_fire}");
+        // Far from the fire nothing changed.
+        assert_eq!(lift_at(&b, 6.0, 6.0), lift_at(&a, 6.0, 6.0));
+        assert_ne!(a.state_hash(), b.state_hash());
+        assert_eq!(a.state_hash(), c.state_hash());
     }
 
     #[test]

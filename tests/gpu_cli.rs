@@ -427,3 +427,34 @@ fn unknown_video_extension_fails_before_rendering() {
     assert!(stderr(&out).contains(".mp4"), "{}", stderr(&out));
     assert!(!dir.exists());
 }
+
+/// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the
+/// tiny scene renders byte for byte as it did before the feature existed. The reference in
+/// tests/golden/tiny_exact was blessed from the renderer before height fog, with every
+/// tolerance at zero; do not re-bless it to make this pass.
+#[test]
+fn zero_height_falloff_renders_exactly_as_before() {
+    if !have_adapter() {
+        return;
+    }
+    let out = fogbank(&[
+        "check",
+        "tests/scenes/tiny.ron",
+        "--golden",
+        "tests/golden/tiny_exact",
+        "--max-diff",
+        "0",
+        "--pixel-budget",
+        "0",
+        "--min-ssim",
+        "1",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "tiny scene no longer renders exactly as before height fog (exit {:?}):\n{}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        stderr(&out)
+    );
+}

@@ -1,5 +1,6 @@
-//! What every world-space pass shares: the per-frame uniforms (camera, lights, distance fog)
-//! and the sRGB-to-linear conversion of scene colours.
+//! What every world-space pass shares: the per-frame uniforms (camera, lights), the group-0
+//! bindings that also carry the fires and the distance fog, and the sRGB-to-linear conversion
+//! of scene colours.
 //!
 //! Scene colours are display (sRGB) values; shading happens in linear light, so every colour
 //! goes through [`srgb_to_linear`] once, here on the CPU, before it reaches a shader.
@@ -8,6 +9,8 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::frame::FrameInputs;
 use crate::gpu::camera;
+use crate::gpu::distance_fog::DistanceFogParams;
+use crate::gpu::fire_lights::FireLights;
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -32,10 +35,6 @@ pub(crate) struct FrameUniforms {
     pub sun_dir_world: [f32; 4],
     /// rgb: directional colour × intensity (linear).
     pub sun_color: [f32; 4],
-    /// rgb: distance fog colour (linear).
-    pub distance_fog_color: [f32; 4],
-    /// x: distance fog start; y: distance fog end (world units).
-    pub distance_fog_range: [f32; 4],
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -48,9 +47,6 @@ pub(crate) struct FrameStatics {
     ambient_linear: [f32; 3],
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
-    distance_fog_linear: [f32; 3],
-    distance_fog_near_world: f32,
-    distance_fog_far_world: f32,
 }
 
 impl FrameStatics {
@@ -70,9 +66,6 @@ impl FrameStatics {
                 srgb_to_linear(lights.directional.color),
                 lights.directional.intensity,
             ),
-            distance_fog_linear: srgb_to_linear(scene.distance_fog.color),
-            distance_fog_near_world: scene.distance_fog.near,
-            distance_fog_far_world: scene.distance_fog.far,
         }
     }
 }
@@ -92,19 +85,13 @@ impl FrameUniforms {
             ambient_color: extend(statics.ambient_linear, 0.0),
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
             sun_color: extend(statics.sun_linear, 0.0),
-            distance_fog_color: extend(statics.distance_fog_linear, 0.0),
-            distance_fog_range: [
-                statics.distance_fog_near_world,
-                statics.distance_fog_far_world,
-                0.0,
-                0.0,
-            ],
         }
     }
 }
 
 /// The frame uniforms on the GPU: the buffer, and the group-0 layout and bind group every
-/// world pass shares.
+/// world pass shares. Binding 1 holds the scene's fires ([`FireLights`], written once);
+/// binding 2 the distance fog ([`DistanceFogParams`], written once).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
@@ -112,7 +99,18 @@ pub(crate) struct FrameBinding {
 }
 
 impl FrameBinding {
-    pub(crate) fn new(device: &wgpu::Device) -> Self {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        fire_lights: &FireLights,
+        distance_fog: &DistanceFogParams,
+    ) -> Self {
+        let fire_lights =
+            static_uniform_buffer(device, "frame.fire_lights", bytemuck::bytes_of(fire_lights));
+        let distance_fog = static_uniform_buffer(
+            device,
+            "frame.distance_fog",
+            bytemuck::bytes_of(distance_fog),
+        );
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame.uniforms"),
             size: std::mem::size_of::<FrameUniforms>() as u64,
@@ -121,16 +119,28 @@ impl FrameBinding {
         });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("frame.layout"),
-            entries: &[uniform_entry(0)],
+            entries: &[uniform_entry(0), uniform_entry(1), uniform_entry(2)],
         });
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("frame.bind_group"),
             layout: &layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: buffer.as_entire_binding(),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: fire_lights.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: distance_fog.as_entire_binding(),
+                },
+            ],
         });
+        // The fire lights and the distance fog never change: the bind group keeps their
+        // buffers alive.
         FrameBinding {
             buffer,
             layout,
@@ -230,7 +240,7 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 (64) + nine vec4 (144).
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 208);
+        // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 176);
     }
 }

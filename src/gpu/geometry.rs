@@ -1,6 +1,7 @@
 //! The temple's static meshes, built once from the scene: the floor in slabs, each pillar as a
 //! shaft with a base and a capital, the altar, and the ball (built round the origin; the
-//! `scene` shader moves it each frame).
+//! `scene` shader moves it each frame). The scene's blocks and terrain are built in
+//! `terrain_geometry.rs`.
 //!
 //! Everything is plain triangle lists in world space with per-vertex normals, albedo (linear)
 //! and a material id. Triangles are wound counter-clockwise seen from outside, which
@@ -10,6 +11,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
 use crate::gpu::common::srgb_to_linear;
+use crate::gpu::fire_geometry::push_fire_holders;
+use crate::gpu::terrain_geometry::{push_blocks, push_terrain};
 use crate::scene::{Hall, Scene};
 
 /// How a vertex is shaded; keep in sync with shaders/scene.wgsl: MATERIAL_*.
@@ -22,6 +25,8 @@ pub(crate) enum Material {
     Floor = 1,
     /// The emissive ball, moved to the ball's position in the vertex shader.
     Ball = 2,
+    /// Glowing coals: the albedo is emitted light (linear), unlit.
+    Ember = 3,
 }
 
 /// One vertex of the `scene` pass.
@@ -55,7 +60,7 @@ pub(crate) struct Mesh {
 impl Mesh {
     /// Adds triangle `corners` with per-corner `normals`, wound so that it faces along
     /// `outward` (counter-clockwise seen from that side).
-    fn push_triangle(
+    pub(crate) fn push_triangle(
         &mut self,
         corners: [Vec3; 3],
         normals: [Vec3; 3],
@@ -80,7 +85,7 @@ impl Mesh {
     }
 
     /// Adds a flat quad (corners in order round it) facing along `normal`.
-    fn push_quad(
+    pub(crate) fn push_quad(
         &mut self,
         corners: [Vec3; 4],
         normal: Vec3,
@@ -94,7 +99,7 @@ impl Mesh {
     }
 
     /// Adds an axis-aligned box centred at `center` with sides `size`.
-    fn push_box(&mut self, center: Vec3, size: Vec3, albedo: [f32; 3]) {
+    pub(crate) fn push_box(&mut self, center: Vec3, size: Vec3, albedo: [f32; 3]) {
         let half = size * 0.5;
         for axis in 0..3 {
             for sign in [-1.0f32, 1.0] {
@@ -119,7 +124,13 @@ impl Mesh {
     }
 
     /// Adds an upright cylinder from `base_center` up `height`, smooth sides and flat caps.
-    fn push_cylinder(&mut self, base_center: Vec3, radius: f32, height: f32, albedo: [f32; 3]) {
+    pub(crate) fn push_cylinder(
+        &mut self,
+        base_center: Vec3,
+        radius: f32,
+        height: f32,
+        albedo: [f32; 3],
+    ) {
         let top_center = base_center + Vec3::Y * height;
         let radial = |k: u32| {
             let angle = std::f32::consts::TAU * k as f32 / SHAFT_SEGMENTS as f32;
@@ -243,6 +254,11 @@ pub(crate) fn build_scene_mesh(scene: &Scene) -> Mesh {
         Vec3::new(altar.width, altar.height, altar.depth),
         srgb_to_linear(altar.color),
     );
+
+    push_blocks(&mut mesh, hall);
+    push_terrain(&mut mesh, hall);
+
+    push_fire_holders(&mut mesh, scene);
 
     mesh.push_sphere(scene.ball.radius, srgb_to_linear(scene.ball.color));
     mesh

@@ -8,12 +8,18 @@
 //! - `scene` (shaders/scene.wgsl, `scene_pass.rs`): floor, pillars, altar, ball, lights,
 //!   distance fog, into a linear half-float target and a depth target.
 //! - `fog` (shaders/fog.wgsl, `fog_pass.rs`): the fog sheets, back to front, blended over it.
+//! - `flame` (shaders/flame.wgsl, `flame_pass.rs`): one procedural flame per torch and brazier,
+//!   added over the fog.
 //! - `overlay` (shaders/overlay.wgsl, `overlay_pass.rs`): sheet outlines or the flow mesh.
 //! - `encode` (shaders/encode.wgsl, `encode_pass.rs`): linear light to 8-bit sRGB, the only
 //!   place that conversion happens.
 //!
 //! Then `readback.rs` copies the picture into a ring of staging buffers. Shared WGSL lives in
-//! shaders/common.wgsl and shaders/noise.wgsl, assembled by `shaders.rs`.
+//! shaders/common.wgsl, shaders/noise.wgsl and shaders/fires.wgsl (the fires as lights, which
+//! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`), assembled by `shaders.rs`.
+//! Everything drawn is fogged by one WGSL function, `distance_fog_factor` in common.wgsl
+//! (linear or exponential, thinned with altitude), whose CPU twin and tests live in
+//! `distance_fog.rs`.
 //!
 //! [`FrameInputs`]: crate::frame::FrameInputs
 //! [`Frame`]: crate::frame::Frame
@@ -22,8 +28,12 @@
 mod camera;
 mod common;
 pub mod context;
+mod distance_fog;
 mod encode_pass;
 mod error;
+mod fire_geometry;
+mod fire_lights;
+mod flame_pass;
 mod fog_pass;
 mod geometry;
 mod maps;
@@ -33,6 +43,7 @@ pub mod renderer;
 mod scene_pass;
 mod shaders;
 mod targets;
+mod terrain_geometry;
 
 #[cfg(test)]
 mod tests;

@@ -2,9 +2,9 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (DESIGN.md, "Rendering"): upload the uniforms and the two fluid maps,
-//! then the `scene` pass, the `fog` pass, the `overlay` pass (views that have one), the
-//! `encode` pass to sRGB, and a copy into a staging buffer of the [`ReadbackRing`] that is
-//! mapped asynchronously.
+//! then the `scene` pass, the `fog` pass, the `flame` pass (scenes with fires), the `overlay`
+//! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
+//! the [`ReadbackRing`] that is mapped asynchronously.
 
 use std::sync::Arc;
 
@@ -12,7 +12,10 @@ use crate::frame::{Frame, FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
+use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::encode_pass::EncodePass;
+use crate::gpu::fire_lights::FireLights;
+use crate::gpu::flame_pass::FlamePass;
 use crate::gpu::fog_pass::FogPass;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::overlay_pass::OverlayPass;
@@ -68,6 +71,7 @@ pub struct Renderer {
     targets: Targets,
     scene: ScenePass,
     fog: FogPass,
+    flame: FlamePass,
     overlay: OverlayPass,
     encode: EncodePass,
     readback: ReadbackRing,
@@ -89,15 +93,18 @@ impl Renderer {
 
         let device = ctx.device.clone();
         let errors = ctx.errors();
+        let fire_lights = FireLights::new(scene);
+        let distance_fog = DistanceFogParams::new(&scene.distance_fog);
         let (frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
             (
-                FrameBinding::new(&device),
+                FrameBinding::new(&device, &fire_lights, &distance_fog),
                 FluidMaps::new(&device, grid),
                 Targets::new(&device, config.width, config.height),
             )
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
         let fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+        let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(&device, config.width, config.height, FRAMES_IN_FLIGHT);
@@ -115,6 +122,7 @@ impl Renderer {
             targets,
             scene: scene_pass,
             fog,
+            flame,
             overlay,
             encode,
             readback,
@@ -153,6 +161,7 @@ impl Renderer {
             targets,
             scene,
             fog,
+            flame,
             overlay,
             encode,
             readback,
@@ -168,6 +177,7 @@ impl Renderer {
             });
             scene.record(&mut encoder, targets, frame);
             fog.record(&mut encoder, targets, frame);
+            flame.record(&mut encoder, targets, frame);
             overlay.record(&mut encoder, targets, frame);
             encode.record(&mut encoder, targets);
             let slot = readback.record_copy(&mut encoder, &targets.output);

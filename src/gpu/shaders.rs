@@ -1,7 +1,8 @@
 //! The WGSL sources of every pass, assembled in one place.
 //!
 //! WGSL has no `#include`, so each pass's module is its own file with the shared files in
-//! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises), concatenated
+//! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises, `fires.wgsl` for
+//! the fires as lights), concatenated
 //! here from `include_str!`. Pipelines and the naga validation test both take their source
 //! from [`ShaderName::source`], so what is tested is exactly what runs.
 
@@ -10,8 +11,10 @@ use crate::gpu::context::{ErrorSink, scoped};
 
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
+const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
+const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -20,6 +23,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 pub(crate) enum ShaderName {
     Scene,
     Fog,
+    Flame,
     Overlay,
     Encode,
 }
@@ -27,9 +31,10 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 4] = [
+    pub(crate) const ALL: [ShaderName; 5] = [
         ShaderName::Scene,
         ShaderName::Fog,
+        ShaderName::Flame,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -39,6 +44,7 @@ impl ShaderName {
         match self {
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
+            ShaderName::Flame => "flame",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -47,8 +53,9 @@ impl ShaderName {
     /// The module's full source: the shared files it needs, then its own.
     pub(crate) fn source(self) -> String {
         let parts: &[&str] = match self {
-            ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, SCENE_WGSL],
-            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FOG_WGSL],
+            ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, SCENE_WGSL],
+            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL],
+            ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
@@ -105,9 +112,10 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 4] = [
+        let expected: [(ShaderName, &[&str]); 5] = [
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
             (ShaderName::Fog, &["vs_fog", "fs_fog"]),
+            (ShaderName::Flame, &["vs_flame", "fs_flame"]),
             (
                 ShaderName::Overlay,
                 &["vs_sheet_lines", "vs_flow_lines", "fs_lines"],
@@ -132,7 +140,7 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 5] = [
+        let twins: [(ShaderName, &str, usize); 8] = [
             (
                 ShaderName::Scene,
                 "FrameUniforms",
@@ -157,6 +165,21 @@ mod tests {
                 ShaderName::Overlay,
                 "FrameUniforms",
                 size_of::<crate::gpu::common::FrameUniforms>(),
+            ),
+            (
+                ShaderName::Flame,
+                "FireLight",
+                size_of::<crate::gpu::fire_lights::FireLight>(),
+            ),
+            (
+                ShaderName::Flame,
+                "FireLights",
+                size_of::<crate::gpu::fire_lights::FireLights>(),
+            ),
+            (
+                ShaderName::Fog,
+                "DistanceFogParams",
+                size_of::<crate::gpu::distance_fog::DistanceFogParams>(),
             ),
         ];
         for (shader, struct_name, rust_size) in twins {

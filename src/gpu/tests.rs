@@ -9,6 +9,9 @@ use crate::gpu::{
 };
 use crate::scene::Scene;
 
+mod distance_fog;
+mod flame;
+
 /// The GPU context, or `None` (after saying why) when there is no adapter outside CI.
 fn context() -> Option<GpuContext> {
     match GpuContext::new(&GpuOptions::default()) {

@@ -11,6 +11,7 @@
 //! (sRGB) components in 0..=1, converted to linear light by the renderer.
 
 pub mod diagnostics;
+pub mod fires;
 pub mod load;
 pub mod overrides;
 pub mod validate;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::sim::FluidParams;
 pub use diagnostics::{SceneError, SourceText};
+pub use fires::{Fire, FireKind, TorchMount};
 pub use load::{LoadedScene, SceneErrors, load};
 
 /// The default scene, embedded in the binary: the temple example spelt out in full.
@@ -49,6 +51,11 @@ pub struct Scene {
     pub fog: Fog,
     /// The 2D fluid under the fog.
     pub fluid: FluidParams,
+    /// Torches and braziers: flames that burn and light the hall and the fog (at most
+    /// [`fires::MAX_FIRES`]). Default: none. Left out of the serialized scene when empty, so a
+    /// scene without fires keeps its scene hash.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fires: Vec<Fire>,
     /// Clear colour behind everything (sRGB). Default: #0b0f1a.
     pub background: Rgb,
 }
@@ -65,6 +72,7 @@ impl Default for Scene {
             ball: Ball::default(),
             fog: Fog::default(),
             fluid: FluidParams::default(),
+            fires: Vec::new(),
             background: hex(0x0b0f1a),
         }
     }
@@ -336,16 +344,63 @@ impl BallLight {
     }
 }
 
-/// The engine's distance fog: linear from `near` to `far`, the same at every height.
+/// The engine's distance fog that fades the far end, over everything drawn (floor, pillars,
+/// blocks, terrain, ball, flames and the fog sheets alike).
+///
+/// `mode` picks the curve: `linear` (nothing nearer than `near`, all of it at `far`),
+/// `exponential` (1 − exp(−density·d)) or `exponential_squared` (1 − exp(−(density·d)²)).
+/// With `height_falloff` above 0 the air thins with altitude, density · exp(−falloff·(y − base)),
+/// integrated along the view ray: the distance `d` becomes the optical distance, so mist pools
+/// in low ground in every mode. The default is the example's linear fog, the same at every
+/// height.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DistanceFog {
     /// Colour the far end fades to (sRGB). Default: #0b0f1a.
     pub color: Rgb,
-    /// Distance where it starts, world units. Default: 9.
+    /// Distance where it starts, world units (`linear` mode). Default: 9.
     pub near: f32,
-    /// Distance where it is complete, world units. Default: 24.
+    /// Distance where it is complete, world units (`linear` mode). Default: 24.
     pub far: f32,
+    /// The curve: `linear`, `exponential` or `exponential_squared`. Default: linear.
+    #[serde(skip_serializing_if = "is_linear")]
+    pub mode: FogMode,
+    /// Extinction at `base_height`, 1/world unit (exponential modes). Default: 0.05.
+    #[serde(skip_serializing_if = "is_default_density")]
+    pub density: f32,
+    /// How fast the fog thins with height, 1/world unit; 0 is the same at every height.
+    /// Default: 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub height_falloff: f32,
+    /// Height where the density is `density` (below it the fog is denser), world units.
+    /// Default: 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub base_height: f32,
+    /// Clear air along the view ray before the haze begins, world units (exponential modes;
+    /// `linear` has `near`). Default: 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub start: f32,
+    /// The most of the fog colour that may cover anything, 0..=1. Default: 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub max_opacity: f32,
+}
+
+// The fields height fog added are left out of the serialized scene while they hold their
+// defaults, so a scene that does not use them keeps its scene hash.
+fn is_linear(mode: &FogMode) -> bool {
+    *mode == FogMode::Linear
+}
+
+fn is_default_density(density: &f32) -> bool {
+    *density == DistanceFog::default().density
+}
+
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
+}
+
+fn is_one(value: &f32) -> bool {
+    *value == 1.0
 }
 
 impl Default for DistanceFog {
@@ -354,8 +409,27 @@ impl Default for DistanceFog {
             color: hex(0x0b0f1a),
             near: 9.0,
             far: 24.0,
+            mode: FogMode::Linear,
+            density: 0.05,
+            height_falloff: 0.0,
+            base_height: 0.0,
+            start: 0.0,
+            max_opacity: 1.0,
         }
     }
+}
+
+/// How the distance fog grows with distance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FogMode {
+    /// Nothing nearer than `near`, a straight ramp to all of it at `far`.
+    #[default]
+    Linear,
+    /// 1 − exp(−density · distance): a uniform haze.
+    Exponential,
+    /// 1 − exp(−(density · distance)²): clear near the eye, then closing in fast.
+    ExponentialSquared,
 }
 
 /// The temple: floor, pillars and altar.
@@ -384,6 +458,14 @@ pub struct Hall {
     pub pillar_colors: [Rgb; 3],
     /// The altar in the middle.
     pub altar: Altar,
+    /// Boxes standing in or round the hall: steps, terraces, walls, plinths. Those standing on
+    /// the floor (bottom at or below `fog.bottom`) and reaching above it are solid to the fog.
+    /// Default: none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Block>,
+    /// Seeded hills round the hall: a valley and ridges beyond the floor. Default: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<Terrain>,
 }
 
 impl Default for Hall {
@@ -408,6 +490,86 @@ impl Default for Hall {
             capital_height: 0.3,
             pillar_colors: [hex(0x8c8aa0), hex(0xa6a3b8), hex(0x6f6d82)],
             altar: Altar::default(),
+            blocks: Vec::new(),
+            terrain: None,
+        }
+    }
+}
+
+/// A box: a step, a terrace, a wall or a plinth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Block {
+    /// Centre of its bottom face as (x, y_bottom, z), world units. Default: (0, 0, 0).
+    pub bottom_center: [f32; 3],
+    /// Size along x, y and z, world units. Default: (1, 1, 1).
+    pub size: [f32; 3],
+    /// Colour (sRGB). Default: #6f6d82.
+    pub color: Rgb,
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Block {
+            bottom_center: [0.0, 0.0, 0.0],
+            size: [1.0, 1.0, 1.0],
+            color: hex(0x6f6d82),
+        }
+    }
+}
+
+impl Block {
+    /// Height of its top face, world units.
+    pub fn top(&self) -> f32 {
+        self.bottom_center[1] + self.size[1]
+    }
+}
+
+/// Hills round the hall, as a heightfield from seeded value noise (see [`crate::terrain`]):
+/// flat ground next to the floor, then a valley that rings the hall, then ridges.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Terrain {
+    /// Seed of the noise; the same seed always gives the same land. Default: 1.
+    pub seed: u64,
+    /// Side of the square of land centred on the hall, world units (the camera sees 100
+    /// units far). Default: 160.
+    pub size: f32,
+    /// Cells along each side of the mesh, 8..=512. Default: 160.
+    pub resolution: u32,
+    /// Height of the highest ridges above the hall floor, world units. Default: 14.
+    pub height: f32,
+    /// Depth of the valley floor below the hall floor, world units. Default: 5.
+    pub valley_depth: f32,
+    /// Distance from the edge of the hall floor to the middle of the valley, world units.
+    /// Default: 14.
+    pub valley_distance: f32,
+    /// Width of the valley, world units. Default: 14.
+    pub valley_width: f32,
+    /// Flat ground kept round the hall floor, just below it, world units. Default: 1.
+    pub margin: f32,
+    /// Wavelength of the largest hills, world units. Default: 36.
+    pub feature_size: f32,
+    /// Octaves of noise, each half the size of the last, 1..=8. Default: 4.
+    pub octaves: u32,
+    /// Colours of the valley floor and of the ridge tops (sRGB). Default: #2c3328, #6a6c74.
+    pub colors: [Rgb; 2],
+}
+
+impl Default for Terrain {
+    fn default() -> Self {
+        Terrain {
+            seed: 1,
+            size: 160.0,
+            resolution: 160,
+            height: 14.0,
+            valley_depth: 5.0,
+            valley_distance: 14.0,
+            valley_width: 14.0,
+            margin: 1.0,
+            feature_size: 36.0,
+            octaves: 4,
+            colors: [hex(0x2c3328), hex(0x6a6c74)],
         }
     }
 }

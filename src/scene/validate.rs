@@ -6,7 +6,8 @@
 //! so [`super::diagnostics`] can point at the line. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
-use super::{Camera, Input, Rgb, Scene};
+use super::fires::{self, FireKind, TorchMount};
+use super::{Camera, FogMode, Input, Rgb, Scene, Terrain};
 use std::fmt::Display;
 use std::ops::RangeInclusive;
 
@@ -43,6 +44,7 @@ pub fn check(scene: &Scene) -> Report {
     check_ball(&mut c, scene);
     check_fog(&mut c, scene);
     check_fluid(&mut c, scene);
+    check_fires(&mut c, scene);
     c.color("background", scene.background);
     c.report
 }
@@ -320,6 +322,28 @@ fn check_lights(c: &mut Checker, scene: &Scene) {
             "set far beyond near".into(),
         );
     }
+    c.range("distance_fog.density", d.density, 0.0..=100.0);
+    c.range("distance_fog.height_falloff", d.height_falloff, 0.0..=100.0);
+    c.range("distance_fog.base_height", d.base_height, -1.0e6..=1.0e6);
+    c.range("distance_fog.start", d.start, 0.0..=1.0e6);
+    c.range("distance_fog.max_opacity", d.max_opacity, 0.0..=1.0);
+    if d.mode == FogMode::Linear && d.start > 0.0 {
+        c.warn(
+            "distance_fog.start",
+            format!(
+                "`distance_fog.start` is {}, but the linear fog ignores it (it has `near`)",
+                d.start
+            ),
+            "use mode: exponential, or set near instead".into(),
+        );
+    }
+    if d.mode != FogMode::Linear && d.density == 0.0 {
+        c.warn(
+            "distance_fog.density",
+            "`distance_fog.density` is 0: the exponential fog will not show".into(),
+            "give density a value such as 0.05".into(),
+        );
+    }
 }
 
 fn check_hall(c: &mut Checker, scene: &Scene) {
@@ -373,6 +397,61 @@ fn check_hall(c: &mut Checker, scene: &Scene) {
             "hall.altar.center",
             format!("the altar reaches outside the hall's floor (-{half}..={half})"),
             "move hall.altar.center inward or shrink the altar".into(),
+        );
+    }
+    check_blocks(c, scene);
+    if let Some(terrain) = &h.terrain {
+        check_terrain(c, terrain, h.floor_size);
+    }
+}
+
+fn check_blocks(c: &mut Checker, scene: &Scene) {
+    let blocks = &scene.hall.blocks;
+    if blocks.len() > 4096 {
+        c.error(
+            "hall.blocks",
+            format!(
+                "`hall.blocks` has {} blocks, at most 4096 are allowed",
+                blocks.len()
+            ),
+            "remove blocks".into(),
+        );
+    }
+    for (i, block) in blocks.iter().enumerate() {
+        let path = format!("hall.blocks[{i}]");
+        c.point(&format!("{path}.bottom_center"), &block.bottom_center);
+        for (k, side) in block.size.iter().enumerate() {
+            c.range(&format!("{path}.size[{k}]"), *side, 0.001..=1.0e4);
+        }
+        c.color(&format!("{path}.color"), block.color);
+    }
+}
+
+fn check_terrain(c: &mut Checker, t: &Terrain, floor_size: f32) {
+    c.range("hall.terrain.size", t.size, 1.0..=1.0e4);
+    c.int_range("hall.terrain.resolution", t.resolution, 8..=512);
+    c.range("hall.terrain.height", t.height, 0.0..=1.0e4);
+    c.range("hall.terrain.valley_depth", t.valley_depth, 0.0..=1.0e4);
+    c.range(
+        "hall.terrain.valley_distance",
+        t.valley_distance,
+        0.0..=1.0e4,
+    );
+    c.range("hall.terrain.valley_width", t.valley_width, 0.01..=1.0e4);
+    c.range("hall.terrain.margin", t.margin, 0.0..=1.0e4);
+    c.range("hall.terrain.feature_size", t.feature_size, 0.01..=1.0e5);
+    c.int_range("hall.terrain.octaves", t.octaves, 1..=8);
+    for (i, color) in t.colors.iter().enumerate() {
+        c.color(&format!("hall.terrain.colors[{i}]"), *color);
+    }
+    if t.size.is_finite() && t.size <= floor_size {
+        c.warn(
+            "hall.terrain.size",
+            format!(
+                "the terrain ({} across) fits under the hall's floor ({floor_size} across): none of it will show",
+                t.size
+            ),
+            "make hall.terrain.size larger than hall.floor_size".into(),
         );
     }
 }
@@ -554,8 +633,9 @@ fn check_fluid(c: &mut Checker, scene: &Scene) {
             "96 to 256 is usually enough".into(),
         );
     }
-    let rates: [(&str, f32, f32); 25] = [
+    let rates: [(&str, f32, f32); 26] = [
         ("fluid.vorticity", p.vorticity, 1.0e4),
+        ("fluid.vorticity_threshold", p.vorticity_threshold, 1.0e4),
         ("fluid.velocity_decay", p.velocity_decay, 1.0e4),
         ("fluid.shock_fade", p.shock_fade, 1.0e4),
         ("fluid.refill", p.refill, 1.0e4),
@@ -600,9 +680,88 @@ fn check_fluid(c: &mut Checker, scene: &Scene) {
     }
 }
 
+fn check_fires(c: &mut Checker, scene: &Scene) {
+    let max = fires::MAX_FIRES;
+    if scene.fires.len() > max {
+        c.error(
+            "fires",
+            format!(
+                "`fires` has {} fires, at most {max} are allowed",
+                scene.fires.len()
+            ),
+            "remove fires".into(),
+        );
+    }
+    let half = scene.hall.floor_size / 2.0;
+    for (i, fire) in scene.fires.iter().enumerate() {
+        let path = format!("fires[{i}]");
+        c.range(
+            &format!("{path}.flame_height"),
+            fire.flame_height,
+            0.01..=20.0,
+        );
+        c.color(&format!("{path}.color"), fire.color);
+        c.range(&format!("{path}.ember"), fire.ember, 0.0..=100.0);
+        c.range(
+            &format!("{path}.light_intensity"),
+            fire.light_intensity,
+            0.0..=100.0,
+        );
+        c.range(
+            &format!("{path}.light_range"),
+            fire.light_range,
+            0.01..=1.0e3,
+        );
+        c.range(&format!("{path}.flicker"), fire.flicker, 0.0..=1.0);
+        c.range(&format!("{path}.glow"), fire.glow, 0.0..=100.0);
+        if let Some(phase) = fire.phase_rad {
+            c.range(&format!("{path}.phase_rad"), phase, -1.0e4..=1.0e4);
+        }
+        let [x, y, z] = fire.position;
+        let position = format!("{path}.position");
+        if !fire.position.iter().all(|v| v.is_finite()) || x.abs() > half || z.abs() > half {
+            c.error(
+                &position,
+                format!(
+                    "`{position}` is ({x}, {y}, {z}), outside the hall, whose floor spans -{half}..={half} on x and z"
+                ),
+                format!("move the fire inside -{half}..={half} or enlarge hall.floor_size"),
+            );
+        } else if !(0.0..=100.0).contains(&y) {
+            c.error(
+                &position,
+                format!(
+                    "`{position}` has height {y}, allowed range is 0..=100 (the floor is at 0)"
+                ),
+                format!("set {position}'s y, the foot of the flame, to a height in 0..=100"),
+            );
+        } else if fire.kind == FireKind::Torch
+            && fire.mount == TorchMount::Bracket
+            && fires::bracket_pillar(&scene.hall, x, z).is_none()
+        {
+            c.error(
+                &position,
+                format!(
+                    "`{path}` is a torch on a bracket, but no pillar stands within {} of ({x}, {z})",
+                    fires::BRACKET_REACH_WORLD
+                ),
+                format!("move {position} next to a pillar, or use mount: Pole"),
+            );
+        }
+        if fire.kind == FireKind::Brazier && fire.mount == TorchMount::Bracket {
+            c.warn(
+                format!("{path}.mount"),
+                format!("`{path}` is a brazier: it stands on its own stand and ignores `mount`"),
+                "leave mount out, or make it kind: Torch".into(),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::Fire;
 
     #[test]
     fn the_default_scene_is_clean() {
@@ -633,6 +792,130 @@ mod tests {
         assert!(find("fluid.grid").message.contains("8..=2048"));
         assert!(find("hall.pillars[7]").message.contains("outside the hall"));
         assert!(find("fog.sigma").message.contains("not a finite number"));
+    }
+
+    #[test]
+    fn fires_are_checked_for_range_place_and_count() {
+        let fires = vec![
+            Fire::default(),
+            Fire {
+                position: [30.0, 1.0, 0.0],
+                ..Fire::default()
+            },
+            Fire {
+                flame_height: 0.0,
+                flicker: 2.0,
+                ..Fire::default()
+            },
+            Fire {
+                kind: FireKind::Torch,
+                mount: TorchMount::Bracket,
+                position: [0.0, 2.0, 9.0],
+                ..Fire::default()
+            },
+            Fire {
+                kind: FireKind::Torch,
+                mount: TorchMount::Bracket,
+                position: [-3.5, 2.2, -2.9],
+                ..Fire::default()
+            },
+        ];
+        let mut scene = Scene {
+            fires,
+            ..Scene::default()
+        };
+        let report = check(&scene);
+        let paths: Vec<&str> = report
+            .errors
+            .iter()
+            .map(|p| p.field_path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "fires[1].position",
+                "fires[2].flame_height",
+                "fires[2].flicker",
+                "fires[3].position"
+            ],
+            "{:?}",
+            report.errors
+        );
+        assert!(report.errors[0].message.contains("outside the hall"));
+        assert!(report.errors[3].message.contains("no pillar"));
+
+        scene.fires = vec![Fire::default(); fires::MAX_FIRES + 1];
+        let report = check(&scene);
+        assert!(
+            report.errors.iter().any(|p| p.field_path == "fires"
+                && p.message.contains(&format!("at most {}", fires::MAX_FIRES))),
+            "{:?}",
+            report.errors
+        );
+        scene.fires.truncate(fires::MAX_FIRES);
+        assert!(check(&scene).errors.is_empty());
+    }
+
+    #[test]
+    fn height_fog_blocks_and_terrain_are_checked() {
+        use crate::scene::{Block, Terrain};
+        let mut scene = Scene::default();
+        scene.distance_fog.height_falloff = -0.1;
+        scene.distance_fog.max_opacity = 1.5;
+        scene.distance_fog.density = f32::INFINITY;
+        scene.distance_fog.start = 4.0;
+        scene.hall.blocks = vec![
+            Block::default(),
+            Block {
+                size: [1.0, 0.0, 1.0],
+                ..Block::default()
+            },
+        ];
+        scene.hall.terrain = Some(Terrain {
+            resolution: 4,
+            octaves: 0,
+            ..Terrain::default()
+        });
+        let report = check(&scene);
+        let paths: Vec<&str> = report
+            .errors
+            .iter()
+            .map(|p| p.field_path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "distance_fog.density",
+                "distance_fog.height_falloff",
+                "distance_fog.max_opacity",
+                "hall.blocks[1].size[1]",
+                "hall.terrain.resolution",
+                "hall.terrain.octaves",
+            ],
+            "{:?}",
+            report.errors
+        );
+        assert!(report.errors[1].message.contains("0..=100"));
+        // `start` means nothing to the linear fog.
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.field_path == "distance_fog.start"),
+            "{:?}",
+            report.warnings
+        );
+        scene.distance_fog = crate::scene::DistanceFog {
+            mode: FogMode::Exponential,
+            height_falloff: 0.3,
+            start: 4.0,
+            ..Default::default()
+        };
+        scene.hall.blocks.truncate(1);
+        scene.hall.terrain = Some(Terrain::default());
+        let report = check(&scene);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     }
 
     #[test]

@@ -1,0 +1,102 @@
+// fires.wgsl: the scene's torches and braziers as lights — what the `scene` pass (lit floor and
+// pillars), the `fog` pass (the fog glowing round each fire) and the `flame` pass (the flames
+// themselves) share.
+//
+// The fires are a fixed-size uniform array with a count, bound at group 0, binding 1 beside the
+// frame uniforms, so any pass that binds the frame, raster or compute, can read them. It is
+// written once per renderer: everything that moves (the flicker, the flame's licking) is a
+// function of the frame's time and each fire's phase, worked out here.
+//
+// Needs common.wgsl (`frame`, for the time).
+
+// keep in sync with src/scene/fires.rs: MAX_FIRES and src/gpu/fire_lights.rs: MAX_FIRE_LIGHTS
+const MAX_FIRES: u32 = 64u;
+// keep in sync with src/scene/fires.rs: LIGHT_HEIGHT_IN_FLAME
+const LIGHT_HEIGHT_IN_FLAME: f32 = 0.33;
+
+// keep in sync with src/gpu/fire_lights.rs: FireLight
+struct FireLight {
+    // xyz: the foot of the flame (world); w: the light's range (world units).
+    foot_world: vec4<f32>,
+    // rgb: the light's colour times its mean intensity (linear); w: the phase (radians).
+    light_color: vec4<f32>,
+    // rgb: the fire's colour (linear), the flame's middle tones; w: ember strength.
+    flame_color: vec4<f32>,
+    // x: flame height (world); y: flicker amount; z: glow strength in the fog; w: the flame's
+    // width relative to a torch's (braziers burn wider).
+    shape: vec4<f32>,
+}
+
+// keep in sync with src/gpu/fire_lights.rs: FireLights
+struct FireLights {
+    // x: how many entries of `fires` are in use; y, z, w: unused.
+    count: vec4<u32>,
+    fires: array<FireLight, 64>,
+}
+
+@group(0) @binding(1) var<uniform> fire_lights: FireLights;
+
+// How many fires there are, never more than the array holds.
+fn fire_count() -> u32 {
+    return min(fire_lights.count.x, MAX_FIRES);
+}
+
+// The flicker of a fire's light and flame: a multiplier round 1 made of three sines at
+// unrelated rates, shifted by the fire's phase, and never below 0; `amount` 0 gives a steady 1.
+// keep in sync with src/scene/fires.rs: fire_flicker
+fn fire_flicker(time_s: f32, phase_rad: f32, amount: f32) -> f32 {
+    let wobble = 0.5 * sin(time_s * 7.3 + phase_rad)
+        + 0.3 * sin(time_s * 13.1 + phase_rad * 2.0 + 1.3)
+        + 0.2 * sin(time_s * 23.7 + phase_rad * 3.0 + 4.1);
+    return max(1.0 + amount * wobble, 0.0);
+}
+
+// Where a fire's point light sits (world): a third of the way up its flame.
+fn fire_light_world(fire: FireLight) -> vec3<f32> {
+    return fire.foot_world.xyz + vec3<f32>(0.0, fire.shape.x * LIGHT_HEIGHT_IN_FLAME, 0.0);
+}
+
+// The light every fire casts on a surface at `pos_world` facing `normal_world` at `time_s`: the
+// ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
+fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: f32) -> vec3<f32> {
+    var light = vec3<f32>(0.0);
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let fire = fire_lights.fires[i];
+        let to_fire = fire_light_world(fire) - pos_world;
+        let distance_world = length(to_fire);
+        let range_world = max(fire.foot_world.w, 1e-4);
+        if distance_world >= range_world {
+            continue;
+        }
+        let falloff = 1.0 - distance_world / range_world;
+        let facing = max(dot(normal_world, to_fire / max(distance_world, 1e-4)), 0.0);
+        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
+        light += fire.light_color.rgb * (falloff * falloff * facing * flicker);
+    }
+    return light;
+}
+
+// How fast the glow in the fog fades with distance from the light, per world unit (the ball's
+// glow in shade_sheet fades at 1.15).
+const FIRE_GLOW_FADE: f32 = 1.0;
+
+// The light the fog scatters toward the eye at `pos_world` from every fire at `time_s` (linear):
+// each fire's light colour times its glow strength, fading with distance and cut off at its
+// range, flickering with the fire. Fog sheets add it to their colour, so the fog glows round a
+// fire as it glows round the ball.
+fn fire_glow_in_fog(pos_world: vec3<f32>, time_s: f32) -> vec3<f32> {
+    var glow = vec3<f32>(0.0);
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let fire = fire_lights.fires[i];
+        let distance_world = length(pos_world - fire_light_world(fire));
+        let range_world = max(fire.foot_world.w, 1e-4);
+        if distance_world >= range_world {
+            continue;
+        }
+        let edge = 1.0 - distance_world / range_world;
+        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
+        let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;
+        glow += fire.light_color.rgb * (fire.shape.z * flicker * fade);
+    }
+    return glow;
+}

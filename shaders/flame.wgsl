@@ -1,0 +1,192 @@
+// flame.wgsl: the `flame` pass — one procedural flame per torch and brazier, drawn over the
+// scene and the fog.
+//
+// Each fire is one upright quad, sized in world units and turned round the world's Y axis to
+// face the camera (a cylindrical billboard), so the flame stands straight whatever the view.
+// The flame is the "2D distortion" flame of Nguyen, "Fire in the Vulcan Demo", GPU Gems (2004),
+// ch. 6, section 6.1: a single teardrop silhouette whose coordinates are pushed about by fbm
+// noise scrolling up the flame, with an amplitude that grows with height, so the head is
+// steady and the tip licks; noise also eats into the upper flame so the tip breaks up, and the
+// flame leans as a whole. The octave sum is the turbulence function of Akenine-Möller et al.,
+// Real-Time Rendering, 4th ed., section 6.3; the noise under it is 2D simplex noise (Perlin
+// 2001, in the common formulation with (0.5 - r²)⁴ corner kernels) whose lattice gradients come
+// from an integer hash, so their quality does not decay as the clock grows the way a
+// `fract(sin(x) * big)` hash does. The colour runs from a red rim and tip through the fire's
+// own colour to a yellow core.
+//
+// The clock is the frame's time plus the fire's phase, so renders are reproducible and no two
+// fires move in step. The result is added to the picture (additive blending, alpha 0), depth
+// tested against the scene so pillars hide flames, writing no depth; the distance fog dims it.
+//
+// Needs common.wgsl (frame uniforms, distance fog) and fires.wgsl (the fires, `fire_flicker`).
+
+// The quad's width over its height for a torch: narrower than tall, with room for the sway.
+// A fire's `shape.w` widens it (braziers).
+const FLAME_ASPECT: f32 = 0.6;
+const PI: f32 = 3.14159265;
+// The silhouette, in flame heights: its widest half width, where its tip is (the rest of the
+// quad is room for the licking), and the peak of the profile curve, so the widest point is
+// exactly FLAME_HALF_WIDTH.
+const FLAME_HALF_WIDTH: f32 = 0.20;
+const FLAME_TIP: f32 = 0.90;
+const PROFILE_PEAK: f32 = 1.172;
+// Room under the flame's foot, as a fraction of the quad's height.
+const FOOT_MARGIN: f32 = 0.04;
+// The ramp (linear light): the cool rim and tip, then the fire's colour, then the hot core.
+const EDGE_RED: vec3<f32> = vec3<f32>(0.70, 0.06, 0.005);
+const CORE_YELLOW: vec3<f32> = vec3<f32>(1.0, 0.78, 0.30);
+
+// ---- 2D simplex noise with hashed gradients, and fbm over it ---------------------------------
+
+// A 2D integer hash: the PCG-style mix of both coordinates into each other (the `pcg2d` of
+// Jarzynski & Olano, "Hash Functions for GPU Rendering", JCGT 2020).
+fn flame_hash2(cell: vec2<u32>) -> vec2<u32> {
+    var v = cell * 1664525u + vec2<u32>(1013904223u);
+    v.x += v.y * 1664525u;
+    v.y += v.x * 1664525u;
+    v = v ^ (v >> vec2<u32>(16u));
+    v.x += v.y * 1664525u;
+    v.y += v.x * 1664525u;
+    v = v ^ (v >> vec2<u32>(16u));
+    return v;
+}
+
+// The gradient at a lattice point (integer coordinates held in floats), each component in
+// [-1, 1]. The top 24 bits of the hash are exact in an f32.
+fn flame_gradient(lattice: vec2<f32>) -> vec2<f32> {
+    let cell = bitcast<vec2<u32>>(vec2<i32>(lattice));
+    let bits = flame_hash2(cell) >> vec2<u32>(8u);
+    return vec2<f32>(bits) * (2.0 / 16777216.0) - vec2<f32>(1.0);
+}
+
+// 2D simplex noise, about -1..1: the plane is skewed onto a lattice of triangles, and the three
+// corners of the triangle holding `p` each add their gradient's ramp times a (0.5 - r²)⁴ bump.
+fn flame_simplex(p: vec2<f32>) -> f32 {
+    // (sqrt(3) - 1) / 2 skews onto the lattice; (3 - sqrt(3)) / 6 skews back.
+    let skew = 0.366025404;
+    let unskew = 0.211324865;
+    let corner0 = floor(p + (p.x + p.y) * skew);
+    let d0 = p - corner0 + (corner0.x + corner0.y) * unskew;
+    // Which triangle of the skewed square: the middle corner steps along x or along y first.
+    let step = select(vec2<f32>(0.0, 1.0), vec2<f32>(1.0, 0.0), d0.x > d0.y);
+    let d1 = d0 - step + unskew;
+    let d2 = d0 - 1.0 + 2.0 * unskew;
+    let bump = max(vec3<f32>(0.5) - vec3<f32>(dot(d0, d0), dot(d1, d1), dot(d2, d2)), vec3<f32>(0.0));
+    let ramps = vec3<f32>(
+        dot(d0, flame_gradient(corner0)),
+        dot(d1, flame_gradient(corner0 + step)),
+        dot(d2, flame_gradient(corner0 + vec2<f32>(1.0))),
+    );
+    let bump2 = bump * bump;
+    // 70 scales the sum to about -1..1.
+    return 70.0 * dot(bump2 * bump2, ramps);
+}
+
+// Four octaves of simplex noise, each twice the frequency and half the weight of the last and
+// turned by about 37 degrees so the lattices do not line up; mapped to about 0..1.
+fn flame_fbm(p_in: vec2<f32>) -> f32 {
+    let turn_and_double = mat2x2<f32>(1.6, 1.2, -1.2, 1.6);
+    var p = p_in;
+    var sum = 0.0;
+    var weight = 0.5;
+    for (var octave = 0; octave < 4; octave += 1) {
+        sum += weight * flame_simplex(p);
+        p = turn_and_double * p;
+        weight *= 0.5;
+    }
+    return 0.5 + 0.5 * sum;
+}
+
+// ----------------------------------------------------------------------------------------------
+
+struct FlameOut {
+    @builtin(position) pos_clip: vec4<f32>,
+    // x: across the quad, 0 left to 1 right; y: up it, 0 at the foot to 1 at the top.
+    @location(0) uv: vec2<f32>,
+    @location(1) pos_world: vec3<f32>,
+    @location(2) @interpolate(flat) fire_index: u32,
+}
+
+// One quad per fire (instance), standing on the flame's foot and turned about world Y to face
+// the eye.
+@vertex
+fn vs_flame(
+    @builtin(vertex_index) vertex_index: u32,
+    @builtin(instance_index) fire_index: u32,
+) -> FlameOut {
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), vec2<f32>(0.0, 1.0),
+    );
+    let corner = corners[vertex_index];
+    let fire = fire_lights.fires[min(fire_index, MAX_FIRES - 1u)];
+    let foot_world = fire.foot_world.xyz;
+    let height_world = fire.shape.x;
+    let width_world = height_world * FLAME_ASPECT * fire.shape.w;
+
+    // The quad's right-hand edge is horizontal and square to the direction to the eye; looking
+    // straight down on the fire any direction serves, so fall back to +x.
+    let to_eye = frame.eye_world.xz - foot_world.xz;
+    let toward = select(vec2<f32>(0.0, 1.0), normalize(to_eye), dot(to_eye, to_eye) > 1e-8);
+    let right_world = vec3<f32>(toward.y, 0.0, -toward.x);
+    let pos_world = foot_world
+        + right_world * ((corner.x - 0.5) * width_world)
+        + vec3<f32>(0.0, corner.y * height_world, 0.0);
+
+    var out: FlameOut;
+    out.pos_clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    out.uv = corner;
+    out.pos_world = pos_world;
+    out.fire_index = fire_index;
+    return out;
+}
+
+// The flame's light at one point of its quad (linear), to be added to the picture.
+@fragment
+fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
+    let fire = fire_lights.fires[min(in.fire_index, MAX_FIRES - 1u)];
+    let time_s = frame.eye_world.w;
+    let phase_rad = fire.light_color.w;
+    let t = time_s + phase_rad;
+
+    // Height up the flame from its foot, and the distance across in flame heights (a torch's
+    // proportions: a brazier's wider quad is the same flame stretched), so the noise is round.
+    let y = (in.uv.y - FOOT_MARGIN) / (1.0 - FOOT_MARGIN);
+    let x = (in.uv.x - 0.5) * FLAME_ASPECT;
+    let s = clamp(y, 0.0, 1.0);
+
+    // Rising turbulence: fbm fields scrolled down the flame, so their features climb it.
+    let n1 = flame_fbm(vec2<f32>(x * 2.5, y * 1.8 - t * 1.7));
+    let n2 = flame_fbm(vec2<f32>(x * 2.5 + 7.3, y * 1.8 - t * 1.7 + 3.1));
+    let n3 = flame_fbm(vec2<f32>(x * 4.0 + 2.1, y * 1.6 - t * 2.4));
+
+    // The whole flame leans and sways; the distortion grows with height: a steady head, a
+    // licking tip.
+    let lean = 0.04 * sin(t * 1.7) + 0.02 * sin(t * 3.1 + 1.0);
+    let dx = x + (n1 - 0.5) * 0.30 * s + lean * s * s;
+    let dy = y + (n2 - 0.5) * 0.12 * s;
+
+    // The teardrop: a quarter of its widest where it leaves the foot, widest about a third up,
+    // tapering to the tip. `max(.., 0)` because sin(PI) is slightly negative in f32 and `pow`
+    // of a negative base is undefined.
+    let u = clamp(dy / FLAME_TIP, 0.0, 1.0);
+    let profile = (0.25 * (1.0 - u) + pow(max(sin(PI * pow(u, 0.62)), 0.0), 0.9)) / PROFILE_PEAK;
+    let half_width = FLAME_HALF_WIDTH * profile + 1e-4;
+    var body = 1.0 - abs(dx) / half_width;
+    // Noise eats into the upper flame, so its top breaks into tongues instead of a smooth point.
+    body -= (1.0 - n3) * 0.9 * pow(u, 1.8);
+    body = select(body, -1.0, dy < 0.0);
+    let mask = smoothstep(0.0, 0.30, body) * smoothstep(0.0, 0.06, y);
+
+    // Hottest along the axis and low down: a red rim and tip, the fire's colour, a yellow core.
+    let heat = clamp(body, 0.0, 1.0) * (1.0 - 0.85 * u);
+    var color = mix(EDGE_RED, fire.flame_color.rgb, smoothstep(0.05, 0.40, heat));
+    color = mix(color, CORE_YELLOW, smoothstep(0.40, 0.80, heat));
+
+    // Brightness: the ember strength, flickering with the fire's light; dimmed by the distance
+    // fog like everything else at that depth.
+    let brightness = fire.flame_color.w * fire_flicker(time_s, phase_rad, fire.shape.y);
+    let seen = 1.0 - distance_fog_factor(frame.eye_world.xyz, in.pos_world, distance_fog);
+    // Alpha 0 with the pass's additive blend: the flame only adds light, it hides nothing.
+    return vec4<f32>(color * (mask * brightness * seen), 0.0);
+}
