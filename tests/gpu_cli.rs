@@ -458,3 +458,40 @@ fn zero_height_falloff_renders_exactly_as_before() {
         stderr(&out)
     );
 }
+
+#[test]
+fn bless_replaces_the_fluid_map_references_too() {
+    if !have_adapter() {
+        return;
+    }
+    let dir = temp_dir("bless-maps");
+    let d = dir.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "tests/scenes/tiny.ron",
+            "--golden",
+            d,
+            "--maps",
+            "--frames",
+            "6",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        fogbank(&args)
+    };
+    assert!(run(&["--bless"]).status.success());
+    let changed = ["--set", "fluid.vorticity=0"];
+    assert_eq!(run(&changed).status.code(), Some(3), "the fluid changed");
+    let mut bless_changed = changed.to_vec();
+    bless_changed.push("--bless");
+    assert!(run(&bless_changed).status.success());
+    let out = run(&changed);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -266,7 +266,10 @@ pub(super) fn run_check(settings: &CheckSettings) -> Result<bool, Error> {
                 scratch,
                 &golden.join("maps"),
                 &frames,
-                settings.bless || !ci,
+                MapPolicy {
+                    bless: settings.bless,
+                    create_missing: !ci,
+                },
             );
             let _ = std::fs::remove_dir_all(scratch);
             result?
@@ -346,12 +349,20 @@ pub(super) fn run_check(settings: &CheckSettings) -> Result<bool, Error> {
     Ok(failed == 0)
 }
 
+/// What `check_maps` may write.
+struct MapPolicy {
+    /// Replace every reference map (`--bless`).
+    bless: bool,
+    /// Create references that are missing (outside CI).
+    create_missing: bool,
+}
+
 /// Compares (or blesses) the two shader maps of each frame as numbers.
 fn check_maps(
     scratch: &Path,
     golden_maps: &Path,
     frames: &crate::timeline::FrameSet,
-    may_create: bool,
+    policy: MapPolicy,
 ) -> Result<Vec<FrameReport>, Error> {
     let mut reports = Vec::new();
     for &frame in frames.frames() {
@@ -360,7 +371,7 @@ fn check_maps(
             let actual_path = scratch.join(&name);
             let golden_path = golden_maps.join(&name);
             let actual = load_png(&actual_path).map_err(compare_error)?;
-            if !golden_path.exists() && may_create {
+            if policy.bless || (!golden_path.exists() && policy.create_missing) {
                 create_dir(golden_maps)?;
                 save_png_data(&actual, &golden_path)?;
                 continue;
