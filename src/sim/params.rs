@@ -24,7 +24,7 @@ pub struct FluidParams {
     /// Curl below which confinement fades out, per second (it is full from twice this). Swirls
     /// the ball leaves are kept alive until they are this weak, then the air calms; without it
     /// confinement amplifies grid-scale noise and the air never comes to rest. 0 confines every
-    /// curl, as the temple example does. Default 0.0.
+    /// curl, as the temple example does (its air never quite comes to rest). Default 2.0.
     pub vorticity_threshold: f32,
     /// How fast the air slows by itself, per second: each step keeps `exp(-velocity_decay * dt)`
     /// of its speed. Default 0.55.
@@ -111,7 +111,7 @@ impl Default for FluidParams {
             grid: 96,
             pressure_iterations: 24,
             vorticity: 9.0,
-            vorticity_threshold: 0.0,
+            vorticity_threshold: 2.0,
             velocity_decay: 0.55,
             shock_fade: 2.0,
             refill: 0.3,
