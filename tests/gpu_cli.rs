@@ -481,7 +481,7 @@ fn bless_replaces_the_fluid_map_references_too() {
         fogbank(&args)
     };
     assert!(run(&["--bless"]).status.success());
-    let changed = ["--set", "fluid.vorticity=0"];
+    let changed = ["--set", "fluid.refill=5"];
     assert_eq!(run(&changed).status.code(), Some(3), "the fluid changed");
     let mut bless_changed = changed.to_vec();
     bless_changed.push("--bless");
