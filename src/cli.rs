@@ -10,7 +10,7 @@ use crate::commands::{
     ValidateSettings,
 };
 use crate::frame::View;
-use crate::gpu::BackendChoice;
+use crate::gpu::{BackendChoice, Compositor};
 use crate::timeline::FrameSet;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -139,6 +139,20 @@ struct GpuArgs {
     /// Pick the adapter whose name contains this text (see `fogbank info`).
     #[arg(long, value_name = "NAME")]
     adapter: Option<String>,
+    /// How the fog sheets are put over the scene (the same picture either way).
+    #[arg(long, value_enum, default_value_t = CompositorArg::Raster)]
+    compositor: CompositorArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CompositorArg {
+    /// Sheets drawn as blended quads by the raster pipeline.
+    Raster,
+    /// Sheets crossed per pixel by a compute shader: much faster where fragment work is slow
+    /// (datacentre GPUs).
+    Compute,
+    /// Compute on a discrete GPU, raster otherwise.
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -223,9 +237,16 @@ struct RenderArgs {
     /// Also write the fluid debug maps of each frame under DIR/maps/.
     #[arg(long)]
     maps: bool,
-    /// Format of the frame sequence: 8-bit sRGB PNG, or linear half-float OpenEXR.
+    /// Format of the frame sequence: 8-bit sRGB PNG, or linear half-float OpenEXR (the
+    /// renderer's linear picture itself, opaque, with values above 1.0 kept).
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     format: FormatArg,
+    /// With --format exr, also write the fog alone as DIR/fog_NNNN.exr for compositing:
+    /// linear half-float with premultiplied alpha, transparent where there is no fog, cut out
+    /// by the pillars, without the flames. Over a render made with `--set fog.sigma=0` it
+    /// gives back the frame, except that there the flames sit under the fog instead of over it.
+    #[arg(long)]
+    layers: bool,
     /// Also encode a video; the format follows the extension: .mp4 (H.264) and .webm (VP9)
     /// through ffmpeg, .gif and .png (animated PNG) natively.
     #[arg(long, value_name = "FILE")]
@@ -252,7 +273,7 @@ struct RenderArgs {
 enum FormatArg {
     /// frame_0000.png: 8-bit sRGB.
     Png,
-    /// frame_0000.exr: linear half-float RGBA for compositing.
+    /// frame_0000.exr: the linear half-float picture for compositing (alpha 1).
     Exr,
 }
 
@@ -360,6 +381,7 @@ impl Cli {
                     FormatArg::Png => FrameFormat::Png,
                     FormatArg::Exr => FrameFormat::Exr,
                 },
+                layers: a.layers,
                 video: a.video,
                 crf: a.crf,
                 preset: a.preset,
@@ -439,6 +461,11 @@ fn gpu_choice(args: GpuArgs) -> GpuChoice {
             BackendArg::Dx12 => BackendChoice::Dx12,
         },
         adapter_name: args.adapter,
+        compositor: match args.compositor {
+            CompositorArg::Raster => Compositor::Raster,
+            CompositorArg::Compute => Compositor::Compute,
+            CompositorArg::Auto => Compositor::Auto,
+        },
     }
 }
 

@@ -66,7 +66,9 @@ pub struct FrameInputs<'a> {
     pub lift_map: &'a [u8],
 }
 
-/// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed.
+/// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed,
+/// and, when the renderer was asked for them (`RenderConfig::readback`), the linear pictures
+/// behind it as IEEE 754 half floats (raw bits), laid out the same way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     /// Output frame number.
@@ -77,4 +79,12 @@ pub struct Frame {
     pub height: u32,
     /// `width * height * 4` bytes.
     pub rgba8: Vec<u8>,
+    /// The linear colour target itself, before the sRGB encode: `width * height * 4` halves,
+    /// RGBA, values above 1.0 kept (glow, flames), alpha 1 (the picture is opaque). `rgba8` is
+    /// this picture clamped to 0..=1 and encoded to sRGB. `None` unless asked for.
+    pub linear_f16: Option<Vec<u16>>,
+    /// The fog alone (`--layers`): the fog sheets over transparent black, linear,
+    /// premultiplied alpha, cut out by the scene's opaque geometry; no flames, no overlay.
+    /// `width * height * 4` halves. `None` unless asked for.
+    pub fog_f16: Option<Vec<u16>>,
 }

@@ -339,7 +339,9 @@ fn gif_and_apng_decode_to_every_frame_and_exr_round_trips() {
     let reader = decoder.read_info().unwrap();
     let animation = reader.info().animation_control().expect("an animated PNG");
     assert_eq!(animation.num_frames, 12);
-    // The EXR frames hold the same picture as the PNG frames, in linear light.
+    // The EXR frames hold the same picture as the PNG frames, in linear light: the linear
+    // target itself, so encoded to sRGB it is within a level of the 8-bit frame (it is not an
+    // 8-bit frame decoded back, so it need not equal the decoded PNG).
     let png_dir = temp_dir("native-video-png");
     let out = fogbank(&[
         "render",
@@ -358,11 +360,11 @@ fn gif_and_apng_decode_to_every_frame_and_exr_round_trips() {
     let (w, h, halves) = fogbank::output::exr::decode_exr_rgba_f16(&exr).unwrap();
     assert_eq!((w, h), (160, 90));
     for (i, pixel) in srgb.pixels().enumerate().step_by(97) {
-        let linear = fogbank::output::exr::srgb8_to_linear(pixel[1]);
         let stored = fogbank::output::exr::f16_bits_to_f32(halves[i * 4 + 1]);
         assert!(
-            (linear - stored).abs() < 2e-3,
-            "pixel {i}: {linear} vs {stored}"
+            linear_to_srgb8(stored).abs_diff(pixel[1]) <= 1,
+            "pixel {i}: the PNG has {}, the EXR {stored}",
+            pixel[1]
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -493,5 +495,265 @@ fn bless_replaces_the_fluid_map_references_too() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Linear light to an 8-bit sRGB code value: clamped to 0..=1, the exact piecewise curve,
+/// rounded to nearest (what the renderer's `Rgba8UnormSrgb` store does).
+fn linear_to_srgb8(linear: f32) -> u8 {
+    let v = linear.clamp(0.0, 1.0);
+    let encoded = if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    };
+    (encoded * 255.0).round() as u8
+}
+
+/// An EXR written by fogbank: its size and its pixels as `f32`, four to a pixel.
+fn read_exr(path: &Path) -> (u32, u32, Vec<f32>) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (w, h, halves) = fogbank::output::exr::decode_exr_rgba_f16(&bytes).unwrap();
+    let floats = halves
+        .iter()
+        .map(|&b| fogbank::output::exr::f16_bits_to_f32(b))
+        .collect();
+    (w, h, floats)
+}
+
+fn render_ok(args: &[&str]) {
+    let mut all = vec!["render", "--quiet"];
+    all.extend_from_slice(args);
+    let out = fogbank(&all);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+}
+
+/// `--format exr` writes the renderer's linear half-float target itself: the same picture as
+/// the PNG of the frame (encoded to sRGB it is within one level of it: the GPU's sRGB store may
+/// round the other way at a level boundary), opaque, and with the light above 1.0 that the
+/// PNG clips (the temple's flames at half a second).
+#[test]
+fn exr_frames_are_the_linear_target_with_values_above_one() {
+    if !have_adapter() {
+        return;
+    }
+    let (exr_dir, png_dir) = (temp_dir("exr-linear"), temp_dir("exr-linear-png"));
+    let base = ["--frames", "30", "--size", "160x90"];
+    render_ok(
+        &[
+            &base[..],
+            &["--format", "exr", "--out", exr_dir.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    render_ok(&[&base[..], &["--out", png_dir.to_str().unwrap()]].concat());
+    let (w, h, linear) = read_exr(&exr_dir.join("frame_0030.exr"));
+    assert_eq!((w, h), (160, 90));
+    let srgb = image::open(png_dir.join("frame_0030.png"))
+        .unwrap()
+        .to_rgba8();
+    for (i, (pixel, png)) in linear.chunks_exact(4).zip(srgb.pixels()).enumerate() {
+        assert_eq!(pixel[3], 1.0, "alpha of pixel {i}");
+        for c in 0..3 {
+            let encoded = linear_to_srgb8(pixel[c]);
+            assert!(
+                encoded.abs_diff(png[c]) <= 1,
+                "pixel {i} channel {c}: linear {} encodes to {encoded}, the PNG has {}",
+                pixel[c],
+                png[c]
+            );
+        }
+    }
+    let brightest = linear
+        .chunks_exact(4)
+        .flat_map(|p| p[..3].iter().copied())
+        .fold(0.0f32, f32::max);
+    assert!(
+        brightest > 1.0,
+        "no value above 1.0 survives in a frame with fires (brightest {brightest})"
+    );
+    // More than a handful of pixels: the flames' cores, not a stray rounding.
+    let hot = linear
+        .chunks_exact(4)
+        .filter(|p| p[..3].iter().any(|&v| v > 1.0))
+        .count();
+    eprintln!("brightest linear value {brightest}, {hot} pixels above 1.0");
+    assert!(hot >= 4, "only {hot} pixels above 1.0");
+    let _ = std::fs::remove_dir_all(&exr_dir);
+    let _ = std::fs::remove_dir_all(&png_dir);
+}
+
+/// `--layers` adds `fog_NNNN.exr`: premultiplied (no colour above its alpha in this scene
+/// without fires), transparent black where there is no fog (all of it with `fog.sigma=0`), and
+/// over the frame rendered with `fog.sigma=0` it gives back the frame. The frame itself is the
+/// same with or without `--layers`. The composite tolerance (1 % of max(1, value)) is
+/// explained in src/gpu/tests/layers.rs: both sides round to half floats after every sheet.
+#[test]
+fn fog_layer_is_premultiplied_transparent_without_fog_and_composites_to_the_frame() {
+    if !have_adapter() {
+        return;
+    }
+    let (with, without, clear) = (
+        temp_dir("layers"),
+        temp_dir("layers-none"),
+        temp_dir("layers-clear"),
+    );
+    let base = ["tests/scenes/tiny.ron", "--frames", "5", "--format", "exr"];
+    render_ok(&[&base[..], &["--layers", "--out", with.to_str().unwrap()]].concat());
+    render_ok(&[&base[..], &["--out", without.to_str().unwrap()]].concat());
+    let fogless = [
+        "--set",
+        "fog.sigma=0",
+        "--layers",
+        "--out",
+        clear.to_str().unwrap(),
+    ];
+    render_ok(&[&base[..], &fogless[..]].concat());
+
+    assert_eq!(
+        std::fs::read(with.join("frame_0005.exr")).unwrap(),
+        std::fs::read(without.join("frame_0005.exr")).unwrap(),
+        "--layers changed the frame"
+    );
+    assert!(!without.join("fog_0005.exr").exists());
+
+    let (w, h, layer) = read_exr(&with.join("fog_0005.exr"));
+    assert_eq!((w, h), (160, 90));
+    let covered = layer.chunks_exact(4).filter(|p| p[3] > 0.5).count();
+    assert!(covered > 160 * 90 / 10, "only {covered} pixels of fog");
+    for (i, p) in layer.chunks_exact(4).enumerate() {
+        assert!(
+            (0.0..=1.0).contains(&p[3]) && p[..3].iter().all(|&c| c >= 0.0 && c <= p[3] + 2e-3),
+            "fog layer pixel {i} is not premultiplied: {p:?}"
+        );
+    }
+
+    let (_, _, empty) = read_exr(&clear.join("fog_0005.exr"));
+    assert!(
+        empty.iter().all(|&v| v == 0.0),
+        "with fog.sigma=0 the fog layer is not transparent black everywhere"
+    );
+
+    let (_, _, beauty) = read_exr(&with.join("frame_0005.exr"));
+    let (_, _, hall) = read_exr(&clear.join("frame_0005.exr"));
+    for (i, ((l, u), b)) in layer
+        .chunks_exact(4)
+        .zip(hall.chunks_exact(4))
+        .zip(beauty.chunks_exact(4))
+        .enumerate()
+    {
+        for c in 0..3 {
+            let composite = l[c] + u[c] * (1.0 - l[3]);
+            assert!(
+                (composite - b[c]).abs() < 0.01 * b[c].abs().max(1.0),
+                "pixel {i} channel {c}: fog layer over the fogless frame gives {composite}, \
+                 the frame has {}",
+                b[c]
+            );
+        }
+    }
+    for dir in [&with, &without, &clear] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// `--layers` needs EXR (PNG has no room for linear light with alpha) and frames to sit
+/// beside; both mistakes are bad input (exit 2) named before anything is rendered.
+#[test]
+fn layers_without_exr_frames_are_refused() {
+    let dir = temp_dir("layers-png");
+    let d = dir.to_str().unwrap();
+    let out = fogbank(&["render", "--frames", "0", "--layers", "--out", d]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--format exr"), "{}", stderr(&out));
+    let out = fogbank(&[
+        "render",
+        "--frames",
+        "0",
+        "--format",
+        "exr",
+        "--layers",
+        "--no-frames",
+        "--video",
+        "clip.gif",
+        "--out",
+        d,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--no-frames"), "{}", stderr(&out));
+    assert!(!dir.exists());
+    assert!(!Path::new("clip.gif").exists());
+}
+
+/// The compute compositor (`--compositor compute`) passes the golden references the raster
+/// `fog` pass made, in the fog and flow views, at `check`'s default tolerance; the JSON summary
+/// names the compositor that ran, and `auto` picks raster on a CPU adapter (lavapipe).
+/// It never blesses: the references stay the raster pass's.
+#[test]
+fn compute_compositor_passes_the_raster_references() {
+    if !have_adapter() {
+        return;
+    }
+    for (case, frames, view) in [
+        ("temple_fog", "0,45,90", "fog"),
+        ("temple_flow", "45", "flow"),
+    ] {
+        let dir = Path::new("tests/golden").join(case);
+        let out = fogbank(&[
+            "check",
+            "--golden",
+            dir.to_str().unwrap(),
+            "--quiet",
+            "--size",
+            "160x90",
+            "--frames",
+            frames,
+            "--view",
+            view,
+            "--compositor",
+            "compute",
+        ]);
+        assert!(
+            out.status.success(),
+            "{case} with the compute compositor (exit {:?}):\n{}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            stderr(&out)
+        );
+    }
+
+    let dir = temp_dir("compositor-json");
+    let d = dir.to_str().unwrap();
+    for (flag, expected) in [("compute", Some("compute")), ("auto", None)] {
+        let out = fogbank(&[
+            "render",
+            "--quiet",
+            "--json",
+            "--frames",
+            "0",
+            "--size",
+            "32x18",
+            "--compositor",
+            flag,
+            "--out",
+            d,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let ran = summary["compositor"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        match expected {
+            Some(name) => assert_eq!(ran, name),
+            // Auto: compute only on a discrete GPU.
+            None => {
+                let adapter = summary["adapter"].as_str().unwrap_or_default();
+                let on_cpu = adapter.contains("llvmpipe") || adapter.contains("lavapipe");
+                assert!(ran == "raster" || !on_cpu, "auto ran {ran} on {adapter}");
+                assert!(ran == "raster" || ran == "compute", "{ran}");
+            }
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -190,6 +190,8 @@ pub(super) fn run_check(settings: &CheckSettings) -> Result<bool, Error> {
         scene: &scene,
         frames: &frames,
         view: settings.view,
+        compositor: settings.gpu.compositor,
+        readback: crate::gpu::Readback::default(),
         context: &context,
         maps_dir: scratch_maps.as_deref(),
         progress: ProgressMode::detect(settings.quiet),

@@ -14,7 +14,7 @@ mod validate;
 
 use crate::Error;
 use crate::frame::View;
-use crate::gpu::BackendChoice;
+use crate::gpu::{BackendChoice, Compositor};
 use crate::scene::{self, LoadedScene};
 use crate::timeline::FrameSet;
 use std::path::PathBuf;
@@ -38,6 +38,8 @@ pub struct GpuChoice {
     pub backend: BackendChoice,
     /// Substring of the adapter name.
     pub adapter_name: Option<String>,
+    /// How the fog sheets are put over the scene.
+    pub compositor: Compositor,
 }
 
 /// `fogbank simulate`.
@@ -92,6 +94,10 @@ pub struct RenderSettings {
     pub maps: bool,
     /// Format of the frame sequence.
     pub format: FrameFormat,
+    /// With [`FrameFormat::Exr`], also write the fog alone as `fog_NNNN.exr` (premultiplied,
+    /// transparent where there is no fog, cut out by the pillars; no flames). An error with
+    /// PNG or without frames.
+    pub layers: bool,
     /// Also encode this video file.
     pub video: Option<PathBuf>,
     /// Video quality.
@@ -114,7 +120,8 @@ pub enum FrameFormat {
     /// `frame_0000.png`, 8-bit sRGB.
     #[default]
     Png,
-    /// `frame_0000.exr`, linear half-float.
+    /// `frame_0000.exr`: the renderer's linear half-float colour target itself (read back
+    /// before the sRGB encode), values above 1.0 kept, alpha 1.
     Exr,
 }
 

@@ -8,7 +8,7 @@
 use super::{FrameFormat, GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene};
 use crate::Error;
 use crate::frame::{Frame, View};
-use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
+use crate::gpu::{Compositor, GpuContext, GpuError, GpuOptions, Readback, RenderConfig, Renderer};
 use crate::output::maps::map_jobs;
 use crate::output::png::frame_file_name;
 use crate::output::progress::{ProgressGroup, ProgressMode};
@@ -35,6 +35,8 @@ pub struct RenderSummary {
     pub size: [u32; 2],
     /// What was shown.
     pub view: View,
+    /// The compositor that put the fog over the scene (`auto` resolved).
+    pub compositor: Compositor,
     /// Output folder.
     pub out_dir: PathBuf,
     /// Number of frames written.
@@ -86,6 +88,10 @@ pub(super) struct RenderJob<'a> {
     pub frames: &'a FrameSet,
     /// What to show.
     pub view: View,
+    /// How the fog sheets are put over the scene.
+    pub compositor: Compositor,
+    /// Which pictures come back besides the 8-bit sRGB frame.
+    pub readback: Readback,
     /// The GPU to render on.
     pub context: &'a GpuContext,
     /// Where debug maps go, if anywhere.
@@ -98,6 +104,8 @@ pub(super) struct RenderJob<'a> {
 pub(super) struct RenderStats {
     /// The adapter, as "name (backend, driver)".
     pub adapter: String,
+    /// The compositor that ran (`Auto` resolved).
+    pub compositor: Compositor,
     /// Seconds stepping the simulation.
     pub simulate_s: f64,
     /// Seconds submitting to and waiting for the GPU.
@@ -133,8 +141,11 @@ pub(super) fn render_frames(
             width: scene.output.width,
             height: scene.output.height,
             view: job.view,
+            compositor: job.compositor,
+            readback: job.readback,
         },
     )?;
+    let compositor = renderer.compositor();
     if let Some(dir) = job.maps_dir {
         create_dir(dir)?;
     }
@@ -195,6 +206,7 @@ pub(super) fn render_frames(
             "{} ({}, {})",
             summary.name, summary.backend, summary.driver_info
         ),
+        compositor,
         simulate_s,
         render_s,
         encode_s: report.busy_s,
@@ -202,8 +214,69 @@ pub(super) fn render_frames(
     })
 }
 
+/// Refuses flag combinations that cannot work, before anything is loaded or rendered.
+fn check_flags(settings: &RenderSettings) -> Result<(), Error> {
+    if settings.layers && settings.format != FrameFormat::Exr {
+        return Err(Error::Usage(
+            "--layers writes the fog as a linear layer with alpha (fog_NNNN.exr), which PNG \
+             cannot hold: add --format exr"
+                .into(),
+        ));
+    }
+    if settings.layers && settings.no_frames {
+        return Err(Error::Usage(
+            "--layers writes fog_NNNN.exr beside the frames and --no-frames writes no frames: \
+             drop --no-frames (or --layers)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from
+/// the linear half-float target as rendered and, with `layers`, `fog_NNNN.exr` from the fog
+/// layer. The renderer must have been asked for the pictures the format needs.
+fn frame_jobs(
+    frame: Frame,
+    format: FrameFormat,
+    layers: bool,
+    out_dir: &Path,
+) -> Result<Vec<WriteJob>, Error> {
+    let (frame_index, width, height) = (frame.frame_index, frame.width, frame.height);
+    if format == FrameFormat::Png {
+        return Ok(vec![WriteJob {
+            path: out_dir.join(frame_file_name("frame", frame_index)),
+            width,
+            height,
+            rgba8: frame.rgba8,
+            srgb: true,
+            format: ImageFormat::Png,
+        }]);
+    }
+    let exr = |prefix: &str, bits: Option<Vec<u16>>, picture: &str| {
+        let bits = bits.ok_or_else(|| GpuError::Readback {
+            frame_index,
+            message: format!("the renderer did not read back the {picture}"),
+        })?;
+        Ok::<_, Error>(WriteJob {
+            path: out_dir.join(crate::output::exr::frame_file_name(prefix, frame_index)),
+            width,
+            height,
+            rgba8: Vec::new(),
+            srgb: false,
+            format: ImageFormat::ExrF16 { bits },
+        })
+    };
+    let mut jobs = vec![exr("frame", frame.linear_f16, "linear picture")?];
+    if layers {
+        jobs.push(exr("fog", frame.fog_f16, "fog layer")?);
+    }
+    Ok(jobs)
+}
+
 pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
     let started = Instant::now();
+    check_flags(settings)?;
     let loaded = load_scene(&settings.scene)?;
     let scene = sized_scene(&loaded.scene, settings.size);
     let frames = frames_in_clip(&settings.frames, &scene)?;
@@ -232,6 +305,11 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         scene: &scene,
         frames: &frames,
         view: settings.view,
+        compositor: settings.gpu.compositor,
+        readback: Readback {
+            linear_f16: settings.format == FrameFormat::Exr && !settings.no_frames,
+            fog_layer_f16: settings.layers,
+        },
         context: &context,
         maps_dir: settings.maps.then_some(maps_dir.as_path()),
         progress: ProgressMode::detect(settings.quiet),
@@ -263,24 +341,10 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
             create_dir(&out_dir)?;
             created = true;
         }
-        let (name, format) = match settings.format {
-            FrameFormat::Png => (
-                frame_file_name("frame", frame.frame_index),
-                ImageFormat::Png,
-            ),
-            FrameFormat::Exr => (
-                crate::output::exr::frame_file_name("frame", frame.frame_index),
-                ImageFormat::Exr,
-            ),
-        };
-        pool.submit(WriteJob {
-            path: out_dir.join(name),
-            width: frame.width,
-            height: frame.height,
-            rgba8: frame.rgba8,
-            srgb: true,
-            format,
-        })
+        for job in frame_jobs(frame, settings.format, settings.layers, &out_dir)? {
+            pool.submit(job)?;
+        }
+        Ok(())
     })?;
     let video_report = match sink {
         Some(sink) => Some(sink.finish()?),
@@ -293,6 +357,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         adapter: stats.adapter,
         size: [scene.output.width, scene.output.height],
         view: settings.view,
+        compositor: stats.compositor,
         out_dir,
         frames: frames.len(),
         simulate_s: stats.simulate_s,

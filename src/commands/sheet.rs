@@ -34,6 +34,8 @@ pub(super) fn run(settings: &SheetSettings) -> Result<(), Error> {
         scene: &scene,
         frames: &frames,
         view: settings.view,
+        compositor: settings.gpu.compositor,
+        readback: crate::gpu::Readback::default(),
         context: &context,
         maps_dir: None,
         progress: ProgressMode::detect(settings.quiet),

@@ -3,7 +3,7 @@
 use super::render::sized_scene;
 use super::{StillSettings, create_dir, load_scene};
 use crate::Error;
-use crate::gpu::{GpuContext, GpuOptions, RenderConfig, Renderer};
+use crate::gpu::{GpuContext, GpuOptions, Readback, RenderConfig, Renderer};
 use crate::output::progress::{Progress, ProgressMode};
 use crate::output::{atomic, png};
 use crate::playback::Playback;
@@ -27,6 +27,8 @@ pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {
             width: scene.output.width,
             height: scene.output.height,
             view: settings.view,
+            compositor: settings.gpu.compositor,
+            readback: Readback::default(),
         },
     )?;
     if let Some(parent) = settings.out_file.parent()

@@ -154,11 +154,14 @@ impl FrameBinding {
     }
 }
 
-/// A uniform buffer seen by the vertex and fragment stages.
+/// A uniform buffer seen by the vertex, fragment and compute stages (the frame's group 0 is
+/// bound by the `fog_compute` pass too).
 pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+        visibility: wgpu::ShaderStages::VERTEX
+            | wgpu::ShaderStages::FRAGMENT
+            | wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::Buffer {
             ty: wgpu::BufferBindingType::Uniform,
             has_dynamic_offset: false,

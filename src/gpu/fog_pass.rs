@@ -239,14 +239,33 @@ impl FogPass {
         targets: &Targets,
         frame: &FrameBinding,
     ) {
+        let color = &targets.color_linear_view;
+        self.record_sheets(encoder, "fog", color, wgpu::LoadOp::Load, targets, frame);
+    }
+
+    /// Records the sheets, back to front, into `color_view` (kept with `LoadOp::Load`, or
+    /// cleared first), depth-tested against the scene's depth target: the `fog` pass itself,
+    /// and the fog layer (`fog_layer.rs`) over transparent black. The blend is premultiplied
+    /// "over" in colour and alpha alike, so over transparent black the layer's alpha is the
+    /// fog's total coverage `1 - Π(1 - αᵢ)`, and the layer over the fogless picture gives
+    /// what the `fog` pass draws over it.
+    pub(crate) fn record_sheets(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        label: &str,
+        color_view: &wgpu::TextureView,
+        load: wgpu::LoadOp<wgpu::Color>,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("fog"),
+            label: Some(label),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &targets.color_linear_view,
+                view: color_view,
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
+                    load,
                     store: wgpu::StoreOp::Store,
                 },
             })],

@@ -8,13 +8,19 @@
 //! - `scene` (shaders/scene.wgsl, `scene_pass.rs`): floor, pillars, altar, ball, lights,
 //!   distance fog, into a linear half-float target and a depth target.
 //! - `fog` (shaders/fog.wgsl, `fog_pass.rs`): the fog sheets, back to front, blended over it.
+//! - `fog_compute` (shaders/fog_compute.wgsl, `fog_compute_pass.rs`): the same sheets crossed
+//!   per pixel, front to back, in a compute shader, recorded instead of `fog` when
+//!   [`RenderConfig::compositor`] says so (the fast path where fragment work is slow).
 //! - `flame` (shaders/flame.wgsl, `flame_pass.rs`): one procedural flame per torch and brazier,
 //!   added over the fog.
+//! - `fog_layer` (shaders/fog.wgsl, `fog_layer.rs`): with `--layers`, the fog sheets again,
+//!   alone, over transparent black, for compositing.
 //! - `overlay` (shaders/overlay.wgsl, `overlay_pass.rs`): sheet outlines or the flow mesh.
 //! - `encode` (shaders/encode.wgsl, `encode_pass.rs`): linear light to 8-bit sRGB, the only
 //!   place that conversion happens.
 //!
-//! Then `readback.rs` copies the picture into a ring of staging buffers. Shared WGSL lives in
+//! Then `readback.rs` copies the picture (and, when asked, the linear target and the fog
+//! layer as half floats) into a ring of staging buffers. Shared WGSL lives in
 //! shaders/common.wgsl, shaders/noise.wgsl and shaders/fires.wgsl (the fires as lights, which
 //! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`), assembled by `shaders.rs`.
 //! Everything drawn is fogged by one WGSL function, `distance_fog_factor` in common.wgsl
@@ -34,6 +40,8 @@ mod error;
 mod fire_geometry;
 mod fire_lights;
 mod flame_pass;
+mod fog_compute_pass;
+mod fog_layer;
 mod fog_pass;
 mod geometry;
 mod maps;
@@ -50,4 +58,6 @@ mod tests;
 
 pub use context::{AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters};
 pub use error::GpuError;
+pub use fog_compute_pass::Compositor;
+pub use readback::Readback;
 pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};

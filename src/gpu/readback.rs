@@ -4,7 +4,12 @@
 //! Frame N is copied into one slot and mapped; the caller gets it back only when the ring is
 //! full and a slot is needed again (or at `finish`), by which time the GPU has usually long
 //! finished it and is busy with frames N + 1 and N + 2. Frames come back in submission
-//! order. Memory is bounded by the ring: `slots × padded row × height` bytes.
+//! order. Memory is bounded by the ring: `slots × padded row × height` bytes per picture.
+//!
+//! A slot always holds the 8-bit sRGB picture; [`Readback`] adds a staging buffer per slot for
+//! the linear half-float colour target (`--format exr`) and one for the fog layer (`--layers`),
+//! copied in the same submission and mapped alongside, so the extra pictures ride the same
+//! ring and come back in the same [`Frame`].
 
 use std::collections::VecDeque;
 use std::sync::mpsc;
@@ -12,36 +17,118 @@ use std::sync::mpsc;
 use crate::frame::Frame;
 use crate::gpu::GpuError;
 
-/// Bytes per pixel of the output picture (RGBA8).
-const BYTES_PER_PIXEL: u32 = 4;
+/// Which pictures each frame reads back besides the 8-bit sRGB picture, which always comes
+/// back (PNG, video, `check` and `sheet` read it). Each one costs a copy and a staging buffer
+/// of 8 bytes a pixel per slot of the ring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Readback {
+    /// Read back the linear Rgba16Float colour target as the `encode` pass reads it (after the
+    /// `flame` and `overlay` passes, before the sRGB encode) into [`Frame::linear_f16`].
+    pub linear_f16: bool,
+    /// Draw the fog sheets a second time into a layer of their own (transparent black
+    /// elsewhere, premultiplied alpha, cut out by the scene's depth) and read it back into
+    /// [`Frame::fog_f16`].
+    pub fog_layer_f16: bool,
+}
 
-/// Bytes per row of a frame as it lies in a staging buffer.
+/// How the pixels of one read-back picture are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Texels {
+    /// `Rgba8UnormSrgb`: 4 bytes a pixel.
+    Rgba8,
+    /// `Rgba16Float`: 8 bytes a pixel, four IEEE 754 half floats (little-endian).
+    Rgba16Float,
+}
+
+impl Texels {
+    /// Bytes per pixel.
+    pub(crate) const fn bytes_per_pixel(self) -> u32 {
+        match self {
+            Texels::Rgba8 => 4,
+            Texels::Rgba16Float => 8,
+        }
+    }
+}
+
+/// Bytes per row of a picture as it lies in a staging buffer.
 ///
 /// This is the one place the 256-byte row alignment is handled: `copy_texture_to_buffer`
 /// requires `bytes_per_row` to be a multiple of `wgpu::COPY_BYTES_PER_ROW_ALIGNMENT` (256), so
-/// each row is padded up to it in the staging buffer, and [`ReadbackRing::wait_oldest`] drops
-/// the padding when it copies the rows out. (`write_texture` has no such rule.)
-pub(crate) fn padded_bytes_per_row(width: u32) -> u32 {
-    let unpadded = width * BYTES_PER_PIXEL;
+/// each row (4 bytes a pixel for RGBA8, 8 for half-float RGBA) is padded up to it in the
+/// staging buffer, and [`ReadbackRing::wait_oldest`] drops the padding when it copies the rows
+/// out. (`write_texture` has no such rule.)
+pub(crate) fn padded_bytes_per_row(width: u32, texels: Texels) -> u32 {
+    let unpadded = width * texels.bytes_per_pixel();
     unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
 }
 
-/// Size in bytes of one staging buffer for a `width` × `height` frame.
-pub(crate) fn staging_bytes(width: u32, height: u32) -> u64 {
-    u64::from(padded_bytes_per_row(width)) * u64::from(height)
+/// Size in bytes of one staging buffer for a `width` × `height` picture.
+pub(crate) fn staging_bytes(width: u32, height: u32, texels: Texels) -> u64 {
+    u64::from(padded_bytes_per_row(width, texels)) * u64::from(height)
 }
 
-/// A submitted frame whose staging buffer is being mapped.
+/// The textures one frame is read back from.
+pub(crate) struct ReadbackSources<'a> {
+    /// The finished 8-bit sRGB picture (`Rgba8UnormSrgb`).
+    pub srgb8: &'a wgpu::Texture,
+    /// The linear colour target (`Rgba16Float`).
+    pub linear_f16: &'a wgpu::Texture,
+    /// The fog layer (`Rgba16Float`), when the renderer draws one.
+    pub fog_f16: Option<&'a wgpu::Texture>,
+}
+
+/// One staging buffer and the layout of the picture copied into it.
+struct Staging {
+    buffer: wgpu::Buffer,
+    texels: Texels,
+}
+
+/// One slot of the ring: a staging buffer per picture read back.
+struct Slot {
+    srgb8: Staging,
+    linear_f16: Option<Staging>,
+    fog_f16: Option<Staging>,
+}
+
+impl Slot {
+    /// The slot's buffers with their sources, in a fixed order: sRGB, linear, fog.
+    fn pairs<'s, 't>(
+        &'s self,
+        sources: &ReadbackSources<'t>,
+    ) -> impl Iterator<Item = (&'s Staging, &'t wgpu::Texture)> {
+        [
+            Some((&self.srgb8, sources.srgb8)),
+            self.linear_f16.as_ref().map(|s| (s, sources.linear_f16)),
+            self.fog_f16.as_ref().zip(sources.fog_f16),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Every buffer of the slot.
+    fn stagings(&self) -> impl Iterator<Item = &Staging> {
+        [
+            Some(&self.srgb8),
+            self.linear_f16.as_ref(),
+            self.fog_f16.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// A submitted frame whose staging buffers are being mapped.
 struct InFlight {
     slot: usize,
     frame_index: u32,
     submission: wgpu::SubmissionIndex,
-    mapped: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// One per buffer of the slot, in [`Slot::stagings`] order.
+    mapped: Vec<mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>>,
 }
 
 /// The ring of staging buffers.
 pub(crate) struct ReadbackRing {
-    buffers: Vec<wgpu::Buffer>,
+    slots: Vec<Slot>,
     /// Oldest first.
     in_flight: VecDeque<InFlight>,
     /// The slot the next frame goes to (always free when the ring is not full: frames leave in
@@ -52,21 +139,39 @@ pub(crate) struct ReadbackRing {
 }
 
 impl ReadbackRing {
-    /// A ring of `slots` (at least 1) buffers for `width` × `height` frames.
-    pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32, slots: usize) -> Self {
-        let buffers = (0..slots.max(1))
-            .map(|slot| {
-                let label = format!("readback.slot{slot}");
-                device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some(&label),
-                    size: staging_bytes(width, height),
-                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                    mapped_at_creation: false,
-                })
+    /// A ring of `slots` (at least 1) slots for `width` × `height` frames, each with the
+    /// buffers `readback` asks for. With `readback.fog_layer_f16` every
+    /// [`ReadbackRing::record_copy`] must be given the fog layer.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+        slots: usize,
+        readback: Readback,
+    ) -> Self {
+        let staging = |slot: usize, picture: &str, texels: Texels| {
+            let label = format!("readback.slot{slot}.{picture}");
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(&label),
+                size: staging_bytes(width, height, texels),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            });
+            Staging { buffer, texels }
+        };
+        let slots = (0..slots.max(1))
+            .map(|slot| Slot {
+                srgb8: staging(slot, "srgb8", Texels::Rgba8),
+                linear_f16: readback
+                    .linear_f16
+                    .then(|| staging(slot, "linear_f16", Texels::Rgba16Float)),
+                fog_f16: readback
+                    .fog_layer_f16
+                    .then(|| staging(slot, "fog_f16", Texels::Rgba16Float)),
             })
             .collect();
         ReadbackRing {
-            buffers,
+            slots,
             in_flight: VecDeque::new(),
             next_slot: 0,
             width,
@@ -81,55 +186,66 @@ impl ReadbackRing {
 
     /// Whether every slot holds a frame not yet returned.
     pub(crate) fn is_full(&self) -> bool {
-        self.in_flight.len() >= self.buffers.len()
+        self.in_flight.len() >= self.slots.len()
     }
 
-    /// Records the copy of `output` into the next free slot and returns that slot. The ring
-    /// must not be full.
+    /// Records the copies of the pictures into the next free slot and returns that slot. The
+    /// ring must not be full.
     pub(crate) fn record_copy(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        output: &wgpu::Texture,
+        sources: &ReadbackSources<'_>,
     ) -> usize {
         let slot = self.next_slot;
-        encoder.copy_texture_to_buffer(
-            output.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &self.buffers[slot],
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded_bytes_per_row(self.width)),
-                    rows_per_image: Some(self.height),
+        for (staging, texture) in self.slots[slot].pairs(sources) {
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &staging.buffer,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(padded_bytes_per_row(self.width, staging.texels)),
+                        rows_per_image: Some(self.height),
+                    },
                 },
-            },
-            wgpu::Extent3d {
-                width: self.width,
-                height: self.height,
-                depth_or_array_layers: 1,
-            },
-        );
+                wgpu::Extent3d {
+                    width: self.width,
+                    height: self.height,
+                    depth_or_array_layers: 1,
+                },
+            );
+        }
         slot
     }
 
-    /// Starts mapping `slot` once `submission` (which holds its copy) is done.
+    /// Starts mapping every buffer of `slot` once `submission` (which holds its copies) is
+    /// done.
     pub(crate) fn start_map(
         &mut self,
         slot: usize,
         frame_index: u32,
         submission: wgpu::SubmissionIndex,
     ) {
-        let (sender, mapped) = mpsc::channel();
-        self.buffers[slot].map_async(wgpu::MapMode::Read, .., move |result| {
-            // The receiver only goes away with the ring; nothing to do then.
-            let _ = sender.send(result);
-        });
+        let mapped = self.slots[slot]
+            .stagings()
+            .map(|staging| {
+                let (sender, mapped) = mpsc::channel();
+                staging
+                    .buffer
+                    .map_async(wgpu::MapMode::Read, .., move |result| {
+                        // The receiver only goes away with the ring; nothing to do then.
+                        let _ = sender.send(result);
+                    });
+                mapped
+            })
+            .collect();
         self.in_flight.push_back(InFlight {
             slot,
             frame_index,
             submission,
             mapped,
         });
-        self.next_slot = (slot + 1) % self.buffers.len();
+        self.next_slot = (slot + 1) % self.slots.len();
     }
 
     /// Waits for the oldest frame in flight and returns it, rows unpadded; `None` when nothing
@@ -147,47 +263,74 @@ impl ReadbackRing {
                 timeout: None,
             })
             .map_err(poll_error)?;
-        // Waiting on the submission runs its map callback; a few more waits cover backends
-        // that deliver it one poll late.
-        let mut result = flight.mapped.try_recv();
-        for _ in 0..8 {
-            if result.is_ok() {
-                break;
-            }
-            device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(poll_error)?;
-            result = flight.mapped.try_recv();
-        }
         let readback_error = |message: String| GpuError::Readback {
             frame_index: flight.frame_index,
             message,
         };
-        match result {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => return Err(readback_error(error.to_string())),
-            Err(_) => return Err(readback_error("the buffer was never mapped".into())),
-        }
-
-        let buffer = &self.buffers[flight.slot];
-        let padded = padded_bytes_per_row(self.width) as usize;
-        let unpadded = (self.width * BYTES_PER_PIXEL) as usize;
-        let mut rgba8 = Vec::with_capacity(unpadded * self.height as usize);
-        {
-            let view = buffer
-                .get_mapped_range(..)
-                .map_err(|error| readback_error(error.to_string()))?;
-            for row in view.chunks_exact(padded).take(self.height as usize) {
-                rgba8.extend_from_slice(&row[..unpadded]);
+        for mapped in &flight.mapped {
+            // Waiting on the submission runs the map callbacks; a few more waits cover
+            // backends that deliver them one poll late.
+            let mut result = mapped.try_recv();
+            for _ in 0..8 {
+                if result.is_ok() {
+                    break;
+                }
+                device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .map_err(poll_error)?;
+                result = mapped.try_recv();
+            }
+            match result {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => return Err(readback_error(error.to_string())),
+                Err(_) => return Err(readback_error("the buffer was never mapped".into())),
             }
         }
-        buffer.unmap();
+
+        let slot = &self.slots[flight.slot];
+        let values = (self.width * self.height * 4) as usize;
+        let mut rgba8 = Vec::with_capacity(values);
+        let srgb8_read = self.read_rows(&slot.srgb8, |row| rgba8.extend_from_slice(row));
+        // Half floats lie in the buffer as the texture stores them: little-endian.
+        let half_floats = |staging: &Staging| {
+            let mut bits = Vec::with_capacity(values);
+            self.read_rows(staging, |row| {
+                bits.extend(
+                    row.chunks_exact(2)
+                        .map(|pair| u16::from_le_bytes([pair[0], pair[1]])),
+                );
+            })
+            .map(|()| bits)
+        };
+        let linear_f16 = slot.linear_f16.as_ref().map(half_floats).transpose();
+        let fog_f16 = slot.fog_f16.as_ref().map(half_floats).transpose();
+        // Unmapped before any error is returned, so the slot can be mapped again.
+        for staging in slot.stagings() {
+            staging.buffer.unmap();
+        }
+        srgb8_read.map_err(readback_error)?;
         Ok(Some(Frame {
             frame_index: flight.frame_index,
             width: self.width,
             height: self.height,
             rgba8,
+            linear_f16: linear_f16.map_err(readback_error)?,
+            fog_f16: fog_f16.map_err(readback_error)?,
         }))
+    }
+
+    /// Hands each row of a mapped staging buffer to `row`, top to bottom, without the padding.
+    fn read_rows(&self, staging: &Staging, mut row: impl FnMut(&[u8])) -> Result<(), String> {
+        let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
+        let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
+        let view = staging
+            .buffer
+            .get_mapped_range(..)
+            .map_err(|error| error.to_string())?;
+        for padded_row in view.chunks_exact(padded).take(self.height as usize) {
+            row(&padded_row[..unpadded]);
+        }
+        Ok(())
     }
 }
 
@@ -197,10 +340,19 @@ mod tests {
 
     #[test]
     fn rows_pad_to_256_bytes() {
-        assert_eq!(padded_bytes_per_row(64), 256);
-        assert_eq!(padded_bytes_per_row(33), 256);
-        assert_eq!(padded_bytes_per_row(65), 512);
-        assert_eq!(padded_bytes_per_row(640), 2560);
-        assert_eq!(staging_bytes(33, 17), 256 * 17);
+        assert_eq!(padded_bytes_per_row(64, Texels::Rgba8), 256);
+        assert_eq!(padded_bytes_per_row(33, Texels::Rgba8), 256);
+        assert_eq!(padded_bytes_per_row(65, Texels::Rgba8), 512);
+        assert_eq!(padded_bytes_per_row(640, Texels::Rgba8), 2560);
+        assert_eq!(staging_bytes(33, 17, Texels::Rgba8), 256 * 17);
+    }
+
+    #[test]
+    fn half_float_rows_are_twice_as_wide_before_padding() {
+        assert_eq!(padded_bytes_per_row(32, Texels::Rgba16Float), 256);
+        assert_eq!(padded_bytes_per_row(33, Texels::Rgba16Float), 512);
+        assert_eq!(padded_bytes_per_row(64, Texels::Rgba16Float), 512);
+        assert_eq!(padded_bytes_per_row(640, Texels::Rgba16Float), 5120);
+        assert_eq!(staging_bytes(33, 17, Texels::Rgba16Float), 512 * 17);
     }
 }

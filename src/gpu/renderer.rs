@@ -2,9 +2,12 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (DESIGN.md, "Rendering"): upload the uniforms and the two fluid maps,
-//! then the `scene` pass, the `fog` pass, the `flame` pass (scenes with fires), the `overlay`
+//! then the `scene` pass, the `fog` pass (or the `fog_compute` pass, as
+//! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
-//! the [`ReadbackRing`] that is mapped asynchronously.
+//! the [`ReadbackRing`] that is mapped asynchronously. [`RenderConfig::readback`] adds the
+//! linear colour target to the copies (`--format exr`), and the fog layer (`fog_layer.rs`,
+//! drawn after the fog) with its copy (`--layers`).
 
 use std::sync::Arc;
 
@@ -16,10 +19,12 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::encode_pass::EncodePass;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::flame_pass::FlamePass;
+use crate::gpu::fog_compute_pass::{Compositor, FogComputePass};
+use crate::gpu::fog_layer::FogLayer;
 use crate::gpu::fog_pass::FogPass;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::overlay_pass::OverlayPass;
-use crate::gpu::readback::{ReadbackRing, staging_bytes};
+use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::scene_pass::ScenePass;
 use crate::gpu::targets::Targets;
 use crate::scene::Scene;
@@ -36,6 +41,11 @@ pub struct RenderConfig {
     pub height: u32,
     /// Which picture to make.
     pub view: View,
+    /// How the fog sheets are put over the scene: the raster `fog` pass or the `fog_compute`
+    /// pass (the same picture, within half-float rounding); `Auto` picks by adapter.
+    pub compositor: Compositor,
+    /// Which pictures come back besides the 8-bit sRGB frame (default: none).
+    pub readback: Readback,
 }
 
 /// Checks a `width` × `height` frame fits the device before anything is allocated.
@@ -47,7 +57,17 @@ pub fn check_frame_size(width: u32, height: u32, limits: &wgpu::Limits) -> Resul
     if width > max || height > max {
         return Err(GpuError::SizeTooLarge { width, height, max });
     }
-    let bytes = staging_bytes(width, height);
+    check_staging_size(width, height, Texels::Rgba8, limits)
+}
+
+/// Checks one staging buffer of a `width` × `height` picture of `texels` fits the device.
+fn check_staging_size(
+    width: u32,
+    height: u32,
+    texels: Texels,
+    limits: &wgpu::Limits,
+) -> Result<(), GpuError> {
+    let bytes = staging_bytes(width, height, texels);
     if bytes > limits.max_buffer_size {
         return Err(GpuError::FrameBufferTooLarge {
             width,
@@ -71,9 +91,13 @@ pub struct Renderer {
     targets: Targets,
     scene: ScenePass,
     fog: FogPass,
+    /// Recorded instead of `fog` when the compositor is `Compute`.
+    fog_compute: Option<FogComputePass>,
     flame: FlamePass,
     overlay: OverlayPass,
     encode: EncodePass,
+    /// The fog layer, with `readback.fog_layer_f16`.
+    fog_layer: Option<FogLayer>,
     readback: ReadbackRing,
 }
 
@@ -85,12 +109,21 @@ impl Renderer {
         config: &RenderConfig,
     ) -> Result<Renderer, GpuError> {
         check_frame_size(config.width, config.height, &ctx.limits)?;
+        if config.readback.linear_f16 || config.readback.fog_layer_f16 {
+            check_staging_size(
+                config.width,
+                config.height,
+                Texels::Rgba16Float,
+                &ctx.limits,
+            )?;
+        }
         let grid = scene.fluid.grid;
         let max = ctx.limits.max_texture_dimension_2d;
         if grid == 0 || grid > max {
             return Err(GpuError::GridSize { grid, max });
         }
 
+        let compositor = config.compositor.resolve(ctx.adapter_info.device_type);
         let device = ctx.device.clone();
         let errors = ctx.errors();
         let fire_lights = FireLights::new(scene);
@@ -99,15 +132,49 @@ impl Renderer {
             (
                 FrameBinding::new(&device, &fire_lights, &distance_fog),
                 FluidMaps::new(&device, grid),
-                Targets::new(&device, config.width, config.height),
+                Targets::new(
+                    &device,
+                    config.width,
+                    config.height,
+                    compositor == Compositor::Compute,
+                ),
             )
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
         let fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+        let fog_compute = match compositor {
+            Compositor::Compute => Some(FogComputePass::new(
+                &device,
+                &errors,
+                &frame,
+                &maps,
+                &targets,
+                scene,
+                config.view,
+            )?),
+            _ => None,
+        };
         let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
-        let readback = ReadbackRing::new(&device, config.width, config.height, FRAMES_IN_FLIGHT);
+        let fog_layer = if config.readback.fog_layer_f16 {
+            let layer_fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+            Some(FogLayer::new(
+                &device,
+                layer_fog,
+                config.width,
+                config.height,
+            ))
+        } else {
+            None
+        };
+        let readback = ReadbackRing::new(
+            &device,
+            config.width,
+            config.height,
+            FRAMES_IN_FLIGHT,
+            config.readback,
+        );
         // Pipelines and buffers report their errors asynchronously: collect them now.
         errors.take("renderer setup")?;
 
@@ -122,9 +189,11 @@ impl Renderer {
             targets,
             scene: scene_pass,
             fog,
+            fog_compute,
             flame,
             overlay,
             encode,
+            fog_layer,
             readback,
         })
     }
@@ -132,6 +201,15 @@ impl Renderer {
     /// The size and view this renderer makes.
     pub fn config(&self) -> &RenderConfig {
         &self.config
+    }
+
+    /// The compositor that runs (`Auto` resolved for this adapter).
+    pub fn compositor(&self) -> Compositor {
+        if self.fog_compute.is_some() {
+            Compositor::Compute
+        } else {
+            Compositor::Raster
+        }
     }
 
     /// Frames submitted and not yet returned.
@@ -161,9 +239,11 @@ impl Renderer {
             targets,
             scene,
             fog,
+            fog_compute,
             flame,
             overlay,
             encode,
+            fog_layer,
             readback,
             ..
         } = self;
@@ -171,16 +251,33 @@ impl Renderer {
             frame.write(queue, &uniforms);
             maps.write(queue, inputs);
             fog.prepare(queue, inputs);
+            if let Some(layer) = fog_layer {
+                layer.prepare(queue, inputs);
+            }
+            if let Some(fog_compute) = fog_compute {
+                fog_compute.prepare(queue, inputs);
+            }
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
             });
             scene.record(&mut encoder, targets, frame);
-            fog.record(&mut encoder, targets, frame);
+            match fog_compute {
+                Some(fog_compute) => fog_compute.record(&mut encoder, targets, frame),
+                None => fog.record(&mut encoder, targets, frame),
+            }
+            if let Some(layer) = fog_layer {
+                layer.record(&mut encoder, targets, frame);
+            }
             flame.record(&mut encoder, targets, frame);
             overlay.record(&mut encoder, targets, frame);
             encode.record(&mut encoder, targets);
-            let slot = readback.record_copy(&mut encoder, &targets.output);
+            let sources = ReadbackSources {
+                srgb8: &targets.output,
+                linear_f16: targets.color_linear_view.texture(),
+                fog_f16: fog_layer.as_ref().map(|layer| &layer.texture),
+            };
+            let slot = readback.record_copy(&mut encoder, &sources);
             let submission = queue.submit([encoder.finish()]);
             readback.start_map(slot, inputs.frame_index, submission);
         })?;

@@ -3,7 +3,8 @@
 //! WGSL has no `#include`, so each pass's module is its own file with the shared files in
 //! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises, `fires.wgsl` for
 //! the fires as lights), concatenated
-//! here from `include_str!`. Pipelines and the naga validation test both take their source
+//! here from `include_str!`. The `fog_compute` module also takes the raster `fog` pass's file
+//! in front of its own, for `shade_sheet` and the fog's bindings. Pipelines and the naga validation test both take their source
 //! from [`ShaderName::source`], so what is tested is exactly what runs.
 
 use crate::gpu::GpuError;
@@ -14,6 +15,7 @@ const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
+const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
@@ -23,6 +25,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 pub(crate) enum ShaderName {
     Scene,
     Fog,
+    FogCompute,
     Flame,
     Overlay,
     Encode,
@@ -31,9 +34,10 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 5] = [
+    pub(crate) const ALL: [ShaderName; 6] = [
         ShaderName::Scene,
         ShaderName::Fog,
+        ShaderName::FogCompute,
         ShaderName::Flame,
         ShaderName::Overlay,
         ShaderName::Encode,
@@ -44,6 +48,7 @@ impl ShaderName {
         match self {
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
+            ShaderName::FogCompute => "fog_compute",
             ShaderName::Flame => "flame",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
@@ -55,6 +60,15 @@ impl ShaderName {
         let parts: &[&str] = match self {
             ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, SCENE_WGSL],
             ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL],
+            // `shade_sheet` and the fog's bindings come from fog.wgsl: the same function shades
+            // the sheets in both passes.
+            ShaderName::FogCompute => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                FOG_WGSL,
+                FOG_COMPUTE_WGSL,
+            ],
             ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
@@ -112,9 +126,10 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 5] = [
+        let expected: [(ShaderName, &[&str]); 6] = [
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
             (ShaderName::Fog, &["vs_fog", "fs_fog"]),
+            (ShaderName::FogCompute, &["cs_fog"]),
             (ShaderName::Flame, &["vs_flame", "fs_flame"]),
             (
                 ShaderName::Overlay,
@@ -140,7 +155,7 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 8] = [
+        let twins: [(ShaderName, &str, usize); 10] = [
             (
                 ShaderName::Scene,
                 "FrameUniforms",
@@ -155,6 +170,16 @@ mod tests {
                 ShaderName::Fog,
                 "FogKnobs",
                 size_of::<crate::gpu::fog_pass::FogKnobs>(),
+            ),
+            (
+                ShaderName::FogCompute,
+                "FogKnobs",
+                size_of::<crate::gpu::fog_pass::FogKnobs>(),
+            ),
+            (
+                ShaderName::FogCompute,
+                "MarchKnobs",
+                size_of::<crate::gpu::fog_compute_pass::MarchKnobs>(),
             ),
             (
                 ShaderName::Overlay,

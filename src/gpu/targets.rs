@@ -22,7 +22,18 @@ pub(crate) struct Targets {
 }
 
 impl Targets {
-    pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+    /// The targets of a `width` × `height` picture. With `fog_compute` the picture can also be
+    /// written as a storage texture and the depth read as a texture, as the `fog_compute` pass
+    /// does; without it they keep only what the raster passes need.
+    pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32, fog_compute: bool) -> Self {
+        let (color_compute, depth_compute) = if fog_compute {
+            (
+                wgpu::TextureUsages::STORAGE_BINDING,
+                wgpu::TextureUsages::TEXTURE_BINDING,
+            )
+        } else {
+            (wgpu::TextureUsages::empty(), wgpu::TextureUsages::empty())
+        };
         let size = wgpu::Extent3d {
             width,
             height,
@@ -45,12 +56,13 @@ impl Targets {
             COLOR_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
+                | wgpu::TextureUsages::COPY_SRC
+                | color_compute,
         );
         let depth = texture(
             "targets.depth",
             DEPTH_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | depth_compute,
         );
         let output = texture(
             "targets.output",

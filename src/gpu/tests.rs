@@ -5,12 +5,15 @@
 
 use crate::frame::{CameraPose, Frame, FrameInputs, View};
 use crate::gpu::{
-    FRAMES_IN_FLIGHT, GpuContext, GpuError, GpuOptions, RenderConfig, Renderer, check_frame_size,
+    Compositor, FRAMES_IN_FLIGHT, GpuContext, GpuError, GpuOptions, Readback, RenderConfig,
+    Renderer, check_frame_size,
 };
 use crate::scene::Scene;
 
 mod distance_fog;
 mod flame;
+mod fog_compute;
+mod layers;
 
 /// The GPU context, or `None` (after saying why) when there is no adapter outside CI.
 fn context() -> Option<GpuContext> {
@@ -55,10 +58,23 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
 }
 
 fn renderer(ctx: &GpuContext, scene: &Scene, width: u32, height: u32, view: View) -> Renderer {
+    renderer_with(ctx, scene, width, height, view, Compositor::Raster)
+}
+
+fn renderer_with(
+    ctx: &GpuContext,
+    scene: &Scene,
+    width: u32,
+    height: u32,
+    view: View,
+    compositor: Compositor,
+) -> Renderer {
     let config = RenderConfig {
         width,
         height,
         view,
+        compositor,
+        readback: Readback::default(),
     };
     Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"))
 }
@@ -184,6 +200,8 @@ fn oversize_frames_are_refused_without_panic() {
         width: 100_000,
         height: 10,
         view: View::Fog,
+        compositor: Compositor::Raster,
+        readback: Readback::default(),
     };
     match Renderer::new(&ctx, &scene, &config) {
         Err(GpuError::SizeTooLarge { width, height, max }) => {

@@ -279,6 +279,8 @@ mod tests {
             width,
             height,
             rgba8,
+            linear_f16: None,
+            fog_f16: None,
         }
     }
 

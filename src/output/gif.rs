@@ -775,6 +775,8 @@ mod tests {
                 width,
                 height,
                 rgba8: rgba8.clone(),
+                linear_f16: None,
+                fog_f16: None,
             })
             .unwrap();
         }

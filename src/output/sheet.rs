@@ -267,6 +267,8 @@ pub fn thumbnail(frame: &Frame, max_width_px: u32) -> Frame {
         width,
         height,
         rgba8,
+        linear_f16: None,
+        fog_f16: None,
     }
 }
 
@@ -280,6 +282,8 @@ mod tests {
             width,
             height,
             rgba8: colour.repeat((width * height) as usize),
+            linear_f16: None,
+            fog_f16: None,
         }
     }
 
@@ -444,6 +448,8 @@ mod tests {
             width: 4,
             height: 4,
             rgba8: vec![0; 10],
+            linear_f16: None,
+            fog_f16: None,
         }];
         assert!(matches!(
             contact_sheet(&broken, 1, |_| String::new()),

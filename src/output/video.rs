@@ -937,6 +937,8 @@ pub(crate) mod tests {
             width,
             height,
             rgba8,
+            linear_f16: None,
+            fog_f16: None,
         }
     }
 
@@ -1285,6 +1287,8 @@ pub(crate) mod tests {
                 width,
                 height,
                 rgba8: colour.repeat((width * height) as usize),
+                linear_f16: None,
+                fog_f16: None,
             })
             .unwrap();
         }

@@ -21,22 +21,31 @@ pub struct WriteJob {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Tightly packed RGBA8 pixels.
+    /// Tightly packed RGBA8 pixels (PNG; empty for EXR, whose pixels are in the format).
     pub rgba8: Vec<u8>,
-    /// Tag the PNG as sRGB (pictures) or not (data maps).
+    /// Tag the PNG as sRGB (pictures) or not (data maps); EXR ignores it (always linear).
     pub srgb: bool,
-    /// The file format.
+    /// The file format, with the pixels of formats that are not 8-bit.
     pub format: ImageFormat,
 }
 
 /// How a [`WriteJob`] is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+///
+/// There is deliberately no EXR made from 8-bit pixels: an EXR holds what the renderer read
+/// back from its linear half-float target ([`crate::frame::Frame::linear_f16`], or a layer),
+/// never an sRGB picture decoded back to linear, which would have lost the precision and the
+/// values above 1.0 that are the reason to write EXR.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ImageFormat {
-    /// 8-bit PNG of the pixels as given.
+    /// 8-bit PNG of `rgba8` as given.
     #[default]
     Png,
-    /// Linear half-float OpenEXR: the 8-bit sRGB pixels decoded to linear light.
-    Exr,
+    /// Half-float OpenEXR of `bits` written unchanged: `width * height * 4` IEEE 754 halves
+    /// (raw bits), linear RGBA with premultiplied alpha, rows top to bottom.
+    ExrF16 {
+        /// The pixels.
+        bits: Vec<u16>,
+    },
 }
 
 /// What the pool did, once drained.
@@ -162,15 +171,12 @@ impl WriterPool {
 
 fn run_job(job: WriteJob) -> Done {
     let started = Instant::now();
-    let encoded = match job.format {
+    let encoded = match &job.format {
         ImageFormat::Png => png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb)
             .map_err(|e| e.to_string()),
-        ImageFormat::Exr => super::exr::encode_exr_rgba_f16(
-            job.width,
-            job.height,
-            &super::exr::srgb8_to_linear_f16(&job.rgba8),
-        )
-        .map_err(|e| e.to_string()),
+        ImageFormat::ExrF16 { bits } => {
+            super::exr::encode_exr_rgba_f16(job.width, job.height, bits).map_err(|e| e.to_string())
+        }
     };
     let bytes = match encoded {
         Ok(bytes) => bytes,
@@ -232,5 +238,51 @@ mod tests {
             })
             .unwrap();
         assert!(matches!(failing.finish(), Err(crate::Error::Write { .. })));
+    }
+
+    #[test]
+    fn exr_jobs_write_their_half_floats_unchanged() {
+        let dir = std::env::temp_dir().join(format!("fogbank-pool-exr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // 3 × 2 pixels: values above 1, a negative zero, a subnormal and an infinity survive.
+        let bits: Vec<u16> = (0..24u16)
+            .map(|i| match i {
+                0 => 0x4A00, // 12.0
+                1 => 0x8000, // -0.0
+                2 => 0x0001, // smallest subnormal
+                3 => 0x7C00, // +infinity
+                _ => 0x3C00 + i * 37,
+            })
+            .collect();
+        let mut pool = WriterPool::new(1, 1);
+        let path = dir.join("frame_0000.exr");
+        pool.submit(WriteJob {
+            path: path.clone(),
+            width: 3,
+            height: 2,
+            rgba8: Vec::new(),
+            srgb: false,
+            format: ImageFormat::ExrF16 { bits: bits.clone() },
+        })
+        .unwrap();
+        assert_eq!(pool.finish().unwrap().files, 1);
+        let bytes = std::fs::read(&path).unwrap();
+        let decoded = super::super::exr::decode_exr_rgba_f16(&bytes).unwrap();
+        assert_eq!(decoded, (3, 2, bits));
+
+        // The wrong number of halves is an encode error naming the file, not a panic.
+        let mut short = WriterPool::new(1, 1);
+        short
+            .submit(WriteJob {
+                path: dir.join("short.exr"),
+                width: 3,
+                height: 2,
+                rgba8: Vec::new(),
+                srgb: false,
+                format: ImageFormat::ExrF16 { bits: vec![0; 5] },
+            })
+            .unwrap();
+        assert!(matches!(short.finish(), Err(crate::Error::Encode { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,123 @@
+// fog_compute.wgsl: the `fog_compute` pass — the fog sheets composited per pixel by a compute
+// shader, the fast path on GPUs whose fragment work is slow (DESIGN.md, "Rendering").
+//
+// One invocation per pixel rebuilds the view ray through the pixel's centre from the camera's
+// matrices, crosses the horizontal sheet planes front to back, stops where the scene's depth
+// hides the rest, shades every crossing with the very `shade_sheet` the raster `fog` pass calls,
+// and accumulates colour and transmittance front to back. Front-to-back "under" accumulation of
+// the sheets the raster pass blends back to front with "over" gives the same sum: colour
+// Σ T_i·a_i·c_i and transmittance Π (1 − a_i), then the scene behind times that transmittance.
+//
+// What the raster pass draws, this pass crosses, and nothing else: only sheets in front of the
+// eye and nearer than the scene (the raster pass's own depth test, in clip depth: comparing
+// distances along the ray instead flips more pixels where a sheet meets the floor), only
+// points inside the fog's square (the quads' coverage), and only beyond the near plane (where
+// the rasteriser clips). Each crossing gets the raster fragment's inputs: the point on the
+// sheet and the unit direction from the eye to it.
+//
+// The scene colour is read from a copy of the picture and the result written to the picture as
+// a write-only storage texture (Rgba16Float storage is core WebGPU); pixels the fog leaves
+// untouched are not written at all, so they keep the scene's colour exactly.
+//
+// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
+// (`FogKnobs`, `shade_sheet` and the group-1 bindings 0 to 3, which this pass binds alike).
+
+// keep in sync with src/gpu/fog_compute_pass.rs: MarchKnobs
+struct MarchKnobs {
+    // Clip space back to world space: the inverse of `frame.clip_from_world`.
+    world_from_clip: mat4x4<f32>,
+    // x: picture width (pixels); y: picture height (pixels); z: sheet count; w: unused.
+    size: vec4<u32>,
+}
+
+@group(1) @binding(4) var<uniform> march: MarchKnobs;
+// The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
+@group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
+// The picture as the scene pass left it (a copy), and its depth.
+@group(1) @binding(6) var scene_color: texture_2d<f32>;
+@group(1) @binding(7) var scene_depth: texture_depth_2d;
+// The picture, written where the fog covers it.
+@group(1) @binding(8) var composited: texture_storage_2d<rgba16float, write>;
+
+// Below this transmittance the sheets further along (and the scene) add at most 1/512 of their
+// colour to fog that is already opaque, about one 8-bit level at most: the march stops.
+const MIN_TRANSMITTANCE: f32 = 1.0 / 512.0;
+
+// Depth in clip space (0 at the near plane, 1 at the far plane) of a point, as the rasteriser
+// stores it.
+fn clip_depth(pos_world: vec3<f32>) -> f32 {
+    let clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    return clip.z / clip.w;
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size_px = march.size.xy;
+    if id.x >= size_px.x || id.y >= size_px.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+
+    // The ray through the pixel's centre: from the eye to the point on the far plane (clip
+    // space y is up, pixel rows run down).
+    let ndc = vec2<f32>(
+        (f32(id.x) + 0.5) / f32(size_px.x) * 2.0 - 1.0,
+        1.0 - (f32(id.y) + 0.5) / f32(size_px.y) * 2.0,
+    );
+    let far_clip = march.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
+    let eye_world = frame.eye_world.xyz;
+    let ray_world = normalize(far_clip.xyz / far_clip.w - eye_world);
+    // 1 (the far plane) where the scene pass drew nothing.
+    let depth_scene = textureLoad(scene_depth, pixel, 0);
+
+    var color = vec3<f32>(0.0);
+    var transmittance = 1.0;
+    let count = i32(march.size.z);
+    // A level ray sees every sheet edge-on and crosses none.
+    if ray_world.y != 0.0 {
+        // Looking down the sheets below the eye come highest first; looking up, those above
+        // come lowest first. The others lie behind the eye and are skipped.
+        let down = ray_world.y < 0.0;
+        let step = select(1, -1, down);
+        for (var i = select(0, count - 1, down); i >= 0 && i < count; i += step) {
+            let t_world = (sheet_heights_world[i] - eye_world.y) / ray_world.y;
+            if t_world <= 0.0 {
+                continue;
+            }
+            let pos_world = eye_world + ray_world * t_world;
+            let depth = clip_depth(pos_world);
+            // Hidden by the scene (the raster pass's depth test, `less`): so is every sheet
+            // further along the ray.
+            if depth >= depth_scene {
+                break;
+            }
+            // Nearer than the near plane, where the rasteriser clips.
+            if depth < 0.0 {
+                continue;
+            }
+            // Off the sheet's quad: the raster pass draws no fragment here.
+            let uv = (pos_world.xz - fog.area.xy) / fog.area.zw;
+            if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+                continue;
+            }
+            let shaded = shade_sheet(pos_world, ray_world, fog, fluid_map, lift_map, map_sampler);
+            if shaded.a <= 0.0 {
+                continue;
+            }
+            // As fs_fog: the sheet's colour seen through the distance fog.
+            let sheet_color = apply_distance_fog(shaded.rgb, pos_world);
+            color += sheet_color * (shaded.a * transmittance);
+            transmittance *= 1.0 - shaded.a;
+            if transmittance < MIN_TRANSMITTANCE {
+                break;
+            }
+        }
+    }
+    if transmittance >= 1.0 {
+        return;
+    }
+    // The scene behind, seen through what is left; alpha as the raster pass's blend leaves it.
+    let scene = textureLoad(scene_color, pixel, 0);
+    let alpha = 1.0 - transmittance + scene.a * transmittance;
+    textureStore(composited, pixel, vec4<f32>(color + scene.rgb * transmittance, alpha));
+}

@@ -1,0 +1,378 @@
+//! The `fog_compute` pass: the fog sheets composited per pixel in a compute shader
+//! (shaders/fog_compute.wgsl), an alternative to the raster `fog` pass that gives the same
+//! picture.
+//!
+//! Datacentre GPUs run fragment work far slower than compute (about 25× on an H200), and the
+//! raster pass is all fragment work: every sheet covers most of the picture. Here one
+//! invocation per pixel crosses the sheet planes front to back along its view ray, shades each
+//! crossing with the same `shade_sheet` as the raster pass, stops at the scene's depth or once
+//! the fog is opaque, and writes the fog over the scene (DESIGN.md, "Rendering").
+//!
+//! The pass reads the scene colour from a copy it makes of the picture, reads the scene depth,
+//! and writes the picture through a storage binding, so the `flame`, `overlay` and `encode`
+//! passes after it read the picture where they always do. [`Compositor`] chooses between the
+//! two passes; with `Compute` the renderer records the `fog_compute` pass where it would record
+//! the raster `fog` pass.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::{FrameInputs, View};
+use crate::gpu::GpuError;
+use crate::gpu::camera;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::fog_pass::FogKnobs;
+use crate::gpu::maps::FluidMaps;
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::Scene;
+
+/// Side of the square workgroup, pixels: keep in sync with shaders/fog_compute.wgsl:
+/// `@workgroup_size`.
+const WORKGROUP_SIDE_PX: u32 = 8;
+
+/// How the fog sheets are put over the scene (`--compositor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compositor {
+    /// The `fog` pass: the sheets as quads, rasterised and blended back to front.
+    #[default]
+    Raster,
+    /// The `fog_compute` pass: the sheets crossed per pixel, front to back, in a compute shader.
+    Compute,
+    /// `Compute` on a discrete GPU (where fragment work is the bottleneck), `Raster` otherwise.
+    Auto,
+}
+
+impl Compositor {
+    /// Every choice, in the order the CLI lists them.
+    pub const ALL: [Compositor; 3] = [Compositor::Raster, Compositor::Compute, Compositor::Auto];
+
+    /// The name used by `--compositor` and the JSON summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compositor::Raster => "raster",
+            Compositor::Compute => "compute",
+            Compositor::Auto => "auto",
+        }
+    }
+
+    /// The compositor that runs on an adapter of `device_type`: `Auto` becomes `Compute` on a
+    /// discrete GPU and `Raster` elsewhere (integrated GPUs, lavapipe); the others stay.
+    pub fn resolve(self, device_type: wgpu::DeviceType) -> Compositor {
+        match self {
+            Compositor::Auto if device_type == wgpu::DeviceType::DiscreteGpu => Compositor::Compute,
+            Compositor::Auto => Compositor::Raster,
+            chosen => chosen,
+        }
+    }
+}
+
+/// What the march needs besides the frame uniforms and the fog's knobs.
+///
+/// keep in sync with shaders/fog_compute.wgsl: MarchKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct MarchKnobs {
+    /// Clip space to world space: the inverse of the frame's `clip_from_world`.
+    pub world_from_clip: [[f32; 4]; 4],
+    /// x: picture width (pixels); y: picture height (pixels); z: sheet count; w: unused.
+    pub size: [u32; 4],
+}
+
+/// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour.
+pub(crate) struct FogComputePass {
+    pipeline: wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
+    knobs_buffer: wgpu::Buffer,
+    knobs: FogKnobs,
+    march_buffer: wgpu::Buffer,
+    /// The picture as the `scene` pass left it, copied before the march reads it.
+    scene_copy: wgpu::Texture,
+    width: u32,
+    height: u32,
+    sheet_count: u32,
+}
+
+impl FogComputePass {
+    /// The pass for `scene` in `view` over `targets`, which must have been made for it
+    /// (`Targets::new` with `fog_compute`).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        maps: &FluidMaps,
+        targets: &Targets,
+        scene: &Scene,
+        view: View,
+    ) -> Result<Self, GpuError> {
+        let module = ShaderName::FogCompute.create_module(device, errors)?;
+        let knobs = FogKnobs::new(scene, view);
+        let knobs_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("fog_compute.knobs"),
+            size: std::mem::size_of::<FogKnobs>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let march_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("fog_compute.march"),
+            size: std::mem::size_of::<MarchKnobs>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        // Lowest first, the same values the raster pass draws its quads at. At least one
+        // element: a zero-sized storage buffer cannot be bound.
+        let mut heights_world: Vec<f32> = (0..scene.fog.sheets)
+            .map(|i| scene.fog.sheet_height(i))
+            .collect();
+        let sheet_count = heights_world.len() as u32;
+        if heights_world.is_empty() {
+            heights_world.push(0.0);
+        }
+        let heights_buffer = {
+            use wgpu::util::DeviceExt;
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("fog_compute.sheet_heights"),
+                contents: bytemuck::cast_slice(&heights_world),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        let color_linear = targets.color_linear_view.texture();
+        let (width, height) = (color_linear.width(), color_linear.height());
+        let scene_copy = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("fog_compute.scene_copy"),
+            size: color_linear.size(),
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let scene_copy_view = scene_copy.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("fog_compute.scene_copy.view"),
+            ..Default::default()
+        });
+
+        let entry = |binding: u32, ty: wgpu::BindingType| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty,
+            count: None,
+        };
+        let uniform = wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        };
+        let texture = |sample_type| wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        };
+        let filterable = wgpu::TextureSampleType::Float { filterable: true };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("fog_compute.layout"),
+            entries: &[
+                // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
+                entry(0, uniform),
+                entry(1, texture(filterable)),
+                entry(2, texture(filterable)),
+                entry(
+                    3,
+                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                ),
+                entry(4, uniform),
+                entry(
+                    5,
+                    wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                ),
+                entry(
+                    6,
+                    texture(wgpu::TextureSampleType::Float { filterable: false }),
+                ),
+                entry(7, texture(wgpu::TextureSampleType::Depth)),
+                entry(
+                    8,
+                    wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: COLOR_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                ),
+            ],
+        });
+        let resources = [
+            knobs_buffer.as_entire_binding(),
+            wgpu::BindingResource::TextureView(&maps.fluid_view),
+            wgpu::BindingResource::TextureView(&maps.lift_view),
+            wgpu::BindingResource::Sampler(&maps.sampler),
+            march_buffer.as_entire_binding(),
+            heights_buffer.as_entire_binding(),
+            wgpu::BindingResource::TextureView(&scene_copy_view),
+            wgpu::BindingResource::TextureView(&targets.depth_view),
+            wgpu::BindingResource::TextureView(&targets.color_linear_view),
+        ];
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+            .into_iter()
+            .enumerate()
+            .map(|(binding, resource)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource,
+            })
+            .collect();
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("fog_compute.bind_group"),
+            layout: &layout,
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("fog_compute.pipeline_layout"),
+            bind_group_layouts: &[Some(&frame.layout), Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("fog_compute"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("cs_fog"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+
+        Ok(FogComputePass {
+            pipeline,
+            bind_group,
+            knobs_buffer,
+            knobs,
+            march_buffer,
+            scene_copy,
+            width,
+            height,
+            sheet_count,
+        })
+    }
+
+    /// The march's knobs for a camera at `inputs` (the same matrix as the frame uniforms).
+    pub(crate) fn march_knobs(&self, inputs: &FrameInputs<'_>) -> MarchKnobs {
+        let aspect = self.width as f32 / self.height as f32;
+        let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
+        MarchKnobs {
+            world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
+            size: [self.width, self.height, self.sheet_count, 0],
+        }
+    }
+
+    /// Queues this frame's knobs (applied at the next submit).
+    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        let knobs = self.knobs.for_frame(inputs);
+        queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+        let march = self.march_knobs(inputs);
+        queue.write_buffer(&self.march_buffer, 0, bytemuck::bytes_of(&march));
+    }
+
+    /// Records the copy of the scene colour and the march over what the `scene` pass left in
+    /// the targets; nothing without sheets.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        if self.sheet_count == 0 {
+            return;
+        }
+        let color_linear = targets.color_linear_view.texture();
+        encoder.copy_texture_to_texture(
+            color_linear.as_image_copy(),
+            self.scene_copy.as_image_copy(),
+            color_linear.size(),
+        );
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("fog_compute"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.dispatch_workgroups(
+            self.width.div_ceil(WORKGROUP_SIDE_PX),
+            self.height.div_ceil(WORKGROUP_SIDE_PX),
+            1,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Mat4, Vec4};
+
+    #[test]
+    fn auto_is_compute_only_on_discrete_gpus() {
+        use wgpu::DeviceType;
+        assert_eq!(
+            Compositor::Auto.resolve(DeviceType::DiscreteGpu),
+            Compositor::Compute
+        );
+        for other in [
+            DeviceType::IntegratedGpu,
+            DeviceType::Cpu,
+            DeviceType::VirtualGpu,
+            DeviceType::Other,
+        ] {
+            assert_eq!(Compositor::Auto.resolve(other), Compositor::Raster);
+        }
+        for fixed in [Compositor::Raster, Compositor::Compute] {
+            assert_eq!(fixed.resolve(DeviceType::DiscreteGpu), fixed);
+            assert_eq!(fixed.resolve(DeviceType::Cpu), fixed);
+        }
+        assert_eq!(Compositor::default(), Compositor::Raster);
+        let names: Vec<&str> = Compositor::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names, ["raster", "compute", "auto"]);
+    }
+
+    /// The shader's ray through a pixel centre, done on the CPU with the same matrices, passes
+    /// through the world point that projects onto that pixel.
+    #[test]
+    fn rebuilt_ray_meets_the_projected_point() {
+        let pose = crate::frame::CameraPose {
+            eye_world: [0.0, 7.5, 11.0],
+            target_world: [0.0, 0.4, 0.0],
+            fov_y_deg: 50.0,
+        };
+        let (width, height) = (160.0_f32, 90.0_f32);
+        let clip_from_world: Mat4 = camera::clip_from_world(&pose, width / height);
+        let world_from_clip = clip_from_world.inverse();
+        let eye = glam::Vec3::from_array(pose.eye_world);
+        for point in [
+            glam::Vec3::new(1.3, 0.5, -2.0),
+            glam::Vec3::new(-4.0, 2.2, 3.0),
+            glam::Vec3::new(0.0, 0.02, 6.0),
+        ] {
+            let clip = clip_from_world * point.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            // Pixel coordinates as the shader derives them, back to clip space.
+            let px = (ndc.x + 1.0) * 0.5 * width;
+            let py = (1.0 - ndc.y) * 0.5 * height;
+            let ndc_again = glam::Vec2::new(px / width * 2.0 - 1.0, 1.0 - py / height * 2.0);
+            let far = world_from_clip * Vec4::new(ndc_again.x, ndc_again.y, 1.0, 1.0);
+            let ray = (far.truncate() / far.w - eye).normalize();
+            let to_point = (point - eye).normalize();
+            assert!(
+                ray.dot(to_point) > 1.0 - 1e-6,
+                "ray {ray} misses {point} (direction {to_point})"
+            );
+        }
+    }
+
+    #[test]
+    fn march_knobs_match_wgsl_size() {
+        // mat4x4 (64) + vec4<u32> (16).
+        assert_eq!(std::mem::size_of::<MarchKnobs>(), 80);
+    }
+}

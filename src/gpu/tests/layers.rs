@@ -1,0 +1,270 @@
+//! GPU tests of the compositing outputs (`render --format exr --layers`): the linear target
+//! read back as half floats is the picture the 8-bit frame encodes, and the fog layer is a
+//! premultiplied layer that, put over the picture rendered without fog, gives back the frame.
+//!
+//! Like the other GPU tests they pass (after saying why) without an adapter outside CI.
+
+use super::{context, flat_maps, inputs};
+use crate::frame::{CameraPose, Frame, View};
+use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::output::exr::f16_bits_to_f32;
+use crate::scene::{Fire, FireKind, Scene};
+
+/// Both linear pictures back, the fog layer included.
+const BOTH: Readback = Readback {
+    linear_f16: true,
+    fog_layer_f16: true,
+};
+
+fn render_with(
+    ctx: &GpuContext,
+    scene: &Scene,
+    (width, height): (u32, u32),
+    readback: Readback,
+    maps: &(Vec<u8>, Vec<u8>),
+    camera: Option<CameraPose>,
+) -> Frame {
+    let config = RenderConfig {
+        width,
+        height,
+        view: View::Fog,
+        compositor: Compositor::Raster,
+        readback,
+    };
+    let mut renderer =
+        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    let mut at = inputs(scene, maps, 30);
+    if let Some(camera) = camera {
+        at.camera = camera;
+    }
+    renderer
+        .render_one(&at)
+        .unwrap_or_else(|e| panic!("render: {e}"))
+}
+
+/// Half-float bits to `f32`, four to a pixel.
+fn floats(bits: &[u16]) -> Vec<f32> {
+    bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
+}
+
+/// Linear light to an 8-bit sRGB code value: clamped to 0..=1, the exact piecewise curve,
+/// rounded to nearest (what an `Rgba8UnormSrgb` store does).
+fn linear_to_srgb8(linear: f32) -> u8 {
+    let v = linear.clamp(0.0, 1.0);
+    let encoded = if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    };
+    (encoded * 255.0).round() as u8
+}
+
+/// `layer` (premultiplied) over `under` (opaque), per channel: `layer + under × (1 − αlayer)`.
+fn over(layer: &[f32], under: &[f32]) -> Vec<f32> {
+    layer
+        .chunks_exact(4)
+        .zip(under.chunks_exact(4))
+        .flat_map(|(l, u)| {
+            let keep = 1.0 - l[3];
+            [
+                l[0] + u[0] * keep,
+                l[1] + u[1] * keep,
+                l[2] + u[2] * keep,
+                l[3] + u[3] * keep,
+            ]
+        })
+        .collect()
+}
+
+/// The hall without fog: the same scene with the fog's extinction at zero, so every sheet is
+/// fully transparent and blends to exactly what was under it.
+fn fogless(scene: &Scene) -> Scene {
+    let mut clear = scene.clone();
+    clear.fog.sigma = 0.0;
+    clear
+}
+
+/// The largest `|a − b|` relative to `max(1, |b|)` over the RGB channels, and where.
+fn worst_rgb_difference(a: &[f32], b: &[f32]) -> (f32, usize) {
+    let mut worst = (0.0f32, 0);
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if i % 4 == 3 {
+            continue;
+        }
+        let d = (x - y).abs() / y.abs().max(1.0);
+        if d > worst.0 {
+            worst = (d, i / 4);
+        }
+    }
+    worst
+}
+
+#[test]
+fn linear_readback_is_the_picture_the_srgb_frame_encodes() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    let maps = flat_maps(&scene, 1.0);
+    // 33 pixels: 264 bytes a half-float row, padded to 512 in the staging buffer.
+    let size = (33, 17);
+    let plain = render_with(&ctx, &scene, size, Readback::default(), &maps, None);
+    let frame = render_with(&ctx, &scene, size, BOTH, &maps, None);
+    assert_eq!(
+        (plain.linear_f16.as_ref(), plain.fog_f16.as_ref()),
+        (None, None)
+    );
+    assert!(
+        plain.rgba8 == frame.rgba8,
+        "reading the linear pictures back changed the 8-bit frame"
+    );
+
+    let linear = frame.linear_f16.as_deref().expect("the linear picture");
+    assert_eq!(linear.len(), 33 * 17 * 4);
+    for (i, (pixel, srgb)) in linear
+        .chunks_exact(4)
+        .zip(frame.rgba8.chunks_exact(4))
+        .enumerate()
+    {
+        // The picture is opaque: alpha is exactly 1.0 (0x3C00), written unchanged.
+        assert_eq!(pixel[3], 0x3C00, "alpha of pixel {i}");
+        for channel in 0..3 {
+            let expected = linear_to_srgb8(f16_bits_to_f32(pixel[channel]));
+            // One level: the GPU's sRGB store may round the other way at a level boundary.
+            assert!(
+                expected.abs_diff(srgb[channel]) <= 1,
+                "pixel {i} (x {}, y {}) channel {channel}: linear {} encodes to {expected}, \
+                 the frame has {}",
+                i % 33,
+                i / 33,
+                f16_bits_to_f32(pixel[channel]),
+                srgb[channel]
+            );
+        }
+    }
+}
+
+/// The fog layer over the hall rendered without fog is the frame: `fs_fog` premultiplies and
+/// the blend is premultiplied "over" in colour and alpha, and "over" is associative, so
+/// `(sheets over transparent) over hall` = `sheets over hall`.
+///
+/// Tolerance: the two sides round differently to half floats. The frame rounds the hall-plus-
+/// sheets sum after each of the 48 sheets; the layer rounds the sheets-only sum after each,
+/// and the composite here is done in `f32` from the two rounded pictures. Half floats carry 11
+/// significant bits (relative step 2⁻¹⁰ ≈ 9.8e-4), each rounding is off by at most half a step,
+/// and the sums are below 1 here, so 48 sheets bound the drift by about 48 × 4.9e-4 ≈ 0.023 in
+/// the worst case; in practice errors cancel and the measured worst is far smaller (see the
+/// assertion message). 0.01 relative (to `max(1, value)`) is about 2.5 8-bit levels at the top
+/// of the range and still catches a missing depth test (the fog would cover the pillars: a
+/// difference of tenths) or a straight-alpha layer (off by a factor α).
+#[test]
+fn fog_layer_over_the_fogless_picture_gives_back_the_frame() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    assert!(
+        scene.fires.is_empty(),
+        "this test needs a scene without flames"
+    );
+    let maps = flat_maps(&scene, 1.0);
+    let size = (96, 54);
+    let frame = render_with(&ctx, &scene, size, BOTH, &maps, None);
+    let hall = render_with(&ctx, &fogless(&scene), size, BOTH, &maps, None);
+
+    let beauty = floats(frame.linear_f16.as_deref().expect("the linear picture"));
+    let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
+    let under = floats(hall.linear_f16.as_deref().expect("the linear picture"));
+    let hall_layer = floats(hall.fog_f16.as_deref().expect("the fog layer"));
+
+    // Without fog the layer is empty: transparent black everywhere, bit for bit.
+    assert!(
+        hall.fog_f16
+            .iter()
+            .flatten()
+            .all(|&b| b == 0 || b == 0x8000),
+        "the fog layer of a fogless hall is not transparent black"
+    );
+    assert!(hall_layer.iter().all(|&v| v == 0.0));
+
+    // The layer holds fog (some pixels well covered), some pixels are uncovered (pillars,
+    // the ball, the hall outside the fog's square), and it is premultiplied: no colour
+    // channel above its alpha beyond rounding (this fog's colour is at most 1 without fires).
+    let alphas: Vec<f32> = layer.chunks_exact(4).map(|p| p[3]).collect();
+    let covered = alphas.iter().filter(|&&a| a > 0.5).count();
+    let empty = alphas.iter().filter(|&&a| a == 0.0).count();
+    assert!(covered > alphas.len() / 10, "only {covered} pixels are fog");
+    assert!(empty > 0, "the fog covers every pixel: no cut-outs");
+    for (i, p) in layer.chunks_exact(4).enumerate() {
+        assert!(
+            (0..3).all(|c| p[c] <= p[3] + 2e-3) && (0.0..=1.0).contains(&p[3]),
+            "pixel {i} is not premultiplied: {p:?}"
+        );
+    }
+
+    let composite = over(&layer, &under);
+    let (worst, at) = worst_rgb_difference(&composite, &beauty);
+    assert!(
+        worst < 0.01,
+        "layer over the fogless hall differs from the frame by {worst} at pixel {at} \
+         (x {}, y {}): composite {:?}, frame {:?}",
+        at % 96,
+        at / 96,
+        &composite[at * 4..at * 4 + 4],
+        &beauty[at * 4..at * 4 + 4]
+    );
+    eprintln!("fog layer composite: worst relative difference {worst:.2e}");
+    // Sanity: the composite is not trivially the hall (the fog changes the picture).
+    let (fog_effect, _) = worst_rgb_difference(&under, &beauty);
+    assert!(fog_effect > 0.1, "the fog hardly changes the frame");
+}
+
+/// With flames the composite differs from the frame in one known way: the frame adds the
+/// flames after the fog (over it), the composite has them under the fog layer, dimmed by its
+/// coverage. So the composite is never brighter than the frame (beyond rounding), and is
+/// darker only where a flame is behind fog.
+#[test]
+fn with_flames_the_composite_is_the_frame_less_the_fogged_flame() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene {
+        fires: vec![Fire {
+            kind: FireKind::Brazier,
+            position: [0.0, 0.0, 2.0],
+            flame_height: 1.2,
+            phase_rad: Some(0.0),
+            ..Fire::default()
+        }],
+        ..Scene::default()
+    };
+    let maps = flat_maps(&scene, 1.0);
+    // Low over the fog, looking at the fire through it.
+    let camera = CameraPose {
+        eye_world: [0.0, 0.8, 7.0],
+        target_world: [0.0, 0.6, 2.0],
+        fov_y_deg: 50.0,
+    };
+    let size = (64, 48);
+    let frame = render_with(&ctx, &scene, size, BOTH, &maps, Some(camera));
+    let hall = render_with(&ctx, &fogless(&scene), size, BOTH, &maps, Some(camera));
+    let beauty = floats(frame.linear_f16.as_deref().expect("the linear picture"));
+    let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
+    let under = floats(hall.linear_f16.as_deref().expect("the linear picture"));
+    let composite = over(&layer, &under);
+
+    let mut dimmed = 0;
+    for (i, (c, b)) in composite.iter().zip(&beauty).enumerate() {
+        if i % 4 == 3 {
+            continue;
+        }
+        assert!(
+            *c <= b + 0.01 * b.abs().max(1.0),
+            "pixel {} channel {}: the composite {c} is brighter than the frame {b}",
+            i / 4,
+            i % 4
+        );
+        if b - c > 0.02 {
+            dimmed += 1;
+        }
+    }
+    eprintln!("flames dimmed by the fog layer in the composite: {dimmed} channels");
+    assert!(
+        dimmed > 0,
+        "no flame is dimmed by the fog: the test no longer looks through fog at a fire"
+    );
+}
