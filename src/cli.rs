@@ -139,8 +139,9 @@ struct GpuArgs {
     /// Pick the adapter whose name contains this text (see `fogbank info`).
     #[arg(long, value_name = "NAME")]
     adapter: Option<String>,
-    /// How the fog sheets are put over the scene (the same picture either way).
-    #[arg(long, value_enum, default_value_t = CompositorArg::Raster)]
+    /// How the fog sheets are put over the scene (the same picture either way, within the
+    /// golden tolerance). The default picks compute on discrete GPUs, raster elsewhere.
+    #[arg(long, value_enum, default_value_t = CompositorArg::Auto)]
     compositor: CompositorArg,
 }
 
