@@ -3,7 +3,9 @@
 //! stirring the air so every stage does real work.
 //!
 //! Run with `cargo bench --bench fluid`. Prints the median and the fastest of several runs;
-//! compare ratios, not absolute numbers, on a noisy machine.
+//! compare ratios, not absolute numbers, on a noisy machine. `cargo bench --bench fluid --
+//! --stages` also prints the median time of each stage of the step (walls summed over its three
+//! runs). `RAYON_NUM_THREADS` picks the thread count.
 
 use fogbank::scene::Scene;
 use fogbank::sim::{BallPush, FluidSim, GridMapping};
@@ -55,11 +57,51 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) {
     );
 }
 
+/// Median time of each stage over `runs` steps, in the order the step runs them.
+fn time_stages(grid: u32, runs: usize, sim: &mut FluidSim) {
+    let mut names: Vec<&'static str> = Vec::new();
+    let mut samples: Vec<Vec<Duration>> = Vec::new();
+    for _ in 0..runs {
+        let mut per_stage: Vec<(&'static str, Duration)> = Vec::new();
+        let mut last = Instant::now();
+        sim.step_observed(1.0 / 60.0, &mut |name| {
+            let now = Instant::now();
+            match per_stage.iter_mut().find(|(seen, _)| *seen == name) {
+                Some((_, total)) => *total += now - last,
+                None => per_stage.push((name, now - last)),
+            }
+            last = Instant::now();
+        });
+        for (name, spent) in per_stage {
+            match names.iter().position(|&seen| seen == name) {
+                Some(index) => samples[index].push(spent),
+                None => {
+                    names.push(name);
+                    samples.push(vec![spent]);
+                }
+            }
+        }
+    }
+    for (name, mut stage_samples) in names.into_iter().zip(samples) {
+        stage_samples.sort();
+        let median = stage_samples[stage_samples.len() / 2];
+        println!(
+            "  {:<26} median {:>9.3} ms",
+            format!("{name} {grid}²"),
+            median.as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn main() {
+    let stages = std::env::args().any(|arg| arg == "--stages");
     for grid in [96u32, 256] {
         let mut sim = stirred_sim(grid);
         let runs = if grid <= 96 { 400 } else { 60 };
         time(&format!("step {grid}²"), runs, || sim.step(1.0 / 60.0));
+        if stages {
+            time_stages(grid, runs, &mut sim);
+        }
         time(&format!("state_hash {grid}²"), runs, || {
             std::hint::black_box(sim.state_hash());
         });

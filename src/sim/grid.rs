@@ -72,30 +72,98 @@ impl Bilinear {
     /// 2), held inside `[0, cells - 1.001]` as the example does. NaN reads as 0.
     #[inline(always)]
     pub(crate) fn at(cells: usize, x: f32, y: f32) -> Self {
-        let top = cells as f32 - 1.001;
-        let x = hold(x, 0.0, top);
-        let y = hold(y, 0.0, top);
-        // On very large grids `cells - 1.001` rounds to `cells - 1`; keep a neighbour in range.
-        // Through i32: a plain conversion, where usize needs extra fix-ups (grids stay far below
-        // 2^31 cells per side).
-        let x0 = (x as i32 as usize).min(cells - 2);
-        let y0 = (y as i32 as usize).min(cells - 2);
+        let (x0, fx) = place_axis(cells, x);
+        let (y0, fy) = place_axis(cells, y);
         Self {
-            index: y0 * cells + x0,
+            index: y0 as usize * cells + x0 as usize,
             cells,
-            fx: x - x0 as f32,
-            fy: y - y0 as f32,
+            fx,
+            fy,
         }
     }
 
     /// The field's value at this position.
     #[inline(always)]
     pub(crate) fn read(&self, field: &[f32]) -> f32 {
-        let near = &field[self.index..self.index + 2];
-        let far = &field[self.index + self.cells..self.index + self.cells + 2];
-        let a = near[0] + (near[1] - near[0]) * self.fx;
-        let b = far[0] + (far[1] - far[0]) * self.fx;
-        a + (b - a) * self.fy
+        lerp_at(field, self.index, self.cells, self.fx, self.fy)
+    }
+}
+
+/// One axis of a read position: the lower neighbour's index and the fraction past it, for
+/// index coordinate `value` on a `cells`-wide grid. Shared by [`Bilinear`] and
+/// [`BilinearRun`] so both read the same points.
+#[inline(always)]
+fn place_axis(cells: usize, value: f32) -> (i32, f32) {
+    let top = cells as f32 - 1.001;
+    let held = hold(value, 0.0, top);
+    // On very large grids `cells - 1.001` rounds to `cells - 1`; keep a neighbour in range.
+    // Through i32: a plain conversion that vectorises, where usize needs extra fix-ups (grids
+    // stay far below 2^31 cells per side; `held` is never negative).
+    let low = (held as i32).min(cells as i32 - 2);
+    (low, held - low as f32)
+}
+
+/// Bilinear blend of the 2×2 cells from `index` (lower-left) on a `cells`-wide field.
+#[inline(always)]
+fn lerp_at(field: &[f32], index: usize, cells: usize, fx: f32, fy: f32) -> f32 {
+    let near = &field[index..index + 2];
+    let far = &field[index + cells..index + cells + 2];
+    let a = near[0] + (near[1] - near[0]) * fx;
+    let b = far[0] + (far[1] - far[0]) * fx;
+    a + (b - a) * fy
+}
+
+/// Cells per [`BilinearRun`]: enough to vectorise, small enough to stay in registers and L1.
+pub(crate) const RUN: usize = 32;
+
+/// Read positions for a run of up to [`RUN`] consecutive cells, placed together so the
+/// arithmetic vectorises (the reads themselves are per cell). Each position is exactly what
+/// [`Bilinear::at`] gives for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BilinearRun {
+    cells: usize,
+    x0: [i32; RUN],
+    y0: [i32; RUN],
+    fx: [f32; RUN],
+    fy: [f32; RUN],
+}
+
+impl BilinearRun {
+    /// An empty run for a grid of `cells` per side (at least 2).
+    pub(crate) fn new(cells: usize) -> Self {
+        Self {
+            cells,
+            x0: [0; RUN],
+            y0: [0; RUN],
+            fx: [0.0; RUN],
+            fy: [0.0; RUN],
+        }
+    }
+
+    /// Cells per side of the grid.
+    pub(crate) fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// Places slot `k` at index coordinates `(xs[k], ys[k])` for every slot (callers read only
+    /// the slots they filled; the others hold harmless in-range positions).
+    #[inline(always)]
+    pub(crate) fn place(&mut self, xs: &[f32; RUN], ys: &[f32; RUN]) {
+        for k in 0..RUN {
+            let (x0, fx) = place_axis(self.cells, xs[k]);
+            let (y0, fy) = place_axis(self.cells, ys[k]);
+            self.x0[k] = x0;
+            self.y0[k] = y0;
+            self.fx[k] = fx;
+            self.fy[k] = fy;
+        }
+    }
+
+    /// The field's value at slot `k`'s position.
+    #[inline(always)]
+    pub(crate) fn read(&self, k: usize, field: &[f32]) -> f32 {
+        let index = self.y0[k] as usize * self.cells + self.x0[k] as usize;
+        lerp_at(field, index, self.cells, self.fx[k], self.fy[k])
     }
 }
 

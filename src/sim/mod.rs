@@ -120,17 +120,45 @@ impl FluidSim {
     /// Advances the fluid by `dt_s` seconds (the frame loop uses exactly 1/60). A negative or
     /// non-finite `dt_s` leaves the state untouched.
     pub fn step(&mut self, dt_s: f32) {
+        self.step_observed(dt_s, &mut |_| {});
+    }
+
+    /// [`FluidSim::step`], calling `after_stage` with each stage's name as it finishes (the
+    /// benchmark times stages with it). The state is exactly what `step` gives.
+    #[doc(hidden)]
+    pub fn step_observed(&mut self, dt_s: f32, after_stage: &mut (dyn FnMut(&'static str) + Send)) {
         if !dt_s.is_finite() || dt_s < 0.0 {
             return;
         }
+        // Each stage hands rows to rayon. From a thread outside the pool, every hand-off is a
+        // round trip through the pool's queue and a wake-up; from one of its workers, the work
+        // runs inline and the other workers steal. So the whole step runs on a worker: one
+        // round trip per step instead of one per stage and pressure half-sweep.
+        if rayon::current_thread_index().is_none() && self.mapping.cells > self.min_rows_per_task {
+            rayon::scope(|_| self.run_stages(dt_s, after_stage));
+        } else {
+            self.run_stages(dt_s, after_stage);
+        }
+    }
+
+    /// The stages of [`FluidSim::step`] in order, on the calling thread.
+    fn run_stages(&mut self, dt_s: f32, after_stage: &mut dyn FnMut(&'static str)) {
         self.confine_vortices(dt_s);
+        after_stage("confine_vortices");
         self.enforce_walls();
+        after_stage("walls");
         self.advect_velocity(dt_s);
+        after_stage("advect_velocity");
         self.enforce_walls();
-        self.project(self.params.pressure_iterations);
+        after_stage("walls");
+        self.project(self.params.pressure_iterations, after_stage);
+        after_stage("project: gradient");
         self.enforce_walls();
+        after_stage("walls");
         self.advect_shock(dt_s);
+        after_stage("advect_shock");
         self.carry_fog(dt_s);
+        after_stage("carry_fog");
     }
 
     /// Where the grid lies on the floor.

@@ -102,11 +102,18 @@ impl PressureSolver {
                         // Interior slots only: 1 <= x = start + 2k <= cells - 2.
                         let k_first = 1 - start;
                         let k_end = (cells - 2 - start) / 2 + 1;
-                        for k in k_first..k_end {
-                            let left = beside[k + start - 1];
-                            let right = beside[k + start];
-                            let value = (left + right + below[k] + above[k] - div_row[k]) * 0.25;
-                            row[k] = flush(value);
+                        let slots = k_end - k_first;
+                        // Equal-length slices, so the loop has no bounds checks and vectorises.
+                        let out = &mut row[k_first..k_end];
+                        let left = &beside[k_first + start - 1..][..slots];
+                        let right = &beside[k_first + start..][..slots];
+                        let below = &below[k_first..k_end];
+                        let above = &above[k_first..k_end];
+                        let div_row = &div_row[k_first..k_end];
+                        for k in 0..slots {
+                            let value =
+                                (left[k] + right[k] + below[k] + above[k] - div_row[k]) * 0.25;
+                            out[k] = flush(value);
                         }
                     });
             }

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::FluidSim;
-use super::grid::{Bilinear, hold};
+use super::grid::{Bilinear, BilinearRun, RUN, hold};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -16,6 +16,44 @@ const CONTINUITY_EXPONENT_LIMIT: f32 = 30.0;
 /// runs many times slower and `value * fade` stops shrinking (a faded blast would linger as
 /// 1e-44 for ever).
 const NEGLIGIBLE: f32 = 1e-9;
+
+/// Traces cells of one row back along a velocity, a run of [`RUN`] cells at a time.
+struct RowTrace {
+    y: f32,
+    xs: [f32; RUN],
+    ys: [f32; RUN],
+    run: BilinearRun,
+}
+
+impl RowTrace {
+    fn new(cells: usize, y: usize) -> Self {
+        Self {
+            y: y as f32,
+            xs: [0.0; RUN],
+            ys: [0.0; RUN],
+            run: BilinearRun::new(cells),
+        }
+    }
+
+    /// Places the run of cells from column `start` at `(x - vel_x * dt_s, y - vel_y * dt_s)`,
+    /// with `vel_x`, `vel_y` the row's velocities (from column 0); returns the run's length.
+    #[inline(always)]
+    fn trace(&mut self, start: usize, vel_x: &[f32], vel_y: &[f32], dt_s: f32) -> usize {
+        let len = RUN.min(self.run_cells() - start);
+        let (vel_x, vel_y) = (&vel_x[start..][..len], &vel_y[start..][..len]);
+        for k in 0..len {
+            // `as i32`: the same value as from usize, and a conversion that vectorises.
+            self.xs[k] = (start + k) as i32 as f32 - vel_x[k] * dt_s;
+            self.ys[k] = self.y - vel_y[k] * dt_s;
+        }
+        self.run.place(&self.xs, &self.ys);
+        len
+    }
+
+    fn run_cells(&self) -> usize {
+        self.run.cells()
+    }
+}
 
 /// `value`, or 0 when it is negligible.
 #[inline(always)]
@@ -97,12 +135,15 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, (u_out, v_out))| {
-                let row = y * cells;
-                for x in 0..cells {
-                    let i = row + x;
-                    let from = Bilinear::at(cells, x as f32 - u[i] * dt_s, y as f32 - v[i] * dt_s);
-                    u_out[x] = flush(from.read(u) * keep);
-                    v_out[x] = flush(from.read(v) * keep);
+                let row = &mut RowTrace::new(cells, y);
+                for start in (0..cells).step_by(RUN) {
+                    let len = row.trace(start, &u[y * cells..], &v[y * cells..], dt_s);
+                    let from = &row.run;
+                    let (u_out, v_out) = (&mut u_out[start..][..len], &mut v_out[start..][..len]);
+                    for k in 0..len {
+                        u_out[k] = flush(from.read(k, u) * keep);
+                        v_out[k] = flush(from.read(k, v) * keep);
+                    }
                 }
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
@@ -113,12 +154,15 @@ impl FluidSim {
     /// flows round the ball and the solids. Pressure is held at 0 on the grid's border and
     /// warm-started from the last step; `iterations` red-black Gauss-Seidel sweeps solve for it
     /// (see `pressure.rs`), and its gradient is taken off the air.
-    pub(super) fn project(&mut self, iterations: u32) {
+    pub(super) fn project(&mut self, iterations: u32, after_part: &mut dyn FnMut(&'static str)) {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
         self.solver.load_divergence(&self.u, &self.v, min_rows);
+        after_part("project: divergence");
         self.solver.iterate(iterations, min_rows);
+        after_part("project: iterations");
         self.solver.store_pressure(&mut self.pressure, min_rows);
+        after_part("project: store");
 
         let pressure = &self.pressure;
         self.u
