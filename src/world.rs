@@ -285,6 +285,75 @@ mod tests {
     use super::*;
     use crate::scene::{CameraKey, KeyframedCamera};
 
+    /// A scene whose ball stands still at (2, 2), jumps once at 0.5 s and lands about 0.77 s
+    /// later, with no fires.
+    fn jumping_scene() -> Scene {
+        let mut scene = Scene::default();
+        scene.fires.clear();
+        scene.ball.script = vec![crate::scene::Input::Jump(crate::scene::Jump { at: 0.5 })];
+        scene
+    }
+
+    #[test]
+    fn a_landing_blasts_the_fog_outward_and_lifts_it_in_a_ring() {
+        let mut world = World::new(&jumping_scene());
+        let ring_lift = |world: &World, [x, z]: [f32; 2]| -> f32 {
+            (0..8)
+                .map(|k| {
+                    let angle = k as f32 * std::f32::consts::TAU / 8.0;
+                    world
+                        .fluid()
+                        .probe(x + 1.6 * angle.cos(), z + 1.6 * angle.sin())
+                        .lift
+                })
+                .fold(f32::INFINITY, f32::min)
+        };
+        let mut landed_at = None;
+        let mut lift_before_landing = 0.0;
+        for _ in 0..120 {
+            let [bx, _, bz] = world.ball().pos_world;
+            let before = ring_lift(&world, [bx, bz]);
+            if world.step().contains(&BallEvent::Land) {
+                landed_at = Some(world.ball().pos_world);
+                lift_before_landing = before;
+                break;
+            }
+        }
+        let [x, _, z] = landed_at.expect("the ball lands within 2 s");
+        // Let the blast spread for a quarter of a second.
+        for _ in 0..15 {
+            world.step();
+        }
+        let fluid = world.fluid();
+        let ring: Vec<f32> = (0..8)
+            .map(|k| {
+                let angle = k as f32 * std::f32::consts::TAU / 8.0;
+                fluid
+                    .probe(x + 1.6 * angle.cos(), z + 1.6 * angle.sin())
+                    .lift
+            })
+            .collect();
+        let far = fluid.probe(x - 6.0, z - 6.0).lift;
+        assert!(
+            ring.iter().all(|&l| l > 0.1),
+            "lift round the landing: {ring:?}"
+        );
+        // The landing, not what is left of the take-off, did it.
+        assert!(
+            ring_lift(&world, [x, z]) > lift_before_landing + 0.1,
+            "ring lift {lift_before_landing} before landing, {:?} after",
+            ring_lift(&world, [x, z])
+        );
+        assert!(far < 0.01, "lift far away: {far}");
+        // The fog under the landing is thinner than in the ring it was thrown into.
+        let centre = fluid.probe(x, z).density;
+        let ring_density = fluid.probe(x + 1.6, z).density;
+        assert!(
+            centre < ring_density,
+            "centre {centre}, ring {ring_density}"
+        );
+    }
+
     #[test]
     fn keyframes_interpolate_and_hold() {
         let keys = KeyframedCamera {
