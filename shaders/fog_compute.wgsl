@@ -19,6 +19,12 @@
 // a write-only storage texture (Rgba16Float storage is core WebGPU); pixels the fog leaves
 // untouched are not written at all, so they keep the scene's colour exactly.
 //
+// Two entry points share the march: `cs_fog` writes the picture only; `cs_fog_with_layer`
+// (with `--layers`) also writes the fog alone into the fog layer, every pixel of it: the
+// premultiplied colour the march summed and alpha 1 − transmittance, so transparent black
+// where the march crossed no fog. That is the raster layer's "sheets over transparent black"
+// in one rounding instead of one per sheet.
+//
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
 // (`FogKnobs`, `shade_sheet` and the group-1 bindings 0 to 3, which this pass binds alike).
 
@@ -38,6 +44,9 @@ struct MarchKnobs {
 @group(1) @binding(7) var scene_depth: texture_depth_2d;
 // The picture, written where the fog covers it.
 @group(1) @binding(8) var composited: texture_storage_2d<rgba16float, write>;
+// The fog layer (premultiplied, linear), written at every pixel: only `cs_fog_with_layer`
+// uses it, so `cs_fog`'s pipeline leaves it out of its layout.
+@group(1) @binding(9) var fog_layer: texture_storage_2d<rgba16float, write>;
 
 // Below this transmittance the sheets further along (and the scene) add at most 1/512 of their
 // colour to fog that is already opaque, about one 8-bit level at most: the march stops.
@@ -50,13 +59,18 @@ fn clip_depth(pos_world: vec3<f32>) -> f32 {
     return clip.z / clip.w;
 }
 
-@compute @workgroup_size(8, 8)
-fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
+// The fog along one pixel's ray: premultiplied colour (linear) and what is left of the light
+// from behind it.
+struct FogAlongRay {
+    color: vec3<f32>,
+    transmittance: f32,
+}
+
+// Marches the sheets along the ray through the centre of pixel `id` (inside the picture), front
+// to back, as far as the scene's depth or until the fog is opaque.
+fn march_fog(id: vec2<u32>) -> FogAlongRay {
     let size_px = march.size.xy;
-    if id.x >= size_px.x || id.y >= size_px.y {
-        return;
-    }
-    let pixel = vec2<i32>(id.xy);
+    let pixel = vec2<i32>(id);
 
     // The ray through the pixel's centre: from the eye to the point on the far plane (clip
     // space y is up, pixel rows run down).
@@ -113,11 +127,39 @@ fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
             }
         }
     }
+    return FogAlongRay(color, transmittance);
+}
+
+// Writes `fog_here` over the scene at `pixel`; leaves pixels without fog untouched.
+fn composite_over_scene(pixel: vec2<i32>, fog_here: FogAlongRay) {
+    let transmittance = fog_here.transmittance;
     if transmittance >= 1.0 {
         return;
     }
     // The scene behind, seen through what is left; alpha as the raster pass's blend leaves it.
     let scene = textureLoad(scene_color, pixel, 0);
     let alpha = 1.0 - transmittance + scene.a * transmittance;
-    textureStore(composited, pixel, vec4<f32>(color + scene.rgb * transmittance, alpha));
+    textureStore(composited, pixel, vec4<f32>(fog_here.color + scene.rgb * transmittance, alpha));
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= march.size.x || id.y >= march.size.y {
+        return;
+    }
+    composite_over_scene(vec2<i32>(id.xy), march_fog(id.xy));
+}
+
+// `cs_fog`, and the fog alone into the fog layer: premultiplied colour and alpha 1 − T (the
+// coverage the raster layer's premultiplied "over" leaves), written at every pixel so pixels
+// without fog are transparent black.
+@compute @workgroup_size(8, 8)
+fn cs_fog_with_layer(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= march.size.x || id.y >= march.size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    let fog_here = march_fog(id.xy);
+    textureStore(fog_layer, pixel, vec4<f32>(fog_here.color, 1.0 - fog_here.transmittance));
+    composite_over_scene(pixel, fog_here);
 }

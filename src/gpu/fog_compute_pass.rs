@@ -13,6 +13,12 @@
 //! passes after it read the picture where they always do. [`Compositor`] chooses between the
 //! two passes; with `Compute` the renderer records the `fog_compute` pass where it would record
 //! the raster `fog` pass.
+//!
+//! With the fog layer (`--layers`, `fog_layer.rs`) the pass runs the shader's
+//! `cs_fog_with_layer` entry point instead of `cs_fog`, which also writes the fog alone, the
+//! premultiplied colour and coverage its march summed anyway, into the layer through a second
+//! storage binding, so no raster pass has to draw the sheets a second time. Without the layer
+//! the pipeline, its bindings and its work are as they were.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -80,6 +86,17 @@ pub(crate) struct MarchKnobs {
     pub size: [u32; 4],
 }
 
+/// The pictures the `fog_compute` pass reads and writes.
+#[derive(Clone, Copy)]
+pub(crate) struct ComputePictures<'a> {
+    /// The renderer's targets, which must have been made for this pass (`Targets::new` with
+    /// `fog_compute`): the scene's colour and depth are read there, the picture written back.
+    pub targets: &'a Targets,
+    /// With `--layers`: a view of the fog layer's texture ([`COLOR_FORMAT`], storage usage, the
+    /// targets' size), where the pass writes the fog alone, every pixel, each frame.
+    pub fog_layer: Option<&'a wgpu::TextureView>,
+}
+
 /// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour.
 pub(crate) struct FogComputePass {
     pipeline: wgpu::ComputePipeline,
@@ -95,17 +112,17 @@ pub(crate) struct FogComputePass {
 }
 
 impl FogComputePass {
-    /// The pass for `scene` in `view` over `targets`, which must have been made for it
-    /// (`Targets::new` with `fog_compute`).
+    /// The pass for `scene` in `view` over `pictures` (see [`ComputePictures`]).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         maps: &FluidMaps,
-        targets: &Targets,
+        pictures: ComputePictures<'_>,
         scene: &Scene,
         view: View,
     ) -> Result<Self, GpuError> {
+        let ComputePictures { targets, fog_layer } = pictures;
         let module = ShaderName::FogCompute.create_module(device, errors)?;
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -171,42 +188,37 @@ impl FogComputePass {
             multisampled: false,
         };
         let filterable = wgpu::TextureSampleType::Float { filterable: true };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("fog_compute.layout"),
-            entries: &[
-                // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
-                entry(0, uniform),
-                entry(1, texture(filterable)),
-                entry(2, texture(filterable)),
-                entry(
-                    3,
-                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                ),
-                entry(4, uniform),
-                entry(
-                    5,
-                    wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                ),
-                entry(
-                    6,
-                    texture(wgpu::TextureSampleType::Float { filterable: false }),
-                ),
-                entry(7, texture(wgpu::TextureSampleType::Depth)),
-                entry(
-                    8,
-                    wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: COLOR_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                ),
-            ],
-        });
-        let resources = [
+        let storage_write = wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format: COLOR_FORMAT,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        };
+        let mut layout_entries = vec![
+            // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
+            entry(0, uniform),
+            entry(1, texture(filterable)),
+            entry(2, texture(filterable)),
+            entry(
+                3,
+                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            ),
+            entry(4, uniform),
+            entry(
+                5,
+                wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            ),
+            entry(
+                6,
+                texture(wgpu::TextureSampleType::Float { filterable: false }),
+            ),
+            entry(7, texture(wgpu::TextureSampleType::Depth)),
+            entry(8, storage_write),
+        ];
+        let mut resources = vec![
             knobs_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&maps.fluid_view),
             wgpu::BindingResource::TextureView(&maps.lift_view),
@@ -217,6 +229,19 @@ impl FogComputePass {
             wgpu::BindingResource::TextureView(&targets.depth_view),
             wgpu::BindingResource::TextureView(&targets.color_linear_view),
         ];
+        // The fog layer: binding 9, read only by `cs_fog_with_layer`.
+        let entry_point = match fog_layer {
+            Some(layer_view) => {
+                layout_entries.push(entry(9, storage_write));
+                resources.push(wgpu::BindingResource::TextureView(layer_view));
+                "cs_fog_with_layer"
+            }
+            None => "cs_fog",
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("fog_compute.layout"),
+            entries: &layout_entries,
+        });
         let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
             .into_iter()
             .enumerate()
@@ -239,7 +264,7 @@ impl FogComputePass {
             label: Some("fog_compute"),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some("cs_fog"),
+            entry_point: Some(entry_point),
             compilation_options: Default::default(),
             cache: None,
         });
@@ -276,7 +301,8 @@ impl FogComputePass {
     }
 
     /// Records the copy of the scene colour and the march over what the `scene` pass left in
-    /// the targets; nothing without sheets.
+    /// the targets (and the fog layer, when the pass has one); nothing without sheets, when the
+    /// fog layer stays as wgpu created it: zeroed, transparent black.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,

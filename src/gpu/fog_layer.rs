@@ -1,6 +1,8 @@
-//! The fog as a layer of its own for compositing (`render --format exr --layers`): the `fog`
-//! pass's sheets drawn a second time, by a raster [`FogPass`] of its own, into a separate
-//! half-float target cleared to transparent black.
+//! The fog as a layer of its own for compositing (`render --format exr --layers`): the fog
+//! alone in a separate half-float target. With the raster compositor the `fog` pass's sheets
+//! are drawn a second time, by a raster [`FogPass`] of its own, over transparent black; with
+//! the compute compositor the `fog_compute` pass writes the layer itself, from the colour and
+//! transmittance its march sums anyway (`cs_fog_with_layer`), and no second pass runs.
 //!
 //! A compositor wants to grade or relight the fog without re-rendering the hall, so the layer
 //! holds the fog alone, in linear light with premultiplied alpha (what EXR and every
@@ -17,25 +19,42 @@
 //! views' lines are diagnostics. The layer follows the view's fog (the veil of the `flow`
 //! view, the colours of the `fluid` view).
 //!
-//! The layer has its own raster pass whichever compositor draws the beauty frame's fog, so
-//! it does not depend on that choice; with the `fog_compute` compositor the two agree as
-//! closely as the compositors agree with each other.
+//! The two ways agree as closely as the compositors agree with each other: the raster layer
+//! rounds to half floats after every sheet, the compute layer once (and its march stops once
+//! the fog is opaque, leaving alpha a little under 1 there). Each matches the beauty frame of
+//! its own compositor: the layer over the fog-free render gives back that frame.
+//! Datacentre GPUs run fragment work far slower than compute, so there a second raster pass
+//! would cost about as much as the whole frame.
 
 use crate::frame::FrameInputs;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::fog_pass::FogPass;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 
-/// The fog layer: its sheets and its target.
+/// The fog layer: its target, and the raster pass that draws it (when it is not the
+/// `fog_compute` pass).
 pub(crate) struct FogLayer {
-    fog: FogPass,
+    /// `None`: the `fog_compute` pass writes the layer through [`FogLayer::view`].
+    fog: Option<FogPass>,
     pub texture: wgpu::Texture,
-    view: wgpu::TextureView,
+    pub view: wgpu::TextureView,
 }
 
 impl FogLayer {
-    /// A `width` × `height` layer, half-float like the colour target, drawn by `fog`.
-    pub(crate) fn new(device: &wgpu::Device, fog: FogPass, width: u32, height: u32) -> Self {
+    /// A `width` × `height` layer, half-float like the colour target, drawn by the raster pass
+    /// `fog`, or with `None` written by the `fog_compute` pass as a storage texture (wgpu
+    /// creates it zeroed: transparent black until the pass writes it).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        fog: Option<FogPass>,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let drawn_by = if fog.is_some() {
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+        } else {
+            wgpu::TextureUsages::STORAGE_BINDING
+        };
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("fog_layer.target"),
             size: wgpu::Extent3d {
@@ -47,7 +66,7 @@ impl FogLayer {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: COLOR_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage: drawn_by | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
@@ -57,22 +76,25 @@ impl FogLayer {
         FogLayer { fog, texture, view }
     }
 
-    /// Queues this frame's knobs and sheet order (applied at the next submit).
+    /// Queues this frame's knobs and sheet order (applied at the next submit); nothing when the
+    /// `fog_compute` pass writes the layer.
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
-        self.fog.prepare(queue, inputs);
+        if let Some(fog) = &self.fog {
+            fog.prepare(queue, inputs);
+        }
     }
 
     /// Records the layer: clear to transparent black, then the sheets against the depth the
-    /// `scene` pass left in `targets`.
+    /// `scene` pass left in `targets`; nothing when the `fog_compute` pass writes the layer.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
     ) {
+        let Some(fog) = &self.fog else { return };
         let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
         let view = &self.view;
-        self.fog
-            .record_sheets(encoder, "fog_layer", view, clear, targets, frame);
+        fog.record_sheets(encoder, "fog_layer", view, clear, targets, frame);
     }
 }

@@ -14,7 +14,8 @@
 //! - `flame` (shaders/flame.wgsl, `flame_pass.rs`): one procedural flame per torch and brazier,
 //!   added over the fog.
 //! - `fog_layer` (shaders/fog.wgsl, `fog_layer.rs`): with `--layers`, the fog sheets again,
-//!   alone, over transparent black, for compositing.
+//!   alone, over transparent black, for compositing (with the compute compositor the
+//!   `fog_compute` pass writes this layer itself and no second pass runs).
 //! - `overlay` (shaders/overlay.wgsl, `overlay_pass.rs`): sheet outlines or the flow mesh.
 //! - `encode` (shaders/encode.wgsl, `encode_pass.rs`): linear light to 8-bit sRGB, the only
 //!   place that conversion happens.

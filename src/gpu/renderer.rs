@@ -7,7 +7,8 @@
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
 //! the [`ReadbackRing`] that is mapped asynchronously. [`RenderConfig::readback`] adds the
 //! linear colour target to the copies (`--format exr`), and the fog layer (`fog_layer.rs`,
-//! drawn after the fog) with its copy (`--layers`).
+//! drawn after the fog by a raster pass of its own, or written by the `fog_compute` pass
+//! itself) with its copy (`--layers`).
 
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::encode_pass::EncodePass;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::flame_pass::FlamePass;
-use crate::gpu::fog_compute_pass::{Compositor, FogComputePass};
+use crate::gpu::fog_compute_pass::{Compositor, ComputePictures, FogComputePass};
 use crate::gpu::fog_layer::FogLayer;
 use crate::gpu::fog_pass::FogPass;
 use crate::gpu::maps::FluidMaps;
@@ -142,23 +143,20 @@ impl Renderer {
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
         let fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
-        let fog_compute = match compositor {
-            Compositor::Compute => Some(FogComputePass::new(
-                &device,
-                &errors,
-                &frame,
-                &maps,
-                &targets,
-                scene,
-                config.view,
-            )?),
-            _ => None,
-        };
-        let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
-        let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
-        let encode = EncodePass::new(&device, &errors, &targets)?;
+        // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
+        // pass, which then needs no second pass.
         let fog_layer = if config.readback.fog_layer_f16 {
-            let layer_fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+            let layer_fog = match compositor {
+                Compositor::Compute => None,
+                _ => Some(FogPass::new(
+                    &device,
+                    &errors,
+                    &frame,
+                    &maps,
+                    scene,
+                    config.view,
+                )?),
+            };
             Some(FogLayer::new(
                 &device,
                 layer_fog,
@@ -168,6 +166,27 @@ impl Renderer {
         } else {
             None
         };
+        let fog_compute = match compositor {
+            Compositor::Compute => {
+                let pictures = ComputePictures {
+                    targets: &targets,
+                    fog_layer: fog_layer.as_ref().map(|layer| &layer.view),
+                };
+                Some(FogComputePass::new(
+                    &device,
+                    &errors,
+                    &frame,
+                    &maps,
+                    pictures,
+                    scene,
+                    config.view,
+                )?)
+            }
+            _ => None,
+        };
+        let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
+        let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+        let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
             &device,
             config.width,

@@ -1,6 +1,8 @@
 //! GPU tests of the compositing outputs (`render --format exr --layers`): the linear target
 //! read back as half floats is the picture the 8-bit frame encodes, and the fog layer is a
-//! premultiplied layer that, put over the picture rendered without fog, gives back the frame.
+//! premultiplied layer that, put over the picture rendered without fog, gives back the frame,
+//! with either compositor (the compute compositor writes the layer from its own march), and the
+//! two compositors' layers agree.
 //!
 //! Like the other GPU tests they pass (after saying why) without an adapter outside CI.
 
@@ -19,6 +21,18 @@ const BOTH: Readback = Readback {
 fn render_with(
     ctx: &GpuContext,
     scene: &Scene,
+    size: (u32, u32),
+    readback: Readback,
+    maps: &(Vec<u8>, Vec<u8>),
+    camera: Option<CameraPose>,
+) -> Frame {
+    render_by(ctx, Compositor::Raster, scene, size, readback, maps, camera)
+}
+
+fn render_by(
+    ctx: &GpuContext,
+    compositor: Compositor,
+    scene: &Scene,
     (width, height): (u32, u32),
     readback: Readback,
     maps: &(Vec<u8>, Vec<u8>),
@@ -28,11 +42,12 @@ fn render_with(
         width,
         height,
         view: View::Fog,
-        compositor: Compositor::Raster,
+        compositor,
         readback,
     };
     let mut renderer =
         Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    assert_eq!(renderer.compositor(), compositor);
     let mut at = inputs(scene, maps, 30);
     if let Some(camera) = camera {
         at.camera = camera;
@@ -158,6 +173,42 @@ fn linear_readback_is_the_picture_the_srgb_frame_encodes() {
 #[test]
 fn fog_layer_over_the_fogless_picture_gives_back_the_frame() {
     let Some(ctx) = context() else { return };
+    assert_layer_gives_back_the_frame(&ctx, Compositor::Raster);
+}
+
+/// As [`fog_layer_over_the_fogless_picture_gives_back_the_frame`], with the compute compositor,
+/// whose march writes the layer: its premultiplied sum and 1 − transmittance over the fogless
+/// hall are what the march puts over the scene, so the composite is the compute frame. Here
+/// both sides round once (the frame's sum and the layer's sum are each rounded to half floats
+/// once), so the composite is far closer than the raster one; the same bound holds.
+#[test]
+fn compute_fog_layer_over_the_fogless_picture_gives_back_the_compute_frame() {
+    let Some(ctx) = context() else { return };
+    assert_layer_gives_back_the_frame(&ctx, Compositor::Compute);
+    // Writing the layer leaves the compute frame as it was without it, byte for byte.
+    let scene = Scene::default();
+    let maps = flat_maps(&scene, 1.0);
+    let size = (96, 54);
+    let plain = render_by(
+        &ctx,
+        Compositor::Compute,
+        &scene,
+        size,
+        Readback::default(),
+        &maps,
+        None,
+    );
+    let with_layer = render_by(&ctx, Compositor::Compute, &scene, size, BOTH, &maps, None);
+    assert_eq!(plain.fog_f16, None);
+    assert!(
+        plain.rgba8 == with_layer.rgba8,
+        "writing the fog layer changed the compute compositor's 8-bit frame"
+    );
+}
+
+/// The fog layer of `compositor`'s render of the default scene is premultiplied, empty without
+/// fog, and over the fogless hall gives back that compositor's frame.
+fn assert_layer_gives_back_the_frame(ctx: &GpuContext, compositor: Compositor) {
     let scene = Scene::default();
     assert!(
         scene.fires.is_empty(),
@@ -165,8 +216,8 @@ fn fog_layer_over_the_fogless_picture_gives_back_the_frame() {
     );
     let maps = flat_maps(&scene, 1.0);
     let size = (96, 54);
-    let frame = render_with(&ctx, &scene, size, BOTH, &maps, None);
-    let hall = render_with(&ctx, &fogless(&scene), size, BOTH, &maps, None);
+    let frame = render_by(ctx, compositor, &scene, size, BOTH, &maps, None);
+    let hall = render_by(ctx, compositor, &fogless(&scene), size, BOTH, &maps, None);
 
     let beauty = floats(frame.linear_f16.as_deref().expect("the linear picture"));
     let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
@@ -200,16 +251,17 @@ fn fog_layer_over_the_fogless_picture_gives_back_the_frame() {
 
     let composite = over(&layer, &under);
     let (worst, at) = worst_rgb_difference(&composite, &beauty);
+    let name = compositor.name();
     assert!(
         worst < 0.01,
-        "layer over the fogless hall differs from the frame by {worst} at pixel {at} \
+        "{name}: layer over the fogless hall differs from the frame by {worst} at pixel {at} \
          (x {}, y {}): composite {:?}, frame {:?}",
         at % 96,
         at / 96,
         &composite[at * 4..at * 4 + 4],
         &beauty[at * 4..at * 4 + 4]
     );
-    eprintln!("fog layer composite: worst relative difference {worst:.2e}");
+    eprintln!("{name} fog layer composite: worst relative difference {worst:.2e}");
     // Sanity: the composite is not trivially the hall (the fog changes the picture).
     let (fog_effect, _) = worst_rgb_difference(&under, &beauty);
     assert!(fog_effect > 0.1, "the fog hardly changes the frame");
@@ -266,5 +318,135 @@ fn with_flames_the_composite_is_the_frame_less_the_fogged_flame() {
     assert!(
         dimmed > 0,
         "no flame is dimmed by the fog: the test no longer looks through fog at a fire"
+    );
+}
+
+/// The compute compositor's fog layer is the raster one, up to how the two sum the sheets.
+///
+/// Tolerance: the raster layer rounds its running sum to half floats after each of the 48
+/// sheets it blends (each rounding up to 2⁻¹¹ relative, about 4.9e-4 for values below 1), the
+/// compute layer sums in `f32` and rounds once; the compute march also stops once the
+/// transmittance is under 1/512, which leaves its alpha (and colour) up to 1/512 ≈ 2e-3 short
+/// where the fog is opaque. Together these stay well under 0.01 per channel. Apart from that,
+/// a pixel where a sheet meets a pillar (or the ball, or the floor) can take one sheet more or
+/// less in one compositor than the other: the rasteriser tests the depth it interpolates across
+/// the quad, the march the depth of the point it computes along the ray. Those pixels are
+/// isolated: at most 1 % of the picture, each with a neighbour whose layer alpha differs from
+/// its own by more than the tolerance (they sit on an edge of the layer). A missing depth test,
+/// a straight-alpha layer or a layer left uncleared would break the per-channel bound over
+/// large areas, not a few edge pixels.
+#[test]
+fn compute_fog_layer_matches_the_raster_layer() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    let maps = flat_maps(&scene, 1.0);
+    let (width, height) = (96, 54);
+    let size = (width, height);
+    let raster = render_by(&ctx, Compositor::Raster, &scene, size, BOTH, &maps, None);
+    let compute = render_by(&ctx, Compositor::Compute, &scene, size, BOTH, &maps, None);
+    let raster_layer = floats(raster.fog_f16.as_deref().expect("the raster fog layer"));
+    let compute_layer = floats(compute.fog_f16.as_deref().expect("the compute fog layer"));
+    assert_eq!(compute_layer.len(), (width * height * 4) as usize);
+
+    // Some fog in the layer, so the agreement cannot come from two empty layers.
+    let covered = compute_layer.chunks_exact(4).filter(|p| p[3] > 0.5).count();
+    assert!(
+        covered > compute_layer.len() / 40,
+        "only {covered} pixels of the compute layer are fog"
+    );
+
+    const TOLERANCE: f32 = 0.01;
+    let alpha_at = |x: i64, y: i64| compute_layer[((y * i64::from(width) + x) * 4 + 3) as usize];
+    let mut outliers = Vec::new();
+    let mut worst_inside = 0.0f32;
+    for (i, (c, r)) in compute_layer
+        .chunks_exact(4)
+        .zip(raster_layer.chunks_exact(4))
+        .enumerate()
+    {
+        let diff = (0..4).map(|k| (c[k] - r[k]).abs()).fold(0.0f32, f32::max);
+        if diff <= TOLERANCE {
+            worst_inside = worst_inside.max(diff);
+            continue;
+        }
+        let (x, y) = ((i as u32 % width) as i64, (i as u32 / width) as i64);
+        let on_edge = (-1..=1i64).any(|dy| {
+            (-1..=1i64).any(|dx| {
+                let (nx, ny) = (x + dx, y + dy);
+                (0..i64::from(width)).contains(&nx)
+                    && (0..i64::from(height)).contains(&ny)
+                    && (alpha_at(nx, ny) - c[3]).abs() > TOLERANCE
+            })
+        });
+        assert!(
+            on_edge,
+            "pixel (x {x}, y {y}) differs by {diff} (compute {c:?}, raster {r:?}) away from \
+             any edge of the layer"
+        );
+        outliers.push((x, y, diff));
+    }
+    eprintln!(
+        "compute vs raster fog layer: worst {worst_inside:.2e} within tolerance, {} edge \
+         pixels over it: {outliers:?}",
+        outliers.len()
+    );
+    assert!(
+        outliers.len() <= (width * height) as usize / 100,
+        "{} pixels differ by more than {TOLERANCE}: {outliers:?}",
+        outliers.len()
+    );
+}
+
+/// Without fog (`fog.sigma = 0`) the compute compositor's layer is transparent black, bit for
+/// bit, and the layer is cleared every frame: a foggy frame rendered first leaves nothing
+/// behind in the next, fogless one.
+#[test]
+fn compute_fog_layer_is_empty_without_fog() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    let size = (40, 24);
+    let fog_maps = flat_maps(&scene, 1.0);
+    let clear_maps = flat_maps(&scene, 0.0);
+    let config = RenderConfig {
+        width: size.0,
+        height: size.1,
+        view: View::Fog,
+        compositor: Compositor::Compute,
+        readback: BOTH,
+    };
+    let hall = render_by(
+        &ctx,
+        Compositor::Compute,
+        &fogless(&scene),
+        size,
+        BOTH,
+        &fog_maps,
+        None,
+    );
+    let layer = hall.fog_f16.as_deref().expect("the fog layer");
+    assert_eq!(layer.len(), 40 * 24 * 4);
+    assert!(
+        layer.iter().all(|&b| b == 0 || b == 0x8000),
+        "the compute fog layer of a fogless hall is not transparent black"
+    );
+
+    // Same renderer: foggy, then a fog map with no fog anywhere.
+    let mut renderer =
+        Renderer::new(&ctx, &scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    let foggy = renderer
+        .render_one(&inputs(&scene, &fog_maps, 30))
+        .unwrap_or_else(|e| panic!("render: {e}"));
+    let foggy_layer = floats(foggy.fog_f16.as_deref().expect("the fog layer"));
+    assert!(
+        foggy_layer.chunks_exact(4).any(|p| p[3] > 0.5),
+        "the foggy frame's layer holds no fog"
+    );
+    let clear = renderer
+        .render_one(&inputs(&scene, &clear_maps, 30))
+        .unwrap_or_else(|e| panic!("render: {e}"));
+    let clear_layer = clear.fog_f16.as_deref().expect("the fog layer");
+    assert!(
+        clear_layer.iter().all(|&b| b == 0 || b == 0x8000),
+        "the fog of the previous frame stayed in the compute fog layer"
     );
 }
