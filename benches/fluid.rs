@@ -5,7 +5,9 @@
 //! Run with `cargo bench --bench fluid`. Prints the median and the fastest of several runs;
 //! compare ratios, not absolute numbers, on a noisy machine. `cargo bench --bench fluid --
 //! --stages` also prints the median time of each stage of the step (walls summed over its three
-//! runs). `RAYON_NUM_THREADS` picks the thread count.
+//! runs). `RAYON_NUM_THREADS` picks the thread count. Each grid's state hash after the warm-up
+//! is printed first, so two builds can be checked for bit-identical results before comparing
+//! their times.
 
 use fogbank::scene::Scene;
 use fogbank::sim::{BallPush, FluidSim, GridMapping};
@@ -97,6 +99,11 @@ fn main() {
     let stages = std::env::args().any(|arg| arg == "--stages");
     for grid in [96u32, 256] {
         let mut sim = stirred_sim(grid);
+        // Lets two builds be checked for bit-identical results before their times are compared.
+        println!(
+            "state_hash {grid}² after stirring: {:016x}",
+            sim.state_hash()
+        );
         let runs = if grid <= 96 { 400 } else { 60 };
         time(&format!("step {grid}²"), runs, || sim.step(1.0 / 60.0));
         if stages {

@@ -8,6 +8,7 @@
 
 use crate::rng::SplitMix64;
 use crate::scene::{self, AutoDrive, Input};
+use crate::sim::{SnapshotError, get_f32, get_f64, get_u64, put_u64, take};
 
 /// Something that happened to the ball during a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -279,6 +280,88 @@ impl BallMotion {
             bytes.extend_from_slice(&auto.next_jump_s.to_le_bytes());
         }
         bytes
+    }
+
+    /// Appends the whole moving state (position, velocity, spin, steps, self-driving state
+    /// with its generator, jumps fired) to a snapshot, little-endian.
+    pub fn write_snapshot(&self, out: &mut Vec<u8>) {
+        for v in self.pos_world.iter().chain(&self.vel_world) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.spin_rad.to_le_bytes());
+        put_u64(out, self.steps);
+        match &self.auto {
+            None => out.push(0),
+            Some(auto) => {
+                out.push(1);
+                put_u64(out, auto.input_index as u64);
+                out.extend_from_slice(&auto.phase_rad.to_le_bytes());
+                out.extend_from_slice(&auto.next_jump_s.to_le_bytes());
+                put_u64(out, auto.rng.state());
+            }
+        }
+        put_u64(out, self.jumps_fired.len() as u64);
+        out.extend(self.jumps_fired.iter().map(|&fired| u8::from(fired)));
+    }
+
+    /// The ball of `ball` and `hall` with its moving state read from a snapshot written by
+    /// [`BallMotion::write_snapshot`]; `input` is advanced past it.
+    pub fn read_snapshot(
+        ball: &scene::Ball,
+        hall: &scene::Hall,
+        input: &mut &[u8],
+    ) -> Result<Self, SnapshotError> {
+        let mut motion = BallMotion::new(ball, hall);
+        for v in motion.pos_world.iter_mut() {
+            *v = get_f32(input, "ball position")?;
+        }
+        for v in motion.vel_world.iter_mut() {
+            *v = get_f32(input, "ball velocity")?;
+        }
+        motion.spin_rad = get_f32(input, "ball spin")?;
+        motion.steps = get_u64(input, "ball steps")?;
+        motion.auto = match take(input, 1, "ball self-driving flag")?[0] {
+            0 => None,
+            1 => {
+                let input_index = get_u64(input, "self-driving input")?;
+                let phase_rad = get_f64(input, "self-driving phase")?;
+                let next_jump_s = get_f64(input, "self-driving jump timer")?;
+                let rng = SplitMix64::new(get_u64(input, "self-driving generator")?);
+                let input_index = usize::try_from(input_index)
+                    .ok()
+                    .filter(|&i| i < ball.script.len())
+                    .ok_or_else(|| {
+                        SnapshotError::Corrupt(format!("self-driving input {input_index}"))
+                    })?;
+                Some(AutoState {
+                    input_index,
+                    phase_rad,
+                    next_jump_s,
+                    rng,
+                })
+            }
+            flag => {
+                return Err(SnapshotError::Corrupt(format!(
+                    "ball self-driving flag {flag}"
+                )));
+            }
+        };
+        let count = get_u64(input, "jumps fired count")?;
+        if count != motion.jumps_fired.len() as u64 {
+            return Err(SnapshotError::Corrupt(format!(
+                "{count} script entries, the scene has {}",
+                motion.jumps_fired.len()
+            )));
+        }
+        let fired = take(input, motion.jumps_fired.len(), "jumps fired")?;
+        for (slot, &byte) in motion.jumps_fired.iter_mut().zip(fired) {
+            *slot = match byte {
+                0 => false,
+                1 => true,
+                _ => return Err(SnapshotError::Corrupt(format!("jump fired flag {byte}"))),
+            };
+        }
+        Ok(motion)
     }
 }
 

@@ -122,6 +122,10 @@ struct SceneArgs {
     /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     sets: Vec<String>,
+    /// Simulation cache folder: start from its latest snapshot at or before the first frame
+    /// (`simulate --cache` also writes snapshots there). One folder per scene.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -195,6 +199,10 @@ struct SimulateArgs {
     /// Report the fluid at this floor point, world units (repeatable).
     #[arg(long, value_name = "X,Z", allow_hyphen_values = true)]
     probe: Vec<String>,
+    /// With --cache, write a snapshot every N frames (1 s at 60 fps by default).
+    #[arg(long = "cache-every", value_name = "N", default_value_t = 60,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    cache_every: u32,
     #[command(flatten)]
     quiet: QuietArg,
 }
@@ -360,6 +368,7 @@ impl Cli {
                     .iter()
                     .map(|p| parse_probe(p))
                     .collect::<Result<_, _>>()?,
+                cache_every_frames: a.cache_every,
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Maps(a) => Command::Maps(MapsSettings {
@@ -449,6 +458,7 @@ fn scene_choice(args: SceneArgs) -> SceneChoice {
     SceneChoice {
         path: args.scene,
         sets: args.sets,
+        cache: args.cache,
     }
 }
 

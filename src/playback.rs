@@ -4,12 +4,71 @@
 //! the steps the [`Timeline`] prescribes, and the ball's events of those steps are gathered so
 //! each frame reports what happened since the previous one. Frames are never stepped backwards:
 //! the fluid cannot be rewound.
+//!
+//! A playback can also start from a cached snapshot (`fogbank simulate --cache DIR` writes
+//! `DIR/step_NNNNNNNN.snap`; [`Playback::from_cache`] starts from the latest one at or before
+//! the first frame) and write snapshots while it steps ([`Playback::write_cache`]), so a farm
+//! renders any frame range without re-simulating from time 0. The states, and so the pictures,
+//! are bit-identical either way; only the first frame's event list is shorter (it covers the
+//! steps since the snapshot).
 
 use crate::ball::BallEvent;
 use crate::frame::{CameraPose, FrameInputs};
 use crate::scene::Scene;
+use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
 use crate::world::World;
+use std::path::{Path, PathBuf};
+
+/// Why a simulation cache could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// A folder or snapshot could not be read.
+    #[error("cannot read the simulation cache {}: {source}", path.display())]
+    Read {
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A snapshot is damaged or belongs to another scene.
+    #[error("cannot use snapshot {}: {source}", path.display())]
+    Snapshot {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: SnapshotError,
+    },
+    /// A snapshot could not be written.
+    #[error("cannot write snapshot {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// File name of the snapshot taken after `step` steps.
+pub fn snapshot_file_name(step: u64) -> String {
+    format!("step_{step:08}.snap")
+}
+
+/// The step of a snapshot file name, `None` for other files.
+fn step_of_file_name(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix("step_")?.strip_suffix(".snap")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Where snapshots go while stepping, and how often.
+struct CacheWriter {
+    dir: PathBuf,
+    every_steps: u64,
+    error: Option<CacheError>,
+}
 
 /// The state shown at one output frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,14 +98,96 @@ pub struct Playback {
     events: Vec<BallEvent>,
     fluid_map: Vec<u8>,
     lift_map: Vec<u8>,
+    cache_writer: Option<CacheWriter>,
 }
 
 impl Playback {
     /// A playback of `scene` from time 0.
     pub fn new(scene: &Scene) -> Self {
+        Self::from_world(scene, World::new(scene))
+    }
+
+    /// A playback of `scene` starting from the latest snapshot in `dir` taken at or before
+    /// `first_frame`'s step, or from time 0 when there is none (or no such folder). Returns the
+    /// step it starts from. A damaged snapshot, or one of another scene, is an error.
+    pub fn from_cache(
+        scene: &Scene,
+        dir: &Path,
+        first_frame: u32,
+    ) -> Result<(Self, u64), CacheError> {
+        let timeline = Timeline {
+            fps: scene.output.fps,
+            frame_count: scene.output.frame_count(),
+        };
+        let target_steps = timeline.steps_before(first_frame);
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Self::new(scene), 0)),
+            Err(source) => {
+                return Err(CacheError::Read {
+                    path: dir.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let mut best: Option<u64> = None;
+        for entry in entries {
+            let entry = entry.map_err(|source| CacheError::Read {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            let name = entry.file_name();
+            if let Some(step) = name.to_str().and_then(step_of_file_name)
+                && step <= target_steps
+                && best.is_none_or(|b| step > b)
+            {
+                best = Some(step);
+            }
+        }
+        let Some(step) = best else {
+            return Ok((Self::new(scene), 0));
+        };
+        let path = dir.join(snapshot_file_name(step));
+        let bytes = std::fs::read(&path).map_err(|source| CacheError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let world = World::restore(scene, &bytes).map_err(|source| CacheError::Snapshot {
+            path: path.clone(),
+            source,
+        })?;
+        if world.steps() != step {
+            return Err(CacheError::Snapshot {
+                path,
+                source: SnapshotError::Corrupt(format!(
+                    "the file name says step {step}, the snapshot step {}",
+                    world.steps()
+                )),
+            });
+        }
+        Ok((Self::from_world(scene, world), step))
+    }
+
+    /// From now on, writes `dir/step_NNNNNNNN.snap` (atomically) after every step that is a
+    /// multiple of `every_steps`. A write failure stops the writing; see
+    /// [`Playback::take_cache_error`].
+    pub fn write_cache(&mut self, dir: &Path, every_steps: u64) {
+        self.cache_writer = Some(CacheWriter {
+            dir: dir.to_path_buf(),
+            every_steps: every_steps.max(1),
+            error: None,
+        });
+    }
+
+    /// The first snapshot write failure, if any.
+    pub fn take_cache_error(&mut self) -> Option<CacheError> {
+        self.cache_writer.as_mut().and_then(|w| w.error.take())
+    }
+
+    fn from_world(scene: &Scene, world: World) -> Self {
         let cells = scene.fluid.grid as usize;
         Playback {
-            world: World::new(scene),
+            world,
             timeline: Timeline {
                 fps: scene.output.fps,
                 frame_count: scene.output.frame_count(),
@@ -54,6 +195,22 @@ impl Playback {
             events: Vec::new(),
             fluid_map: vec![0; cells * cells * 4],
             lift_map: vec![0; cells * cells * 4],
+            cache_writer: None,
+        }
+    }
+
+    /// Writes a snapshot if the cache asks for one at the current step.
+    fn write_snapshot_if_due(&mut self) {
+        let steps = self.world.steps();
+        let Some(writer) = self.cache_writer.as_mut() else {
+            return;
+        };
+        if writer.error.is_some() || !steps.is_multiple_of(writer.every_steps) {
+            return;
+        }
+        let path = writer.dir.join(snapshot_file_name(steps));
+        if let Err(source) = crate::output::atomic::write_atomic(&path, &self.world.snapshot()) {
+            writer.error = Some(CacheError::Write { path, source });
         }
     }
 
@@ -74,6 +231,7 @@ impl Playback {
         let target_steps = self.timeline.steps_before(frame);
         while self.world.steps() < target_steps {
             self.events.extend(self.world.step());
+            self.write_snapshot_if_due();
             on_step();
         }
         let time_s = self.timeline.frame_time_s(frame);
@@ -135,6 +293,43 @@ mod tests {
             assert_eq!(a.hash, b.hash, "frame {n}");
             assert_eq!(a.time_s, b.time_s);
         }
+    }
+
+    #[test]
+    fn a_playback_from_the_cache_reaches_the_same_states() {
+        let mut scene = Scene::default();
+        scene.fluid.grid = 16;
+        scene.output.fps = 30;
+        let dir = std::env::temp_dir().join(format!("fogbank-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut full = Playback::new(&scene);
+        full.write_cache(&dir, 40);
+        let hashes: Vec<u64> = (0..60).map(|f| full.advance_to(f, || {}).hash).collect();
+        assert!(full.take_cache_error().is_none());
+        // Frame 45 is step 90: the snapshot of step 80 is the latest at or before it.
+        let (mut cached, start) = Playback::from_cache(&scene, &dir, 45).unwrap();
+        assert_eq!(start, 80);
+        for f in 45..60 {
+            assert_eq!(
+                cached.advance_to(f, || {}).hash,
+                hashes[f as usize],
+                "frame {f}"
+            );
+        }
+        // Before the first snapshot, and with no folder at all, it starts from 0.
+        assert_eq!(Playback::from_cache(&scene, &dir, 19).unwrap().1, 0);
+        assert_eq!(
+            Playback::from_cache(&scene, &dir.join("none"), 45)
+                .unwrap()
+                .1,
+            0
+        );
+        // A damaged snapshot is an error naming the file.
+        std::fs::write(dir.join(snapshot_file_name(80)), b"FOGSNAP").unwrap();
+        let error = Playback::from_cache(&scene, &dir, 45).err().unwrap();
+        assert!(error.to_string().contains("step_00000080.snap"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -15,6 +15,11 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The generator's whole state; `SplitMix64::new(state)` continues the same sequence.
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -9,7 +9,9 @@
 use crate::ball::{BallEvent, BallMotion};
 use crate::frame::CameraPose;
 use crate::scene::{Camera, Scene};
-use crate::sim::{BallPush, FluidSim, GridMapping};
+use crate::sim::{
+    BallPush, FluidSim, GridMapping, SnapshotError, SnapshotHeader, get_f32, get_u64, put_u64,
+};
 use crate::timeline::STEP_S;
 
 /// Lift per second added over the middle of a fire burning deep in the fog. Lift settles at
@@ -230,6 +232,81 @@ impl World {
     }
 }
 
+impl World {
+    /// The whole state as bytes: a header (magic, format version, [`sim_scene_hash`], grid
+    /// size, step), the fluid (see `sim/snapshot.rs`), the ball with its script state, the
+    /// camera's eye and the step count, all little-endian. [`World::restore`] reads it back.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.fluid.mapping().cell_count() * 37);
+        SnapshotHeader {
+            scene_hash: sim_scene_hash(&self.scene),
+            cells: self.fluid.mapping().cells as u64,
+            step: self.steps,
+        }
+        .write(&mut out);
+        self.fluid.write_snapshot(&mut out);
+        self.ball.write_snapshot(&mut out);
+        for v in self.camera.eye_world {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        put_u64(&mut out, self.steps);
+        out
+    }
+
+    /// The world of `scene` in the state saved by [`World::snapshot`]. Stepping it gives
+    /// exactly what stepping the saved world would have. A snapshot of another scene, another
+    /// grid or another format version, or damaged bytes, is an error, never a panic.
+    pub fn restore(scene: &Scene, bytes: &[u8]) -> Result<World, SnapshotError> {
+        let mut input = bytes;
+        let header = SnapshotHeader::read(&mut input)?;
+        let expected_hash = sim_scene_hash(scene);
+        if header.scene_hash != expected_hash {
+            return Err(SnapshotError::OtherScene {
+                found: header.scene_hash,
+                expected: expected_hash,
+            });
+        }
+        // Solids, mapping and parameters come from the scene, exactly as a fresh world's.
+        let mut world = World::new(scene);
+        if header.cells != world.fluid.mapping().cells as u64 {
+            return Err(SnapshotError::GridSize {
+                found: header.cells,
+                expected: world.fluid.mapping().cells as u64,
+            });
+        }
+        world.fluid = FluidSim::read_snapshot(&scene.fluid, *world.fluid.mapping(), &mut input)?;
+        world.ball = BallMotion::read_snapshot(&scene.ball, &scene.hall, &mut input)?;
+        for v in world.camera.eye_world.iter_mut() {
+            *v = get_f32(&mut input, "camera")?;
+        }
+        world.steps = get_u64(&mut input, "step count")?;
+        if world.steps != header.step {
+            return Err(SnapshotError::Corrupt(format!(
+                "header says step {}, body says step {}",
+                header.step, world.steps
+            )));
+        }
+        if !input.is_empty() {
+            return Err(SnapshotError::Corrupt(format!(
+                "{} bytes left after the end",
+                input.len()
+            )));
+        }
+        Ok(world)
+    }
+}
+
+/// The scene hash a snapshot carries: FNV-1a of the scene's canonical JSON (as `render`'s
+/// scene hash), with the `output` section left out — size, frame count and fps only choose
+/// which states are shown, not the states themselves, so a cache made by `simulate` serves a
+/// `render --size` of the same scene.
+pub fn sim_scene_hash(scene: &Scene) -> u64 {
+    let mut canonical = scene.clone();
+    canonical.output = Default::default();
+    let text = serde_json::to_string(&canonical).unwrap_or_default();
+    fnv1a64(text.as_bytes())
+}
+
 /// Linear interpolation between camera keys; holds before the first and after the last.
 fn keyframe_pose(keys: &[crate::scene::CameraKey], time_s: f32) -> CameraPose {
     let pose = |k: &crate::scene::CameraKey| CameraPose {
@@ -352,6 +429,70 @@ mod tests {
             centre < ring_density,
             "centre {centre}, ring {ring_density}"
         );
+    }
+
+    #[test]
+    fn a_restored_world_steps_exactly_like_the_uninterrupted_one() {
+        // The temple's self-driving script (seeded jumps) on a small grid.
+        let mut scene = Scene::default();
+        scene.fluid.grid = 24;
+        let mut world = World::new(&scene);
+        for _ in 0..200 {
+            world.step();
+        }
+        let bytes = world.snapshot();
+        let mut restored = World::restore(&scene, &bytes).unwrap();
+        assert_eq!(restored.steps(), 200);
+        assert_eq!(restored.state_hash(), world.state_hash());
+        assert_eq!(restored.snapshot(), bytes);
+        let mut jumps = 0;
+        for step in 0..400 {
+            let events = world.step();
+            assert_eq!(restored.step(), events, "step {step}");
+            jumps += events.iter().filter(|e| **e == BallEvent::Jump).count();
+            assert_eq!(restored.state_hash(), world.state_hash(), "step {step}");
+            assert_eq!(
+                restored.camera_pose(0.0).eye_world,
+                world.camera_pose(0.0).eye_world
+            );
+        }
+        assert!(jumps > 0, "the script jumped after the snapshot");
+    }
+
+    #[test]
+    fn snapshots_of_other_scenes_and_damaged_bytes_are_refused() {
+        let mut scene = Scene::default();
+        scene.fluid.grid = 16;
+        let mut world = World::new(&scene);
+        for _ in 0..30 {
+            world.step();
+        }
+        let bytes = world.snapshot();
+        let mut other = scene.clone();
+        other.fluid.refill = 1.0;
+        assert!(matches!(
+            World::restore(&other, &bytes),
+            Err(SnapshotError::OtherScene { .. })
+        ));
+        // The output section does not change the states, so it does not count.
+        let mut resized = scene.clone();
+        resized.output.width = 320;
+        assert!(World::restore(&resized, &bytes).is_ok());
+        for cut in [0, 10, 40, bytes.len() / 2, bytes.len() - 1] {
+            assert!(
+                matches!(
+                    World::restore(&scene, &bytes[..cut]),
+                    Err(SnapshotError::Truncated { .. })
+                ),
+                "cut at {cut}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            World::restore(&scene, &longer),
+            Err(SnapshotError::Corrupt(_))
+        ));
     }
 
     #[test]

@@ -373,3 +373,73 @@ fn compare_passes_within_tolerance_and_fails_with_exit_three() {
     assert!(stderr(&out).contains("does-not-exist.png"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_range_started_from_the_cache_has_the_hashes_of_a_full_run() {
+    let dir = temp_dir("cache");
+    let dir_arg = dir.to_str().unwrap();
+    let grid = "fluid.grid=48";
+    let full = fogbank(&[
+        "simulate", "--set", grid, "--json", "--quiet", "--frames", "0..120",
+    ]);
+    assert!(full.status.success(), "{}", stderr(&full));
+    let full_hashes = hashes(&full);
+    let fill = fogbank(&[
+        "simulate", "--set", grid, "--cache", dir_arg, "--json", "--quiet", "--frames", "0..120",
+    ]);
+    assert!(fill.status.success(), "{}", stderr(&fill));
+    assert_eq!(
+        hashes(&fill),
+        full_hashes,
+        "writing the cache changes nothing"
+    );
+    // Every 60 frames by default: step 60 only (frame 120 was not reached).
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["step_00000060.snap"]);
+
+    let part = fogbank(&[
+        "simulate", "--set", grid, "--cache", dir_arg, "--json", "--quiet", "--frames", "100..120",
+    ]);
+    assert!(part.status.success(), "{}", stderr(&part));
+    assert_eq!(hashes(&part), full_hashes[100..120]);
+
+    // Another scene's cache is refused, naming the file and the fix.
+    let other = fogbank(&[
+        "simulate",
+        "--set",
+        grid,
+        "--set",
+        "fluid.refill=1",
+        "--cache",
+        dir_arg,
+        "--quiet",
+        "--frames",
+        "100..101",
+    ]);
+    assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+    let message = stderr(&other);
+    assert!(
+        message.contains("step_00000060.snap") && message.contains("not this scene"),
+        "{message}"
+    );
+
+    // A damaged snapshot is a clear error, not a panic.
+    let snap = dir.join("step_00000060.snap");
+    let bytes = std::fs::read(&snap).unwrap();
+    std::fs::write(&snap, &bytes[..bytes.len() / 2]).unwrap();
+    let truncated = fogbank(&[
+        "simulate", "--set", grid, "--cache", dir_arg, "--quiet", "--frames", "100..101",
+    ]);
+    assert_eq!(truncated.status.code(), Some(2), "{}", stderr(&truncated));
+    assert!(
+        stderr(&truncated).contains("truncated"),
+        "{}",
+        stderr(&truncated)
+    );
+    assert!(!stderr(&truncated).contains("panicked"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

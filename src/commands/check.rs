@@ -195,6 +195,7 @@ pub(super) fn run_check(settings: &CheckSettings) -> Result<bool, Error> {
         context: &context,
         maps_dir: scratch_maps.as_deref(),
         progress: ProgressMode::detect(settings.quiet),
+        cache_dir: settings.scene.cache.as_deref(),
     };
     let stats = render_frames(&job, |frame, pool| {
         let index = frame.frame_index;

@@ -1,18 +1,18 @@
 //! `fogbank maps`: the fluid's shader maps and colourised debug maps for each chosen frame.
 
-use super::{MapsSettings, create_dir, frames_in_clip, load_scene};
+use super::{MapsSettings, create_dir, frames_in_clip, load_scene, start_playback};
 use crate::Error;
 use crate::output::maps::map_jobs;
 use crate::output::progress::{Progress, ProgressMode};
 use crate::output::writer::WriterPool;
-use crate::playback::Playback;
 
 pub(super) fn run(settings: &MapsSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
     let frames = frames_in_clip(&settings.frames, scene)?;
     create_dir(&settings.out_dir)?;
-    let mut playback = Playback::new(scene);
+    let first_frame = frames.frames().first().copied().unwrap_or(0);
+    let mut playback = start_playback(settings.scene.cache.as_deref(), scene, first_frame)?;
     let mut pool = WriterPool::for_this_machine();
     let mut progress = Progress::new(
         "maps",

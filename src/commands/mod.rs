@@ -29,6 +29,9 @@ pub struct SceneChoice {
     pub path: Option<PathBuf>,
     /// `PATH=VALUE` overrides, applied in order.
     pub sets: Vec<String>,
+    /// Simulation cache folder (`--cache`): start from its latest snapshot at or before the
+    /// first frame (and, for `simulate`, write snapshots into it).
+    pub cache: Option<PathBuf>,
 }
 
 /// Which GPU.
@@ -53,6 +56,8 @@ pub struct SimulateSettings {
     pub json: bool,
     /// Floor points to sample, world (x, z).
     pub probes_world: Vec<[f32; 2]>,
+    /// With `scene.cache`, write a snapshot every this many frames.
+    pub cache_every_frames: u32,
     /// No progress.
     pub quiet: bool,
 }
@@ -299,6 +304,23 @@ fn frames_in_clip(frames: &Option<FrameSet>, scene: &scene::Scene) -> Result<Fra
             }
             Ok(set.clone())
         }
+    }
+}
+
+/// The playback of `scene`, starting from the latest snapshot in `cache_dir` at or before
+/// `first_frame` when a cache is given. A snapshot of another scene or a damaged one is an
+/// error (exit code 2): the farm should know its cache is stale rather than silently
+/// re-simulate.
+fn start_playback(
+    cache_dir: Option<&std::path::Path>,
+    scene: &scene::Scene,
+    first_frame: u32,
+) -> Result<crate::playback::Playback, Error> {
+    match cache_dir {
+        None => Ok(crate::playback::Playback::new(scene)),
+        Some(dir) => crate::playback::Playback::from_cache(scene, dir, first_frame)
+            .map(|(playback, _)| playback)
+            .map_err(|e| Error::Usage(e.to_string())),
     }
 }
 

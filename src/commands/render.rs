@@ -5,7 +5,9 @@
 //! finished one while the next renders; the writer pool's bounded queue keeps memory flat on
 //! long clips. Files are written atomically, so an interrupted run leaves only whole frames.
 
-use super::{FrameFormat, GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene};
+use super::{
+    FrameFormat, GpuChoice, RenderSettings, create_dir, frames_in_clip, load_scene, start_playback,
+};
 use crate::Error;
 use crate::frame::{Frame, View};
 use crate::gpu::{Compositor, GpuContext, GpuError, GpuOptions, Readback, RenderConfig, Renderer};
@@ -14,7 +16,6 @@ use crate::output::png::frame_file_name;
 use crate::output::progress::{ProgressGroup, ProgressMode};
 use crate::output::video::{VideoFormat, VideoSettings, VideoSink, open_video, preflight};
 use crate::output::writer::{ImageFormat, WriteJob, WriterPool};
-use crate::playback::Playback;
 use crate::scene::Scene;
 use crate::timeline::FrameSet;
 use crate::world::fnv1a64;
@@ -98,6 +99,8 @@ pub(super) struct RenderJob<'a> {
     pub maps_dir: Option<&'a Path>,
     /// Progress display.
     pub progress: ProgressMode,
+    /// Simulation cache to start from (`--cache`), if any.
+    pub cache_dir: Option<&'a Path>,
 }
 
 /// What the render loop measured.
@@ -154,7 +157,8 @@ pub(super) fn render_frames(
     let mut simulate_bar = group.stage("simulate", count);
     let mut render_bar = group.stage("render", count);
     let mut encode_bar = group.stage("encode", count);
-    let mut playback = Playback::new(scene);
+    let first_frame = job.frames.frames().first().copied().unwrap_or(0);
+    let mut playback = start_playback(job.cache_dir, scene, first_frame)?;
     let mut pool = WriterPool::for_this_machine();
     let mut hashes = Vec::with_capacity(job.frames.len());
     let (mut simulate_s, mut render_s) = (0.0, 0.0);
@@ -313,6 +317,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         context: &context,
         maps_dir: settings.maps.then_some(maps_dir.as_path()),
         progress: ProgressMode::detect(settings.quiet),
+        cache_dir: settings.scene.cache.as_deref(),
     };
     let mut created = false;
     let mut sink: Option<Box<dyn VideoSink>> = None;

@@ -39,6 +39,7 @@ pub(super) fn run(settings: &SheetSettings) -> Result<(), Error> {
         context: &context,
         maps_dir: None,
         progress: ProgressMode::detect(settings.quiet),
+        cache_dir: settings.scene.cache.as_deref(),
     };
     let mut stills = Vec::with_capacity(frames.len());
     render_frames(&job, |frame, _| {

@@ -1,9 +1,9 @@
 //! `fogbank simulate`: step the scene and print one line, or one JSON object, per frame.
 
-use super::{SimulateSettings, frames_in_clip, load_scene};
+use super::{SimulateSettings, create_dir, frames_in_clip, load_scene, start_playback};
 use crate::Error;
 use crate::output::progress::{Progress, ProgressMode};
-use crate::playback::{FrameState, Playback};
+use crate::playback::FrameState;
 use crate::sim::FluidSim;
 use serde_json::json;
 use std::io::Write;
@@ -12,7 +12,15 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
     let frames = frames_in_clip(&settings.frames, scene)?;
-    let mut playback = Playback::new(scene);
+    let first_frame = frames.frames().first().copied().unwrap_or(0);
+    let mut playback = start_playback(settings.scene.cache.as_deref(), scene, first_frame)?;
+    if let Some(dir) = &settings.scene.cache {
+        create_dir(dir)?;
+        let every_steps = playback
+            .timeline()
+            .steps_before(settings.cache_every_frames.max(1));
+        playback.write_cache(dir, every_steps);
+    }
     let mut progress = Progress::new(
         "simulate",
         frames.len() as u64,
@@ -25,6 +33,9 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
             return Err(Error::Interrupted(0));
         }
         let state = playback.advance_to(frame, || {});
+        if let Some(error) = playback.take_cache_error() {
+            return Err(Error::Usage(error.to_string()));
+        }
         progress.advance(1);
         let line = if settings.json {
             json_line(&state, playback.world().fluid(), &settings.probes_world)

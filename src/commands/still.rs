@@ -1,12 +1,11 @@
 //! `fogbank still`: simulate up to one frame and render just that frame to a PNG file.
 
 use super::render::sized_scene;
-use super::{StillSettings, create_dir, load_scene};
+use super::{StillSettings, create_dir, load_scene, start_playback};
 use crate::Error;
 use crate::gpu::{GpuContext, GpuOptions, Readback, RenderConfig, Renderer};
 use crate::output::progress::{Progress, ProgressMode};
 use crate::output::{atomic, png};
-use crate::playback::Playback;
 
 pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
@@ -36,7 +35,7 @@ pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {
     {
         create_dir(parent)?;
     }
-    let mut playback = Playback::new(&scene);
+    let mut playback = start_playback(settings.scene.cache.as_deref(), &scene, settings.frame)?;
     let steps = playback.timeline().steps_before(settings.frame);
     let mut progress = Progress::new("simulate", steps, ProgressMode::detect(settings.quiet));
     let state = playback.advance_to(settings.frame, || progress.advance(1));

@@ -96,18 +96,31 @@ impl Bilinear {
 fn place_axis(cells: usize, value: f32) -> (i32, f32) {
     let top = cells as f32 - 1.001;
     let held = hold(value, 0.0, top);
-    // On very large grids `cells - 1.001` rounds to `cells - 1`; keep a neighbour in range.
-    // Through i32: a plain conversion that vectorises, where usize needs extra fix-ups (grids
-    // stay far below 2^31 cells per side; `held` is never negative).
-    let low = (held as i32).min(cells as i32 - 2);
-    (low, held - low as f32)
+    // The lower neighbour is `floor(held)`, kept at most `cells - 2` (on very large grids
+    // `cells - 1.001` rounds to `cells - 1`; keep a neighbour in range). It is found with float
+    // arithmetic that vectorises, where `as i32` (saturating) does not: adding and taking off
+    // 2^23 rounds to the nearest integer exactly for `0 <= held < 2^22`, one step down where
+    // that went up gives the floor, and the integer is read from the bits of `floor + 2^23`.
+    // Grids are far below 2^22 cells per side, and `held` is never negative or NaN.
+    const ROUNDER: f32 = 8_388_608.0; // 2^23
+    let nearest = (held + ROUNDER) - ROUNDER;
+    let floor = if nearest > held {
+        nearest - 1.0
+    } else {
+        nearest
+    };
+    let last = (cells - 2) as f32;
+    let low = if floor < last { floor } else { last };
+    let low_index = (low + ROUNDER).to_bits().wrapping_sub(ROUNDER.to_bits()) as i32;
+    (low_index, held - low)
 }
 
 /// Bilinear blend of the 2×2 cells from `index` (lower-left) on a `cells`-wide field.
 #[inline(always)]
 fn lerp_at(field: &[f32], index: usize, cells: usize, fx: f32, fy: f32) -> f32 {
-    let near = &field[index..index + 2];
-    let far = &field[index + cells..index + cells + 2];
+    // One bounds check for the whole 2×2 block; the four reads inside it need none.
+    let block = &field[index..][..cells + 2];
+    let (near, far) = ([block[0], block[1]], [block[cells], block[cells + 1]]);
     let a = near[0] + (near[1] - near[0]) * fx;
     let b = far[0] + (far[1] - far[0]) * fx;
     a + (b - a) * fy
@@ -124,6 +137,7 @@ pub(crate) struct BilinearRun {
     cells: usize,
     x0: [i32; RUN],
     y0: [i32; RUN],
+    index: [usize; RUN],
     fx: [f32; RUN],
     fy: [f32; RUN],
 }
@@ -135,6 +149,7 @@ impl BilinearRun {
             cells,
             x0: [0; RUN],
             y0: [0; RUN],
+            index: [0; RUN],
             fx: [0.0; RUN],
             fy: [0.0; RUN],
         }
@@ -157,13 +172,26 @@ impl BilinearRun {
             self.fx[k] = fx;
             self.fy[k] = fy;
         }
+        // Apart from the arithmetic above, so that loop stays free of 64-bit products.
+        for k in 0..RUN {
+            self.index[k] = self.y0[k] as usize * self.cells + self.x0[k] as usize;
+        }
     }
 
     /// The field's value at slot `k`'s position.
     #[inline(always)]
     pub(crate) fn read(&self, k: usize, field: &[f32]) -> f32 {
-        let index = self.y0[k] as usize * self.cells + self.x0[k] as usize;
-        lerp_at(field, index, self.cells, self.fx[k], self.fy[k])
+        lerp_at(field, self.index[k], self.cells, self.fx[k], self.fy[k])
+    }
+
+    /// The field's values at slots `0..out.len()` into `out`. Reading a whole run into a row of
+    /// the output first, and transforming it after in a separate pass, keeps the gather loop
+    /// small and lets the transform vectorise.
+    #[inline(always)]
+    pub(crate) fn read_into(&self, field: &[f32], out: &mut [f32]) {
+        for (k, value) in out.iter_mut().enumerate().take(RUN) {
+            *value = self.read(k, field);
+        }
     }
 }
 
@@ -181,4 +209,86 @@ pub(crate) fn hold(value: f32, low: f32, high: f32) -> f32 {
 pub(crate) fn min_rows_per_task(cells: usize) -> usize {
     const MIN_CELLS_PER_TASK: usize = 16 * 1024;
     (MIN_CELLS_PER_TASK / cells.max(1)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lower neighbour and fraction as first written, with a saturating `as i32`: the
+    /// vectorising [`place_axis`] must give exactly these bits.
+    fn place_axis_plain(cells: usize, value: f32) -> (i32, f32) {
+        let held = hold(value, 0.0, cells as f32 - 1.001);
+        let low = (held as i32).min(cells as i32 - 2);
+        (low, held - low as f32)
+    }
+
+    #[test]
+    fn place_axis_matches_the_plain_conversion_bit_for_bit() {
+        let specials = [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            0.0,
+            -1e-30,
+            1e-30,
+            0.5,
+            0.999_999_9,
+            1.0,
+            1.000_000_1,
+            2.5,
+            3.5,
+            1e9,
+        ];
+        for cells in [2usize, 3, 96, 131, 256, 5000, 3_000_000] {
+            let top = cells as f32 - 1.001;
+            let mut values = specials.to_vec();
+            values.extend([top, top.next_down(), top.next_up(), cells as f32 - 1.0]);
+            // Every integer near the grid's range and the floats just either side of it, plus
+            // a fine sweep of fractions.
+            for i in 0..cells.min(600) {
+                let at = i as f32;
+                values.extend([at, at.next_down(), at.next_up(), at + 0.5, at - 0.5]);
+            }
+            for step in 0..20_000 {
+                values.push(step as f32 * 0.013_7 - 3.0);
+            }
+            for value in values {
+                let (low, fraction) = place_axis(cells, value);
+                let (plain_low, plain_fraction) = place_axis_plain(cells, value);
+                assert_eq!(low, plain_low, "cells {cells}, value {value:e}");
+                assert_eq!(
+                    fraction.to_bits(),
+                    plain_fraction.to_bits(),
+                    "cells {cells}, value {value:e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_reads_what_single_positions_read() {
+        let cells = 37;
+        let field: Vec<f32> = (0..cells * cells)
+            .map(|i| ((i * 7919) % 1013) as f32 * 0.37 - 50.0)
+            .collect();
+        let mut xs = [0.0f32; RUN];
+        let mut ys = [0.0f32; RUN];
+        for k in 0..RUN {
+            xs[k] = k as f32 * 1.37 - 3.0;
+            ys[k] = 40.0 - k as f32 * 1.61;
+        }
+        xs[3] = f32::NAN;
+        ys[5] = f32::INFINITY;
+        let mut run = BilinearRun::new(cells);
+        run.place(&xs, &ys);
+        let mut read = [0.0f32; RUN];
+        run.read_into(&field, &mut read);
+        for k in 0..RUN {
+            let single = Bilinear::at(cells, xs[k], ys[k]).read(&field);
+            assert_eq!(read[k].to_bits(), single.to_bits(), "slot {k}");
+            assert_eq!(run.read(k, &field).to_bits(), single.to_bits(), "slot {k}");
+        }
+    }
 }

@@ -20,6 +20,7 @@ pub mod maps;
 mod params;
 mod pressure;
 mod readout;
+mod snapshot;
 mod stages;
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,8 @@ pub use forces::BallPush;
 pub use grid::GridMapping;
 pub use params::FluidParams;
 pub use readout::{FieldStats, Probe};
+pub use snapshot::{SnapshotError, SnapshotHeader};
+pub(crate) use snapshot::{get_f32, get_f64, get_u64, put_u64, take};
 
 /// Smallest grid the simulation runs: stencils need an interior and a border.
 pub const MIN_GRID_CELLS: usize = 4;

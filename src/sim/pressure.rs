@@ -120,6 +120,29 @@ impl PressureSolver {
         }
     }
 
+    /// Loads the pressure from grid order (`cells × cells`), the inverse of
+    /// [`PressureSolver::store_pressure`]; a restored snapshot warm-starts from it.
+    pub(super) fn load_pressure(&mut self, grid_pressure: &[f32], min_rows: usize) {
+        let (cells, half) = (self.cells, self.half);
+        for (colour, pressure) in self.pressure.iter_mut().enumerate() {
+            pressure
+                .par_chunks_mut(half)
+                .enumerate()
+                .with_min_len(min_rows)
+                .for_each(|(y, row)| {
+                    let start = first_x(colour, y);
+                    for (k, value) in row.iter_mut().enumerate() {
+                        let x = start + 2 * k;
+                        *value = if x < cells {
+                            grid_pressure[y * cells + x]
+                        } else {
+                            0.0
+                        };
+                    }
+                });
+        }
+    }
+
     /// Writes the pressure back in grid order into `out` (`cells × cells`).
     pub(super) fn store_pressure(&self, out: &mut [f32], min_rows: usize) {
         let (cells, half) = (self.cells, self.half);

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::FluidSim;
-use super::grid::{Bilinear, BilinearRun, RUN, hold};
+use super::grid::{BilinearRun, RUN, hold};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -140,9 +140,10 @@ impl FluidSim {
                     let len = row.trace(start, &u[y * cells..], &v[y * cells..], dt_s);
                     let from = &row.run;
                     let (u_out, v_out) = (&mut u_out[start..][..len], &mut v_out[start..][..len]);
-                    for k in 0..len {
-                        u_out[k] = flush(from.read(k, u) * keep);
-                        v_out[k] = flush(from.read(k, v) * keep);
+                    from.read_into(u, u_out);
+                    from.read_into(v, v_out);
+                    for value in u_out.iter_mut().chain(v_out.iter_mut()) {
+                        *value = flush(*value * keep);
                     }
                 }
             });
@@ -201,18 +202,27 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, (su_out, sv_out))| {
+                let trace = &mut RowTrace::new(cells, y);
                 let row = y * cells;
-                for x in 0..cells {
-                    let i = row + x;
-                    if solid[i] != 0 {
-                        su_out[x] = 0.0;
-                        sv_out[x] = 0.0;
-                        continue;
+                let solid_row = &solid[row..row + cells];
+                for start in (0..cells).step_by(RUN) {
+                    let len = trace.trace(start, &su[row..], &sv[row..], dt_s);
+                    let from = &trace.run;
+                    let solid_run = &solid_row[start..][..len];
+                    let (su_out, sv_out) =
+                        (&mut su_out[start..][..len], &mut sv_out[start..][..len]);
+                    // Solid cells read a harmless in-range position, then become 0.
+                    from.read_into(su, su_out);
+                    from.read_into(sv, sv_out);
+                    for out in [su_out, sv_out] {
+                        for (value, &solid) in out.iter_mut().zip(solid_run) {
+                            *value = if solid != 0 {
+                                0.0
+                            } else {
+                                flush(*value * fade)
+                            };
+                        }
                     }
-                    let from =
-                        Bilinear::at(cells, x as f32 - su[i] * dt_s, y as f32 - sv[i] * dt_s);
-                    su_out[x] = flush(from.read(su) * fade);
-                    sv_out[x] = flush(from.read(sv) * fade);
                 }
             });
         std::mem::swap(&mut self.su, &mut self.su_next);
@@ -247,35 +257,93 @@ impl FluidSim {
             .for_each(|(y, (((density_out, off_x_out), off_z_out), lift_out))| {
                 let row = y * cells;
                 let inner_row = y > 0 && y < cells - 1;
-                for x in 0..cells {
-                    let i = row + x;
-                    let wind_x = u[i] + su[i];
-                    let wind_y = v[i] + sv[i];
-                    let from =
-                        Bilinear::at(cells, x as f32 - wind_x * dt_s, y as f32 - wind_y * dt_s);
+                let (u_row, v_row) = (&u[row..row + cells], &v[row..row + cells]);
+                let (su_row, sv_row) = (&su[row..row + cells], &sv[row..row + cells]);
+                // The shock's neighbours above and below (this row again on the border rows,
+                // where they are not read).
+                let (sv_below, sv_above) = if inner_row {
+                    (&sv[row - cells..row], &sv[row + cells..row + 2 * cells])
+                } else {
+                    (sv_row, sv_row)
+                };
+                let run = &mut BilinearRun::new(cells);
+                let (xs, ys) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
+                let (shift_x, shift_y) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
+                let squeezes = &mut [0.0f32; RUN];
+                for start in (0..cells).step_by(RUN) {
+                    let len = RUN.min(cells - start);
+                    let end = start + len;
+                    {
+                        let (u_run, v_run) = (&u_row[start..end], &v_row[start..end]);
+                        let (su_run, sv_run) = (&su_row[start..end], &sv_row[start..end]);
+                        for k in 0..len {
+                            let wind_x = u_run[k] + su_run[k];
+                            let wind_y = v_run[k] + sv_run[k];
+                            shift_x[k] = wind_x * dt_s;
+                            shift_y[k] = wind_y * dt_s;
+                            // `as i32`: the same value as from usize, and it vectorises.
+                            xs[k] = (start + k) as i32 as f32 - shift_x[k];
+                            ys[k] = y as f32 - shift_y[k];
+                        }
+                    }
+                    run.place(xs, ys);
 
-                    let spread = if inner_row && x > 0 && x < cells - 1 {
-                        (su[i + 1] - su[i - 1] + sv[i + cells] - sv[i - cells]) * 0.5
+                    // The continuity exponent; the spread is 0 on the border cells.
+                    squeezes.fill(0.0);
+                    if inner_row {
+                        let low = start.max(1);
+                        let high = end.min(cells - 1);
+                        for x in low..high {
+                            squeezes[x - start] =
+                                (su_row[x + 1] - su_row[x - 1] + sv_above[x] - sv_below[x]) * 0.5;
+                        }
+                    }
+                    let mut any_squeeze = false;
+                    for spread in squeezes.iter_mut() {
+                        let exponent = hold(
+                            -*spread * continuity_dt,
+                            -CONTINUITY_EXPONENT_LIMIT,
+                            CONTINUITY_EXPONENT_LIMIT,
+                        );
+                        any_squeeze |= exponent != 0.0;
+                        *spread = exponent;
+                    }
+                    // exp(0) is exactly 1: skip the calls where there is no shock (most cells).
+                    if any_squeeze {
+                        for exponent in squeezes[..len].iter_mut() {
+                            *exponent = if *exponent == 0.0 {
+                                1.0
+                            } else {
+                                exponent.exp()
+                            };
+                        }
                     } else {
-                        0.0
-                    };
-                    let exponent = hold(
-                        -spread * continuity_dt,
-                        -CONTINUITY_EXPONENT_LIMIT,
-                        CONTINUITY_EXPONENT_LIMIT,
-                    );
-                    // exp(0) is exactly 1: skip the call where there is no shock (most cells).
-                    let squeeze = if exponent == 0.0 { 1.0 } else { exponent.exp() };
-                    let carried = (from.read(density) * squeeze).min(max_density);
-                    let rate = if carried > 1.0 { spill } else { refill };
-                    density_out[x] = carried + (1.0 - carried) * rate;
+                        squeezes.fill(1.0);
+                    }
 
-                    let drift_x = (from.read(off_x) - wind_x * dt_s * cell_world) * relax;
-                    let drift_z = (from.read(off_z) - wind_y * dt_s * cell_world) * relax;
-                    off_x_out[x] = flush(hold(drift_x, -drift_limit, drift_limit));
-                    off_z_out[x] = flush(hold(drift_z, -drift_limit, drift_limit));
-
-                    lift_out[x] = flush(from.read(lift) * settle);
+                    let density_out = &mut density_out[start..end];
+                    let (off_x_out, off_z_out) =
+                        (&mut off_x_out[start..end], &mut off_z_out[start..end]);
+                    let lift_out = &mut lift_out[start..end];
+                    run.read_into(density, density_out);
+                    for (value, &squeeze) in density_out.iter_mut().zip(&squeezes[..len]) {
+                        let carried = (*value * squeeze).min(max_density);
+                        let rate = if carried > 1.0 { spill } else { refill };
+                        *value = carried + (1.0 - carried) * rate;
+                    }
+                    run.read_into(off_x, off_x_out);
+                    run.read_into(off_z, off_z_out);
+                    for (out, shift) in [(off_x_out, &shift_x[..len]), (off_z_out, &shift_y[..len])]
+                    {
+                        for (value, &shift) in out.iter_mut().zip(shift) {
+                            let drift = (*value - shift * cell_world) * relax;
+                            *value = flush(hold(drift, -drift_limit, drift_limit));
+                        }
+                    }
+                    run.read_into(lift, lift_out);
+                    for value in lift_out.iter_mut() {
+                        *value = flush(*value * settle);
+                    }
                 }
             });
         std::mem::swap(&mut self.density, &mut self.density_next);

@@ -1,0 +1,299 @@
+//! Snapshots of the fluid as bytes, so a render farm can start a frame range from a cached
+//! state instead of re-simulating from time 0 (see `World::snapshot` and `fogbank simulate
+//! --cache`).
+//!
+//! The format is plain little-endian: a header (magic, format version, the scene's hash, the
+//! grid size and the step index), then each field of the fluid as raw `f32`/`u8` values in a
+//! fixed order. Scratch buffers are not stored: every stage overwrites them before reading.
+//! The pressure is stored because the next solve starts from it (warm start); leaving it out
+//! would change every later step. Reading checks the header against what the caller expects
+//! and never panics on short or damaged input.
+
+use super::pressure::PressureSolver;
+use super::{FluidParams, FluidSim, GridMapping, grid};
+
+/// First bytes of every snapshot file.
+pub const SNAPSHOT_MAGIC: [u8; 8] = *b"FOGSNAP\0";
+/// Format version; bump it whenever the byte layout or the meaning of a field changes.
+pub const SNAPSHOT_VERSION: u32 = 1;
+
+/// Why a snapshot could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The bytes do not start with the snapshot magic.
+    #[error("not a fogbank snapshot (wrong magic bytes)")]
+    BadMagic,
+    /// Written by another format version.
+    #[error("snapshot format version {found}, this fogbank reads version {expected}")]
+    Version {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        expected: u32,
+    },
+    /// Written for another scene (or other overrides).
+    #[error(
+        "snapshot belongs to scene {found:016x}, not this scene ({expected:016x}); \
+         delete the cache folder or use another --cache for this scene"
+    )]
+    OtherScene {
+        /// Scene hash in the file.
+        found: u64,
+        /// Hash of the scene being played.
+        expected: u64,
+    },
+    /// The grid size in the file is not the scene's.
+    #[error("snapshot has a {found}-cell grid, the scene has {expected}")]
+    GridSize {
+        /// Cells per side in the file.
+        found: u64,
+        /// Cells per side of the scene.
+        expected: u64,
+    },
+    /// The bytes end before the snapshot does.
+    #[error("snapshot is truncated (needed {needed} more bytes while reading {what})")]
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes missing.
+        needed: usize,
+    },
+    /// Bytes are left after the snapshot's end, or a value is out of range.
+    #[error("snapshot is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// The header every snapshot starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotHeader {
+    /// FNV-1a hash of the scene's canonical JSON (see `World::snapshot`).
+    pub scene_hash: u64,
+    /// Cells per side of the fluid grid.
+    pub cells: u64,
+    /// World steps taken when the snapshot was made.
+    pub step: u64,
+}
+
+impl SnapshotHeader {
+    /// Appends the header: magic, version, scene hash, cells, step.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&SNAPSHOT_MAGIC);
+        out.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
+        put_u64(out, self.scene_hash);
+        put_u64(out, self.cells);
+        put_u64(out, self.step);
+    }
+
+    /// Reads a header and checks magic and version (the caller checks hash and grid).
+    pub fn read(input: &mut &[u8]) -> Result<SnapshotHeader, SnapshotError> {
+        let magic = take(input, SNAPSHOT_MAGIC.len(), "magic")?;
+        if magic != SNAPSHOT_MAGIC {
+            return Err(SnapshotError::BadMagic);
+        }
+        let version = u32::from_le_bytes(take_array(input, "version")?);
+        if version != SNAPSHOT_VERSION {
+            return Err(SnapshotError::Version {
+                found: version,
+                expected: SNAPSHOT_VERSION,
+            });
+        }
+        Ok(SnapshotHeader {
+            scene_hash: get_u64(input, "scene hash")?,
+            cells: get_u64(input, "grid size")?,
+            step: get_u64(input, "step")?,
+        })
+    }
+}
+
+impl FluidSim {
+    /// Appends the fluid's whole state (no scratch) to `out`: the grid size, then u, v, su,
+    /// sv, density, off_x, off_z, lift, pressure as `f32` and solid as `u8`, each in grid order.
+    pub fn write_snapshot(&self, out: &mut Vec<u8>) {
+        put_u64(out, self.mapping.cells as u64);
+        for field in [
+            &self.u,
+            &self.v,
+            &self.su,
+            &self.sv,
+            &self.density,
+            &self.off_x,
+            &self.off_z,
+            &self.lift,
+            &self.pressure,
+        ] {
+            out.reserve(field.len() * 4);
+            for value in field.iter() {
+                out.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.solid);
+    }
+
+    /// A fluid built from `params` and `mapping` with the state read from `input` (as written
+    /// by [`FluidSim::write_snapshot`]); `input` is advanced past it.
+    pub fn read_snapshot(
+        params: &FluidParams,
+        mapping: GridMapping,
+        input: &mut &[u8],
+    ) -> Result<FluidSim, SnapshotError> {
+        let mut fluid = FluidSim::new(params, mapping);
+        let cells = get_u64(input, "fluid grid size")?;
+        if cells != fluid.mapping.cells as u64 {
+            return Err(SnapshotError::GridSize {
+                found: cells,
+                expected: fluid.mapping.cells as u64,
+            });
+        }
+        for (field, what) in [
+            (&mut fluid.u, "u"),
+            (&mut fluid.v, "v"),
+            (&mut fluid.su, "su"),
+            (&mut fluid.sv, "sv"),
+            (&mut fluid.density, "density"),
+            (&mut fluid.off_x, "off_x"),
+            (&mut fluid.off_z, "off_z"),
+            (&mut fluid.lift, "lift"),
+            (&mut fluid.pressure, "pressure"),
+        ] {
+            let bytes = take(input, field.len() * 4, what)?;
+            for (value, chunk) in field.iter_mut().zip(bytes.chunks_exact(4)) {
+                *value = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            }
+        }
+        let solid = take(input, fluid.solid.len(), "solid")?;
+        if let Some(bad) = solid.iter().find(|&&s| s > 1) {
+            return Err(SnapshotError::Corrupt(format!("solid cell value {bad}")));
+        }
+        fluid.solid.copy_from_slice(solid);
+        // The solver starts the next solve from its own copy of the pressure.
+        fluid.solver = PressureSolver::new(fluid.mapping.cells);
+        fluid.solver.load_pressure(
+            &fluid.pressure,
+            grid::min_rows_per_task(fluid.mapping.cells),
+        );
+        Ok(fluid)
+    }
+}
+
+/// Appends `value` as 8 little-endian bytes.
+pub fn put_u64(out: &mut Vec<u8>, value: u64) {
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+/// Takes `count` bytes off the front of `input`.
+pub fn take<'a>(
+    input: &mut &'a [u8],
+    count: usize,
+    what: &'static str,
+) -> Result<&'a [u8], SnapshotError> {
+    if input.len() < count {
+        return Err(SnapshotError::Truncated {
+            what,
+            needed: count - input.len(),
+        });
+    }
+    let (head, rest) = input.split_at(count);
+    *input = rest;
+    Ok(head)
+}
+
+/// Takes `N` bytes off the front of `input` as an array.
+pub fn take_array<const N: usize>(
+    input: &mut &[u8],
+    what: &'static str,
+) -> Result<[u8; N], SnapshotError> {
+    let mut array = [0; N];
+    array.copy_from_slice(take(input, N, what)?);
+    Ok(array)
+}
+
+/// Reads a little-endian `u64`.
+pub fn get_u64(input: &mut &[u8], what: &'static str) -> Result<u64, SnapshotError> {
+    Ok(u64::from_le_bytes(take_array(input, what)?))
+}
+
+/// Reads a little-endian `f32`.
+pub fn get_f32(input: &mut &[u8], what: &'static str) -> Result<f32, SnapshotError> {
+    Ok(f32::from_le_bytes(take_array(input, what)?))
+}
+
+/// Reads a little-endian `f64`.
+pub fn get_f64(input: &mut &[u8], what: &'static str) -> Result<f64, SnapshotError> {
+    Ok(f64::from_le_bytes(take_array(input, what)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stirred_fluid() -> FluidSim {
+        let params = FluidParams::default();
+        let mut fluid = FluidSim::new(&params, GridMapping::new(17, 20.0));
+        fluid.mark_solid_circle([3.0, -2.0], 1.5);
+        fluid.blast([0.0, 0.0], 3.0, 4.0, 0.5);
+        for _ in 0..5 {
+            fluid.step(1.0 / 60.0);
+        }
+        fluid
+    }
+
+    #[test]
+    fn a_restored_fluid_steps_exactly_like_the_original() {
+        let mut original = stirred_fluid();
+        let mut bytes = Vec::new();
+        original.write_snapshot(&mut bytes);
+        let mut input = bytes.as_slice();
+        let mut restored =
+            FluidSim::read_snapshot(original.params(), *original.mapping(), &mut input).unwrap();
+        assert!(input.is_empty());
+        assert!(original.pressure().iter().any(|&p| p != 0.0));
+        for _ in 0..10 {
+            original.step(1.0 / 60.0);
+            restored.step(1.0 / 60.0);
+            assert_eq!(original.state_hash(), restored.state_hash());
+        }
+    }
+
+    #[test]
+    fn short_or_mismatched_input_is_an_error_not_a_panic() {
+        let fluid = stirred_fluid();
+        let mut bytes = Vec::new();
+        fluid.write_snapshot(&mut bytes);
+        for cut in [0, 7, 8, 100, bytes.len() - 1] {
+            let mut input = &bytes[..cut];
+            let result = FluidSim::read_snapshot(fluid.params(), *fluid.mapping(), &mut input);
+            assert!(
+                matches!(result, Err(SnapshotError::Truncated { .. })),
+                "{cut}: {result:?}"
+            );
+        }
+        let mut input = bytes.as_slice();
+        let other = GridMapping::new(16, 20.0);
+        let result = FluidSim::read_snapshot(fluid.params(), other, &mut input);
+        assert!(matches!(result, Err(SnapshotError::GridSize { .. })));
+    }
+
+    #[test]
+    fn header_round_trips_and_rejects_other_versions() {
+        let header = SnapshotHeader {
+            scene_hash: 0x1234_5678_9abc_def0,
+            cells: 64,
+            step: 600,
+        };
+        let mut bytes = Vec::new();
+        header.write(&mut bytes);
+        assert_eq!(SnapshotHeader::read(&mut bytes.as_slice()), Ok(header));
+        let mut newer = bytes.clone();
+        newer[8] = newer[8].wrapping_add(1);
+        assert!(matches!(
+            SnapshotHeader::read(&mut newer.as_slice()),
+            Err(SnapshotError::Version { .. })
+        ));
+        let mut garbage = bytes.clone();
+        garbage[0] = b'X';
+        assert_eq!(
+            SnapshotHeader::read(&mut garbage.as_slice()),
+            Err(SnapshotError::BadMagic)
+        );
+    }
+}
