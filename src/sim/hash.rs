@@ -75,17 +75,7 @@ impl FluidSim {
     pub fn state_hash(&self) -> u64 {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
-        let fields: [&[f32]; 9] = [
-            &self.u,
-            &self.v,
-            &self.su,
-            &self.sv,
-            &self.density,
-            &self.off_x,
-            &self.off_z,
-            &self.lift,
-            &self.pressure,
-        ];
+        let fields = self.state_fields();
         let mut hash = fnv1a(FNV_OFFSET_BASIS, &(cells as u64).to_le_bytes());
         for field in fields {
             for row_hash in row_hashes(field, cells, min_rows, f32::to_le_bytes) {

@@ -81,6 +81,22 @@ pub struct FluidSim {
 }
 
 impl FluidSim {
+    /// The moving state's float fields in their one fixed order — u, v, su, sv, density, off_x,
+    /// off_z, lift, pressure — shared by the state hash and the snapshots.
+    pub(super) fn state_fields(&self) -> [&[f32]; 9] {
+        [
+            &self.u,
+            &self.v,
+            &self.su,
+            &self.sv,
+            &self.density,
+            &self.off_x,
+            &self.off_z,
+            &self.lift,
+            &self.pressure,
+        ]
+    }
+
     /// A fluid at rest with fog of density 1 everywhere and no solids.
     ///
     /// The grid size is `mapping.cells`; callers build the mapping from `params.grid` and the

@@ -110,17 +110,7 @@ impl FluidSim {
     /// sv, density, off_x, off_z, lift, pressure as `f32` and solid as `u8`, each in grid order.
     pub fn write_snapshot(&self, out: &mut Vec<u8>) {
         put_u64(out, self.mapping.cells as u64);
-        for field in [
-            &self.u,
-            &self.v,
-            &self.su,
-            &self.sv,
-            &self.density,
-            &self.off_x,
-            &self.off_z,
-            &self.lift,
-            &self.pressure,
-        ] {
+        for field in self.state_fields() {
             out.reserve(field.len() * 4);
             for value in field.iter() {
                 out.extend_from_slice(&value.to_le_bytes());
