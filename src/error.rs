@@ -1,29 +1,62 @@
-//! The library's error type and the process exit codes it maps to.
+//! The library's error type, and the one place that maps a failure to a process exit code.
 //!
-//! Each failure says what went wrong and how to fix it; the binary prints the message and exits
-//! with the code from [`Error::exit_code`]. Nothing in the library exits the process.
+//! Every failure is a typed variant that keeps its cause as a source chain (an
+//! `std::io::Error`, a [`GpuError`], a snapshot's checksum…), so a caller can tell a full disk
+//! from a typo in a scene. [`Error::kind`] sorts the variants into the four outcomes the
+//! command line promises (see the README's exit codes): a failure while working, bad input,
+//! differences found by `check`/`compare`, and an interruption. Nothing in the library exits
+//! the process; the binary prints [`Error::report`] and exits with [`Error::exit_code`].
 
 use crate::cli::FlagError;
+use crate::compare::CompareError;
 use crate::gpu::GpuError;
+use crate::output::sheet::SheetError;
+use crate::output::video::VideoError;
+use crate::playback::CacheError;
 use crate::scene::SceneErrors;
 use crate::timeline::RangeError;
 use std::path::PathBuf;
 
 /// Exit code for success.
 pub const EXIT_OK: i32 = 0;
-/// Exit code for a failure while working (GPU, disk).
+/// Exit code for a failure while working (GPU, disk, encoder).
 pub const EXIT_FAILURE: i32 = 1;
-/// Exit code for bad input: scene file, flags, ranges.
+/// Exit code for bad input: scene file, flags, ranges, missing references, a stale cache.
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code of `check` and `compare` when images differ beyond the tolerance.
 pub const EXIT_DIFFERENCES: i32 = 3;
-/// Exit code after Ctrl-C.
+/// Exit code after SIGINT (Ctrl-C): 128 + 2, as shells report it.
 pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The four outcomes of a failed command, each with its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Something failed while working: the GPU, the disk, an encoder (exit 1).
+    Failure,
+    /// The input cannot work: scene file, flags, ranges, references, cache (exit 2).
+    BadInput,
+    /// `check` or `compare` found differences beyond the tolerance (exit 3).
+    Differences,
+    /// The run was interrupted (exit 130).
+    Interrupted,
+}
+
+impl ErrorKind {
+    /// The process exit code of this outcome.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorKind::Failure => EXIT_FAILURE,
+            ErrorKind::BadInput => EXIT_BAD_INPUT,
+            ErrorKind::Differences => EXIT_DIFFERENCES,
+            ErrorKind::Interrupted => EXIT_INTERRUPTED,
+        }
+    }
+}
 
 /// Everything that can stop a fogbank command.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The scene could not be loaded.
+    /// The scene could not be loaded (its own rendering names file, line, field and fix).
     #[error("{0}")]
     Scene(#[from] SceneErrors),
     /// A `--frames` value could not be read.
@@ -32,13 +65,42 @@ pub enum Error {
     /// Another flag could not be read.
     #[error("{0}")]
     Flag(#[from] FlagError),
-    /// A request that does not fit the scene, e.g. a frame past the clip's end.
+    /// A request that does not fit the scene or the other flags, e.g. a frame past the clip's
+    /// end or `--layers` with PNG. Always bad input; the message says how to fix it.
     #[error("{0}")]
     Usage(String),
+    /// The golden folder does not exist and `CI=true` forbids creating it.
+    #[error(
+        "the golden folder {} does not exist, and under CI=true references are never \
+         created; bless them locally with `fogbank check … --golden {} --bless` and commit them",
+        dir.display(), dir.display()
+    )]
+    GoldenFolderMissing {
+        /// The folder named by `--golden`.
+        dir: PathBuf,
+    },
+    /// Reference frames are missing and `CI=true` forbids creating them.
+    #[error(
+        "{} reference frame{} missing in {} ({}); under CI=true references are never created: \
+         bless them locally with --bless and commit them",
+        files.len(), if files.len() == 1 { " is" } else { "s are" }, dir.display(), files.join(", ")
+    )]
+    MissingReferences {
+        /// The golden folder.
+        dir: PathBuf,
+        /// The missing file names.
+        files: Vec<String>,
+    },
     /// The GPU failed or is missing.
     #[error(transparent)]
     Gpu(#[from] GpuError),
-    /// A file could not be written.
+    /// The simulation cache could not be read or written, or holds a stale or damaged snapshot.
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    /// An image given to `check` or `compare` could not be read, or a result not written.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
+    /// A file or folder could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
         /// The file or folder.
@@ -47,43 +109,172 @@ pub enum Error {
         source: std::io::Error,
     },
     /// An image could not be encoded.
-    #[error("cannot encode {}: {message}", path.display())]
+    #[error("cannot encode {}: {source}", path.display())]
     Encode {
         /// The file being made.
         path: PathBuf,
-        /// Why.
-        message: String,
+        /// The encoder's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The encoder threads stopped before every frame was handed to them.
+    #[error("the image encoder threads stopped before the last frame was written")]
+    EncoderStopped,
     /// A video could not be written.
     #[error(transparent)]
-    Video(#[from] crate::output::video::VideoError),
+    Video(#[from] VideoError),
     /// A contact sheet could not be made.
     #[error(transparent)]
-    Sheet(#[from] crate::output::sheet::SheetError),
+    Sheet(#[from] SheetError),
     /// `check` or `compare` found differences beyond the tolerance (details already printed).
     #[error("{0}")]
     Differences(String),
-    /// The user pressed Ctrl-C; finished files are kept, no partial file is left.
-    #[error("interrupted: {0} frames were written completely, none partially")]
-    Interrupted(usize),
+    /// The run was interrupted; finished files are kept, no partial file is left.
+    #[error("interrupted: {written} files were written completely, none partially")]
+    Interrupted {
+        /// Files written before the interruption.
+        written: usize,
+    },
 }
 
 impl Error {
-    /// The process exit code for this error.
-    pub fn exit_code(&self) -> i32 {
+    /// Which of the four outcomes this failure is: the only place that decides it.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Scene(_) | Error::Range(_) | Error::Flag(_) | Error::Usage(_) => EXIT_BAD_INPUT,
-            Error::Interrupted(_) => EXIT_INTERRUPTED,
-            Error::Differences(_) => EXIT_DIFFERENCES,
-            Error::Video(
-                crate::output::video::VideoError::UnknownFormat { .. }
-                | crate::output::video::VideoError::Settings(_),
-            ) => EXIT_BAD_INPUT,
+            Error::Scene(_)
+            | Error::Range(_)
+            | Error::Flag(_)
+            | Error::Usage(_)
+            | Error::GoldenFolderMissing { .. }
+            | Error::MissingReferences { .. } => ErrorKind::BadInput,
+            Error::Cache(e) => match e {
+                // A snapshot of another scene, another format version, or a damaged one: the
+                // farm should know its cache is stale rather than silently re-simulate.
+                CacheError::Snapshot { .. } => ErrorKind::BadInput,
+                CacheError::Read { .. } | CacheError::Write { .. } => ErrorKind::Failure,
+            },
+            Error::Compare(e) => match e {
+                CompareError::Encode { .. } | CompareError::Write { .. } => ErrorKind::Failure,
+                CompareError::Missing { .. }
+                | CompareError::Unreadable { .. }
+                | CompareError::NotPng { .. }
+                | CompareError::BadBuffer { .. }
+                | CompareError::Sidecar { .. } => ErrorKind::BadInput,
+            },
+            Error::Video(VideoError::UnknownFormat { .. } | VideoError::Settings(_)) => {
+                ErrorKind::BadInput
+            }
+            Error::Sheet(
+                SheetError::NoFrames | SheetError::NoColumns | SheetError::TooLarge { .. },
+            ) => ErrorKind::BadInput,
+            Error::Differences(_) => ErrorKind::Differences,
+            Error::Interrupted { .. } => ErrorKind::Interrupted,
             Error::Gpu(_)
             | Error::Write { .. }
             | Error::Encode { .. }
+            | Error::EncoderStopped
             | Error::Video(_)
-            | Error::Sheet(_) => EXIT_FAILURE,
+            | Error::Sheet(_) => ErrorKind::Failure,
         }
+    }
+
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        self.kind().exit_code()
+    }
+
+    /// The text the binary prints: `error: …` and each cause the message does not already
+    /// quote, one per line. Scene errors come rendered with their own `error:` headers and
+    /// source excerpts.
+    pub fn report(&self) -> String {
+        let message = self.to_string();
+        let mut text = match self {
+            Error::Scene(_) => message.clone(),
+            _ => format!("error: {message}"),
+        };
+        let mut cause = std::error::Error::source(self);
+        // `#[error(transparent)]` variants share their source's text: skip it.
+        let mut seen = message;
+        while let Some(source) = cause {
+            let line = source.to_string();
+            if !seen.contains(&line) {
+                text.push_str("\n  caused by: ");
+                text.push_str(&line);
+                seen.push_str(&line);
+            }
+            cause = source.source();
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_own_exit_code() {
+        let codes = [
+            ErrorKind::Failure,
+            ErrorKind::BadInput,
+            ErrorKind::Differences,
+            ErrorKind::Interrupted,
+        ]
+        .map(ErrorKind::exit_code);
+        assert_eq!(codes, [1, 2, 3, 130]);
+    }
+
+    #[test]
+    fn disk_and_encoder_failures_are_failures_not_bad_input() {
+        let disk = Error::Write {
+            path: "out/frame_0000.png".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        };
+        assert_eq!(disk.exit_code(), EXIT_FAILURE);
+        assert_eq!(Error::EncoderStopped.exit_code(), EXIT_FAILURE);
+        let cache_write = Error::Cache(CacheError::Write {
+            path: "cache/step_00000060.snap".into(),
+            source: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        });
+        assert_eq!(cache_write.exit_code(), EXIT_FAILURE);
+        let diff_write = Error::Compare(CompareError::Write {
+            path: "golden/frame_0000.diff.png".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        });
+        assert_eq!(diff_write.exit_code(), EXIT_FAILURE);
+    }
+
+    #[test]
+    fn unreadable_inputs_are_bad_input() {
+        let missing = Error::Compare(CompareError::Missing {
+            path: "a.png".into(),
+        });
+        assert_eq!(missing.exit_code(), EXIT_BAD_INPUT);
+        let refs = Error::MissingReferences {
+            dir: "golden".into(),
+            files: vec!["frame_0000.png".into()],
+        };
+        assert_eq!(refs.exit_code(), EXIT_BAD_INPUT);
+        assert_eq!(Error::Usage("--columns".into()).exit_code(), EXIT_BAD_INPUT);
+    }
+
+    #[test]
+    fn report_adds_causes_the_message_does_not_quote() {
+        let inner = std::io::Error::other("disk quota exceeded");
+        let error = Error::Encode {
+            path: "out/a.exr".into(),
+            source: Box::new(inner),
+        };
+        // The message quotes its source: no second line.
+        assert_eq!(
+            error.report(),
+            "error: cannot encode out/a.exr: disk quota exceeded"
+        );
+        let cache = Error::Cache(CacheError::Read {
+            path: "cache".into(),
+            source: std::io::Error::other("input/output error"),
+        });
+        let report = cache.report();
+        assert!(report.starts_with("error: cannot read the simulation cache cache"));
+        assert_eq!(report.matches("input/output error").count(), 1, "{report}");
     }
 }

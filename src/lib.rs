@@ -7,6 +7,7 @@
 //! [`output`] writes them. [`cli`] and [`commands`] are the command line on top.
 
 pub mod ball;
+pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod compare;
@@ -15,6 +16,7 @@ pub mod frame;
 pub mod gpu;
 pub mod interrupt;
 pub mod output;
+pub mod pipeline;
 pub mod playback;
 pub mod rng;
 pub mod scene;

@@ -9,12 +9,7 @@ fn main() {
     let code = match Cli::parse().into_command().and_then(fogbank::commands::run) {
         Ok(()) => fogbank::error::EXIT_OK,
         Err(error) => {
-            let message = error.to_string();
-            if message.starts_with("error:") {
-                eprintln!("{message}");
-            } else {
-                eprintln!("error: {message}");
-            }
+            eprintln!("{}", error.report());
             error.exit_code()
         }
     };

@@ -1,11 +1,13 @@
 //! The subcommands, each taking a plain settings struct (no clap types) and doing one job.
 //!
-//! Shared steps live here: loading the scene with its warnings, choosing frames within the
-//! clip, and the default output folder.
+//! A command loads its scene, turns its settings into the library's options, calls the library
+//! (the [`crate::pipeline`] jobs, the golden check in [`crate::compare::golden`]) with a
+//! [`ProgressReporter`] on stderr, and prints the result. Only this layer prints.
 
 mod check;
 mod info;
 mod maps;
+mod progress;
 mod render;
 mod sheet;
 mod simulate;
@@ -14,13 +16,14 @@ mod validate;
 
 use crate::Error;
 use crate::frame::View;
-use crate::gpu::{BackendChoice, Compositor};
+use crate::gpu::{BackendChoice, Compositor, GpuContext, GpuOptions};
 use crate::scene::{self, LoadedScene};
 use crate::timeline::FrameSet;
 use std::path::PathBuf;
 
-pub use check::{CheckReport, FrameReport, MAP_MAX_CHANNEL_DIFF, ToleranceFlags};
-pub use render::RenderSummary;
+pub use crate::compare::ToleranceFlags;
+pub use crate::pipeline::FrameFormat;
+pub use progress::{Progress, ProgressGroup, ProgressMode, ProgressReporter};
 
 /// Which scene and which overrides.
 #[derive(Debug, Clone, Default)]
@@ -117,17 +120,6 @@ pub struct RenderSettings {
     pub gpu: GpuChoice,
     /// No progress.
     pub quiet: bool,
-}
-
-/// Format of a rendered frame sequence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum FrameFormat {
-    /// `frame_0000.png`, 8-bit sRGB.
-    #[default]
-    Png,
-    /// `frame_0000.exr`: the renderer's linear half-float colour target itself (read back
-    /// before the sRGB encode), values above 1.0 kept, alpha 1.
-    Exr,
 }
 
 /// `fogbank sheet`.
@@ -256,7 +248,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Still(s) => still::run(&s),
         Command::Sheet(s) => sheet::run(&s),
         Command::Check(s) => {
-            passed_or_differences(check::run_check(&s)?, "frames differ from their references")
+            passed_or_differences(check::run(&s)?, "frames differ from their references")
         }
         Command::Compare(s) => passed_or_differences(
             check::run_compare(&s)?,
@@ -283,51 +275,20 @@ fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
     Ok(loaded)
 }
 
-/// The chosen frames, checked against the clip; the whole clip when none are chosen.
-fn frames_in_clip(frames: &Option<FrameSet>, scene: &scene::Scene) -> Result<FrameSet, Error> {
-    let count = scene.output.frame_count();
-    let timeline = crate::timeline::Timeline {
-        fps: scene.output.fps,
-        frame_count: count,
-    };
-    match frames {
-        None => Ok(timeline.all_frames()),
-        Some(set) => {
-            if let Some(last) = set.last()
-                && last >= count
-            {
-                return Err(Error::Usage(format!(
-                    "--frames asks for frame {last}, but the clip has {count} frames (0..{count}); \
-                     ask for fewer or lengthen it with --set output.frames={}",
-                    last + 1
-                )));
-            }
-            Ok(set.clone())
-        }
+impl GpuChoice {
+    /// Opens the chosen GPU.
+    fn open(&self) -> Result<GpuContext, Error> {
+        Ok(GpuContext::new(&GpuOptions {
+            backend: self.backend,
+            adapter_name: self.adapter_name.clone(),
+        })?)
     }
 }
 
-/// The playback of `scene`, starting from the latest snapshot in `cache_dir` at or before
-/// `first_frame` when a cache is given. A snapshot of another scene or a damaged one is an
-/// error (exit code 2): the farm should know its cache is stale rather than silently
-/// re-simulate.
-fn start_playback(
-    cache_dir: Option<&std::path::Path>,
-    scene: &scene::Scene,
-    first_frame: u32,
-) -> Result<crate::playback::Playback, Error> {
-    match cache_dir {
-        None => Ok(crate::playback::Playback::new(scene)),
-        Some(dir) => crate::playback::Playback::from_cache(scene, dir, first_frame)
-            .map(|(playback, _)| playback)
-            .map_err(|e| Error::Usage(e.to_string())),
-    }
-}
-
-/// Creates a folder (and its parents) for output.
-fn create_dir(path: &std::path::Path) -> Result<(), Error> {
-    std::fs::create_dir_all(path).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+/// Prints `value` as pretty JSON on stdout (plain structs: serialising cannot fail).
+fn print_json(value: &impl serde::Serialize) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
 }

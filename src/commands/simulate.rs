@@ -1,8 +1,8 @@
 //! `fogbank simulate`: step the scene and print one line, or one JSON object, per frame.
 
-use super::{SimulateSettings, create_dir, frames_in_clip, load_scene, start_playback};
+use super::{Progress, ProgressMode, SimulateSettings, load_scene};
 use crate::Error;
-use crate::output::progress::{Progress, ProgressMode};
+use crate::pipeline::{create_dir, frames_in_clip, start_playback};
 use crate::playback::FrameState;
 use crate::sim::FluidSim;
 use serde_json::json;
@@ -11,7 +11,7 @@ use std::io::Write;
 pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
-    let frames = frames_in_clip(&settings.frames, scene)?;
+    let frames = frames_in_clip(settings.frames.as_ref(), scene)?;
     let first_frame = frames.frames().first().copied().unwrap_or(0);
     let mut playback = start_playback(settings.scene.cache.as_deref(), scene, first_frame)?;
     if let Some(dir) = &settings.scene.cache {
@@ -30,11 +30,11 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let mut out = stdout.lock();
     for &frame in frames.frames() {
         if crate::interrupt::requested() {
-            return Err(Error::Interrupted(0));
+            return Err(Error::Interrupted { written: 0 });
         }
         let state = playback.advance_to(frame, || {});
         if let Some(error) = playback.take_cache_error() {
-            return Err(Error::Usage(error.to_string()));
+            return Err(error.into());
         }
         progress.advance(1);
         let line = if settings.json {

@@ -10,16 +10,22 @@
 //! adapter made them and which tolerance applies. Fluid maps are data, not pictures, and use
 //! [`compare_exact_within`], where SSIM is reported but does not decide.
 //!
-//! It serves both fogbank's own CI (tests/) and the user-facing `fogbank check` and
-//! `fogbank compare` commands.
+//! [`golden`] runs the frame loop into these comparisons: the `fogbank check` job (render,
+//! compare or bless, write failure pictures) and `fogbank compare` of two files. It serves both
+//! fogbank's own CI (tests/) and users' CI.
 
 mod diff;
+pub mod golden;
 mod metrics;
 mod raster;
 mod sidecar;
 mod ssim;
 
 pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
+pub use golden::{
+    CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, ToleranceFlags,
+    check, compare_files,
+};
 pub use metrics::{Comparison, Failure, Gate, Tolerance, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};

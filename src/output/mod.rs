@@ -3,8 +3,7 @@
 //! Exporters turn pixels into bytes ([`png`], [`exr`]); one place writes bytes to disk
 //! ([`atomic`]); [`writer`] runs that on worker threads; [`maps`] lays out the per-frame debug
 //! maps; [`video`] streams frames into MP4/WebM through ffmpeg or natively into [`gif`] and
-//! [`apng`]; [`sheet`] lays stills out as a contact sheet with labels drawn in [`font`];
-//! [`progress`] reports long work.
+//! [`apng`]; [`sheet`] lays stills out as a contact sheet with labels drawn in [`font`].
 
 pub mod apng;
 pub mod atomic;
@@ -13,7 +12,6 @@ pub mod font;
 pub mod gif;
 pub mod maps;
 pub mod png;
-pub mod progress;
 pub mod sheet;
 pub mod video;
 pub mod writer;

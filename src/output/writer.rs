@@ -121,7 +121,7 @@ impl WriterPool {
         if let Some(sender) = &self.sender {
             // The receiver lives as long as the threads; a send error means they all died.
             if sender.send(job).is_err() {
-                return Err(crate::Error::Usage("the encoder threads stopped".into()));
+                return Err(crate::Error::EncoderStopped);
             }
         }
         Ok(())
@@ -173,17 +173,18 @@ fn run_job(job: WriteJob) -> Done {
     let started = Instant::now();
     let encoded = match &job.format {
         ImageFormat::Png => png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb)
-            .map_err(|e| e.to_string()),
+            .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) }),
         ImageFormat::ExrF16 { bits } => {
-            super::exr::encode_exr_rgba_f16(job.width, job.height, bits).map_err(|e| e.to_string())
+            super::exr::encode_exr_rgba_f16(job.width, job.height, bits)
+                .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) })
         }
     };
     let bytes = match encoded {
         Ok(bytes) => bytes,
-        Err(message) => {
+        Err(source) => {
             return Done::Failed(crate::Error::Encode {
                 path: job.path,
-                message,
+                source,
             });
         }
     };

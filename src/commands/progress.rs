@@ -1,8 +1,11 @@
-//! Progress reporting on stderr: a bar on a terminal, plain lines otherwise, nothing when quiet.
+//! The command line's [`Reporter`]: progress on stderr as a bar on a terminal, plain lines
+//! otherwise, nothing when quiet; warnings and notes always.
 //!
 //! Long runs (thousands of frames) must show they are alive, but logs in CI and farms must not
-//! fill with carriage returns, so the mode follows whether stderr is a terminal.
+//! fill with carriage returns, so the mode follows whether stderr is a terminal. The library
+//! never prints; this is where its reports reach the user.
 
+use crate::pipeline::{Reporter, Stage};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -153,5 +156,60 @@ impl Progress {
             ProgressMode::Quiet => {}
         }
         self.elapsed_s()
+    }
+}
+
+/// Shows the pipeline's stages as a [`ProgressGroup`] and prints warnings and notes on stderr.
+pub struct ProgressReporter {
+    group: ProgressGroup,
+    /// One slot per [`Stage`], in [`Stage::ALL`] order.
+    stages: [Option<Progress>; 3],
+    /// Overrides the stage names (e.g. `maps` for the maps command).
+    label: Option<&'static str>,
+}
+
+impl ProgressReporter {
+    /// A reporter drawing in `mode`.
+    pub fn new(mode: ProgressMode) -> Self {
+        ProgressReporter {
+            group: ProgressGroup::new(mode),
+            stages: [None, None, None],
+            label: None,
+        }
+    }
+
+    /// A reporter for a command that has one stage, shown under `label`.
+    pub fn labelled(mode: ProgressMode, label: &'static str) -> Self {
+        ProgressReporter {
+            label: Some(label),
+            ..ProgressReporter::new(mode)
+        }
+    }
+}
+
+impl Reporter for ProgressReporter {
+    fn begin(&mut self, stage: Stage, total: u64) {
+        let name = self.label.unwrap_or(stage.name());
+        self.stages[stage as usize] = Some(self.group.stage(name, total));
+    }
+
+    fn advance(&mut self, stage: Stage, count: u64) {
+        if let Some(progress) = &mut self.stages[stage as usize] {
+            progress.advance(count);
+        }
+    }
+
+    fn end(&mut self, stage: Stage) {
+        if let Some(progress) = self.stages[stage as usize].take() {
+            progress.finish();
+        }
+    }
+
+    fn warning(&mut self, message: &str) {
+        eprintln!("warning: {message}");
+    }
+
+    fn note(&mut self, message: &str) {
+        eprintln!("note: {message}");
     }
 }

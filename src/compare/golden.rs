@@ -1,0 +1,433 @@
+//! Golden-image checks: render frames through the frame loop and judge each against its
+//! blessed reference, `DIR/frame_NNNN.png`, or bless new references.
+//!
+//! A failing frame gets the actual image, a diff heat map and an expected | actual | diff strip
+//! written beside its reference. Blessing writes the references and a `golden.json` sidecar
+//! naming the adapter, driver and fogbank version; checking on another adapter warns and uses
+//! looser thresholds. With maps, the fluid's two shader maps are compared as numbers. Missing
+//! references are created outside CI and are errors under `CI=true`.
+
+use super::{
+    CompareError, Comparison, GoldenSidecar, Image, Tolerance, compare, compare_exact_within,
+    diff_heatmap, load_png, save_png, strip,
+};
+use crate::Error;
+use crate::frame::View;
+use crate::gpu::{Compositor, GpuContext, Readback};
+use crate::output::maps::{FLUID_MAP, LIFT_MAP};
+use crate::output::png::frame_file_name;
+use crate::output::writer::{ImageFormat, WriteJob};
+use crate::pipeline::{FrameJob, Reporter, adapter_line, create_dir, run_frames};
+use crate::scene::Scene;
+use crate::timeline::FrameSet;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Largest channel difference allowed in the fluid maps, which are CPU data and should match
+/// exactly; one level leaves room for a different platform's `exp` rounding a value across.
+pub const MAP_MAX_CHANNEL_DIFF: u8 = 1;
+
+/// Threshold overrides shared by `check` and `compare`; `None` keeps the default or the
+/// sidecar's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToleranceFlags {
+    /// `--max-diff`: largest channel difference that does not count, 8-bit levels.
+    pub max_channel_diff: Option<u8>,
+    /// `--pixel-budget`: fraction of pixels allowed over `--max-diff`.
+    pub pixel_budget: Option<f64>,
+    /// `--min-ssim`: lowest structural similarity that passes.
+    pub min_ssim: Option<f64>,
+}
+
+impl ToleranceFlags {
+    /// The tolerance these flags make of `base`, validated.
+    pub fn over(&self, base: Tolerance) -> Result<Tolerance, Error> {
+        let tolerance = Tolerance {
+            max_channel_diff: self.max_channel_diff.unwrap_or(base.max_channel_diff),
+            pixel_budget: self.pixel_budget.unwrap_or(base.pixel_budget),
+            min_ssim: self.min_ssim.unwrap_or(base.min_ssim),
+        };
+        tolerance
+            .validate()
+            .map_err(|reason| Error::Usage(format!("tolerance flags: {reason}")))?;
+        Ok(tolerance)
+    }
+}
+
+/// The verdict on one frame.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameReport {
+    /// Output frame number.
+    pub frame: u32,
+    /// "pass", "fail", "missing" or "blessed".
+    pub status: &'static str,
+    /// Largest channel difference, 8-bit levels.
+    pub max_channel_diff: Option<u8>,
+    /// Fraction of pixels over the gate.
+    pub fraction_over: Option<f64>,
+    /// Mean absolute difference, 8-bit levels.
+    pub mean_abs_diff: Option<f64>,
+    /// Structural similarity, 1 = identical.
+    pub ssim: Option<f64>,
+    /// Human-readable summary.
+    pub detail: String,
+    /// Files written for a failing frame.
+    pub artifacts: Vec<PathBuf>,
+}
+
+impl FrameReport {
+    /// The report of a comparison of frame `frame`.
+    pub fn from_comparison(frame: u32, comparison: &Comparison, artifacts: Vec<PathBuf>) -> Self {
+        FrameReport {
+            frame,
+            status: if comparison.passed { "pass" } else { "fail" },
+            max_channel_diff: Some(comparison.max_channel_diff),
+            fraction_over: Some(comparison.fraction_over),
+            mean_abs_diff: Some(comparison.mean_abs_diff),
+            ssim: Some(comparison.ssim),
+            detail: comparison.to_string(),
+            artifacts,
+        }
+    }
+}
+
+/// The whole check, for `--json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    /// The golden folder.
+    pub golden: PathBuf,
+    /// Adapter that rendered this check.
+    pub adapter: String,
+    /// Adapter that blessed the references, if known.
+    pub blessed_on: Option<String>,
+    /// Tolerance applied.
+    pub max_channel_diff: u8,
+    /// Tolerance applied: fraction of pixels allowed over `max_channel_diff`.
+    pub pixel_budget: f64,
+    /// Tolerance applied: lowest SSIM.
+    pub min_ssim: f64,
+    /// Per frame.
+    pub frames: Vec<FrameReport>,
+    /// Per map file (with maps).
+    pub maps: Vec<FrameReport>,
+    /// Frames that failed.
+    pub failed: usize,
+}
+
+/// What [`check`] compares, and against what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOptions {
+    /// Folder of references.
+    pub golden_dir: PathBuf,
+    /// Frames to check; the whole clip when `None`.
+    pub frames: Option<FrameSet>,
+    /// What to show.
+    pub view: View,
+    /// How the fog sheets are put over the scene.
+    pub compositor: Compositor,
+    /// Write the references instead of comparing.
+    pub bless: bool,
+    /// Also compare the fluid's shader maps as numbers.
+    pub maps: bool,
+    /// Threshold overrides.
+    pub tolerance: ToleranceFlags,
+    /// Running under CI: references are never created, missing ones are errors.
+    pub ci: bool,
+    /// Start from this simulation cache (`--cache`).
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Files written beside a golden image when it fails.
+fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
+    let stem = format!("frame_{frame:04}");
+    [
+        golden_dir.join(format!("{stem}.actual.png")),
+        golden_dir.join(format!("{stem}.diff.png")),
+        golden_dir.join(format!("{stem}.strip.png")),
+    ]
+}
+
+/// Renders the chosen frames of `scene` (size already applied) and compares each with its
+/// reference, or blesses them. Differences are in the report (`failed > 0`), not an error.
+pub fn check(
+    context: &GpuContext,
+    scene: &Scene,
+    options: &CheckOptions,
+    reporter: &mut dyn Reporter,
+) -> Result<CheckReport, Error> {
+    let frames = crate::pipeline::frames_in_clip(options.frames.as_ref(), scene)?;
+    let golden = &options.golden_dir;
+    let ci = options.ci;
+    if !options.bless && !golden.is_dir() && ci {
+        return Err(Error::GoldenFolderMissing {
+            dir: golden.clone(),
+        });
+    }
+    let sidecar = match GoldenSidecar::read(golden) {
+        Ok(sidecar) => Some(sidecar),
+        Err(CompareError::Missing { .. }) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let adapter = context.summary();
+    let tolerance = options.tolerance.over(match &sidecar {
+        Some(s) if !options.bless => {
+            if !s.same_adapter(&adapter.name, &adapter.driver_info) {
+                reporter.warning(&format!(
+                    "the references in {} were made on {} ({}); this check runs on {} — using \
+                     looser thresholds",
+                    golden.display(),
+                    s.adapter,
+                    s.driver,
+                    adapter_line(context)
+                ));
+            }
+            s.tolerance_for(&adapter.name, &adapter.driver_info)
+        }
+        _ => Tolerance::default(),
+    })?;
+    if !options.bless && sidecar.is_some_and(|s| s.view != options.view.name()) {
+        reporter.warning(&format!(
+            "the references in {} were made with another --view",
+            golden.display()
+        ));
+    }
+
+    // Maps are rendered into a scratch folder, then compared (or moved in when blessing).
+    let scratch_maps = options
+        .maps
+        .then(|| std::env::temp_dir().join(format!("fogbank-check-maps-{}", std::process::id())));
+    if options.bless || !ci {
+        create_dir(golden)?;
+    }
+
+    let mut reports: Vec<FrameReport> = Vec::new();
+    let mut missing: Vec<u32> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let job = FrameJob {
+        scene,
+        frames: &frames,
+        view: options.view,
+        compositor: options.compositor,
+        readback: Readback::default(),
+        maps_dir: scratch_maps.as_deref(),
+        cache_dir: options.cache_dir.as_deref(),
+    };
+    let stats = run_frames(context, &job, reporter, |frame, pool| {
+        let index = frame.frame_index;
+        let golden_path = golden.join(frame_file_name("frame", index));
+        let actual = Image {
+            width: frame.width,
+            height: frame.height,
+            rgba8: frame.rgba8,
+        };
+        if options.bless || (!golden_path.exists() && !ci) {
+            if !options.bless {
+                notes.push(format!(
+                    "created missing reference {}",
+                    golden_path.display()
+                ));
+            }
+            reports.push(FrameReport {
+                frame: index,
+                status: if options.bless { "blessed" } else { "missing" },
+                max_channel_diff: None,
+                fraction_over: None,
+                mean_abs_diff: None,
+                ssim: None,
+                detail: format!("wrote {}", golden_path.display()),
+                artifacts: vec![],
+            });
+            remove_stale(&artifact_paths(golden, index));
+            return pool.submit(WriteJob {
+                path: golden_path,
+                width: actual.width,
+                height: actual.height,
+                rgba8: actual.rgba8,
+                srgb: true,
+                format: ImageFormat::Png,
+            });
+        }
+        let expected = match load_png(&golden_path) {
+            Ok(image) => image,
+            Err(CompareError::Missing { .. }) => {
+                missing.push(index);
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let comparison = compare(&expected, &actual, &tolerance);
+        let paths = artifact_paths(golden, index);
+        if comparison.passed {
+            remove_stale(&paths);
+            reports.push(FrameReport::from_comparison(index, &comparison, vec![]));
+        } else {
+            let [actual_path, diff_path, strip_path] = &paths;
+            let diff = diff_heatmap(&expected, &actual);
+            save_png(&actual, actual_path)?;
+            save_png(&diff, diff_path)?;
+            save_png(&strip(&expected, &actual, &diff), strip_path)?;
+            reports.push(FrameReport::from_comparison(
+                index,
+                &comparison,
+                paths.to_vec(),
+            ));
+        }
+        Ok(())
+    });
+    for note in &notes {
+        reporter.note(note);
+    }
+    let stats = match stats {
+        Ok(stats) => stats,
+        Err(e) => {
+            if let Some(scratch) = &scratch_maps {
+                let _ = std::fs::remove_dir_all(scratch);
+            }
+            return Err(e);
+        }
+    };
+
+    let maps = match &scratch_maps {
+        Some(scratch) => {
+            let result = check_maps(
+                scratch,
+                &golden.join("maps"),
+                &frames,
+                MapPolicy {
+                    bless: options.bless,
+                    create_missing: !ci,
+                },
+            );
+            let _ = std::fs::remove_dir_all(scratch);
+            result?
+        }
+        None => Vec::new(),
+    };
+
+    if options.bless {
+        GoldenSidecar {
+            adapter: adapter.name.clone(),
+            backend: adapter.backend.clone(),
+            driver: adapter.driver_info.clone(),
+            fogbank_version: env!("CARGO_PKG_VERSION").to_string(),
+            size: [scene.output.width, scene.output.height],
+            view: options.view.name().to_string(),
+            frames: frames.frames().to_vec(),
+            tolerance,
+        }
+        .write(golden)?;
+    }
+
+    if !missing.is_empty() {
+        return Err(Error::MissingReferences {
+            dir: golden.clone(),
+            files: missing
+                .iter()
+                .map(|f| frame_file_name("frame", *f))
+                .collect(),
+        });
+    }
+
+    let failed = reports.iter().filter(|r| r.status == "fail").count()
+        + maps.iter().filter(|r| r.status == "fail").count();
+    Ok(CheckReport {
+        golden: golden.clone(),
+        adapter: stats.adapter,
+        blessed_on: GoldenSidecar::read(golden).ok().map(|s| s.adapter),
+        max_channel_diff: tolerance.max_channel_diff,
+        pixel_budget: tolerance.pixel_budget,
+        min_ssim: tolerance.min_ssim,
+        frames: reports,
+        maps,
+        failed,
+    })
+}
+
+/// Removes the failure pictures of a frame that now passes or was blessed.
+fn remove_stale(paths: &[PathBuf]) {
+    for stale in paths {
+        // Absent is the usual case; a file that cannot be removed is only stale clutter.
+        let _ = std::fs::remove_file(stale);
+    }
+}
+
+/// What `check_maps` may write.
+struct MapPolicy {
+    /// Replace every reference map (`--bless`).
+    bless: bool,
+    /// Create references that are missing (outside CI).
+    create_missing: bool,
+}
+
+/// Compares (or blesses) the two shader maps of each frame as numbers.
+fn check_maps(
+    scratch: &Path,
+    golden_maps: &Path,
+    frames: &FrameSet,
+    policy: MapPolicy,
+) -> Result<Vec<FrameReport>, Error> {
+    let mut reports = Vec::new();
+    for &frame in frames.frames() {
+        for prefix in [FLUID_MAP, LIFT_MAP] {
+            let name = frame_file_name(prefix, frame);
+            let actual_path = scratch.join(&name);
+            let golden_path = golden_maps.join(&name);
+            let actual = load_png(&actual_path)?;
+            if policy.bless || (!golden_path.exists() && policy.create_missing) {
+                create_dir(golden_maps)?;
+                save_png_data(&actual, &golden_path)?;
+                continue;
+            }
+            let expected = load_png(&golden_path)?;
+            let comparison = compare_exact_within(&expected, &actual, MAP_MAX_CHANNEL_DIFF);
+            let mut report = FrameReport::from_comparison(frame, &comparison, vec![]);
+            report.detail = format!("{name}: {comparison}");
+            reports.push(report);
+        }
+    }
+    Ok(reports)
+}
+
+/// Writes a data map as an untagged PNG, atomically.
+fn save_png_data(image: &Image, path: &Path) -> Result<(), Error> {
+    let bytes = crate::output::png::encode_rgba8(image.width, image.height, &image.rgba8, false)
+        .map_err(|e| Error::Encode {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        })?;
+    crate::output::atomic::write_atomic(path, &bytes).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The verdict of `compare`: two image files judged by the same rules as a check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompareFiles {
+    /// The reference image.
+    pub expected: PathBuf,
+    /// The image to judge.
+    pub actual: PathBuf,
+    /// Where to write the difference picture, if anywhere.
+    pub diff: Option<PathBuf>,
+    /// Compare as data: only `max_channel_diff` counts (default 0), no SSIM gate.
+    pub exact: bool,
+}
+
+/// Compares two PNG files and writes the diff picture when asked.
+pub fn compare_files(
+    files: &CompareFiles,
+    tolerance: &ToleranceFlags,
+) -> Result<Comparison, Error> {
+    let expected = load_png(&files.expected)?;
+    let actual = load_png(&files.actual)?;
+    let comparison = if files.exact {
+        compare_exact_within(&expected, &actual, tolerance.max_channel_diff.unwrap_or(0))
+    } else {
+        compare(&expected, &actual, &tolerance.over(Tolerance::default())?)
+    };
+    if let Some(diff_path) = &files.diff {
+        save_png(&diff_heatmap(&expected, &actual), diff_path)?;
+    }
+    Ok(comparison)
+}

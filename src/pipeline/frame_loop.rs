@@ -1,0 +1,167 @@
+//! The frame loop: playback → frame inputs → renderer → readback → sink, frame after frame.
+//!
+//! It is the only code that joins the world and the GPU. Simulation, GPU and encoding overlap:
+//! the renderer reads frames back through a ring of staging buffers and returns the oldest
+//! finished one while the next renders, and the sink hands files to a [`WriterPool`] whose
+//! bounded queue keeps memory flat on long clips. The GPU renderer is built before the first
+//! step, so a missing adapter or an oversize frame fails before anything is written.
+
+use super::report::{Reporter, Stage};
+use crate::Error;
+use crate::frame::{Frame, View};
+use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::output::maps::map_jobs;
+use crate::output::writer::WriterPool;
+use crate::playback::Playback;
+use crate::scene::Scene;
+use crate::timeline::FrameSet;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// What the frame loop renders: plain settings, no command-line types.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameJob<'a> {
+    /// The scene, with the picture size already applied.
+    pub scene: &'a Scene,
+    /// Frames to render, in increasing order.
+    pub frames: &'a FrameSet,
+    /// What to show.
+    pub view: View,
+    /// How the fog sheets are put over the scene.
+    pub compositor: Compositor,
+    /// Which pictures come back besides the 8-bit sRGB frame.
+    pub readback: Readback,
+    /// Where the fluid's debug maps go, if anywhere.
+    pub maps_dir: Option<&'a Path>,
+    /// Simulation cache to start from (`--cache`), if any.
+    pub cache_dir: Option<&'a Path>,
+}
+
+/// A frame's number and the world state hash shown in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FrameHash {
+    /// Output frame number.
+    pub frame: u32,
+    /// World state hash, 16 hex digits.
+    pub hash: String,
+}
+
+/// What the frame loop measured.
+#[derive(Debug, Clone)]
+pub struct LoopStats {
+    /// The adapter, as "name (backend, driver)".
+    pub adapter: String,
+    /// The compositor that ran (`Auto` resolved).
+    pub compositor: Compositor,
+    /// Seconds stepping the simulation.
+    pub simulate_s: f64,
+    /// Seconds submitting to and waiting for the GPU.
+    pub render_s: f64,
+    /// Encoder seconds, summed over threads.
+    pub encode_s: f64,
+    /// Per-frame state hashes, in frame order.
+    pub hashes: Vec<FrameHash>,
+}
+
+/// Renders every frame of `job` and hands each finished one to `sink` in frame order, with the
+/// writer pool for any files it wants written. Stops between frames when an interruption was
+/// requested ([`crate::interrupt`]), after the files in flight are complete.
+pub fn run_frames(
+    context: &GpuContext,
+    job: &FrameJob<'_>,
+    reporter: &mut dyn Reporter,
+    mut sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
+) -> Result<LoopStats, Error> {
+    let scene = job.scene;
+    let mut renderer = Renderer::new(
+        context,
+        scene,
+        &RenderConfig {
+            width: scene.output.width,
+            height: scene.output.height,
+            view: job.view,
+            compositor: job.compositor,
+            readback: job.readback,
+        },
+    )?;
+    let compositor = renderer.compositor();
+    if let Some(dir) = job.maps_dir {
+        super::create_dir(dir)?;
+    }
+    let count = job.frames.len() as u64;
+    for stage in Stage::ALL {
+        reporter.begin(stage, count);
+    }
+    let first_frame = job.frames.frames().first().copied().unwrap_or(0);
+    let mut playback = start_playback(job.cache_dir, scene, first_frame)?;
+    let mut pool = WriterPool::for_this_machine();
+    let mut hashes = Vec::with_capacity(job.frames.len());
+    let (mut simulate_s, mut render_s) = (0.0, 0.0);
+
+    for &frame in job.frames.frames() {
+        if crate::interrupt::requested() {
+            drop(renderer);
+            let written = pool.files_written();
+            pool.finish()?;
+            return Err(Error::Interrupted { written });
+        }
+        let t = Instant::now();
+        let state = playback.advance_to(frame, || {});
+        simulate_s += t.elapsed().as_secs_f64();
+        reporter.advance(Stage::Simulate, 1);
+        hashes.push(FrameHash {
+            frame,
+            hash: format!("{:016x}", state.hash),
+        });
+        if let Some(dir) = job.maps_dir {
+            let (fluid, fluid_map, lift_map) = playback.packed_maps();
+            for map in map_jobs(dir, frame, fluid, fluid_map, lift_map) {
+                pool.submit(map)?;
+            }
+        }
+        let t = Instant::now();
+        let finished = renderer.submit(&playback.frame_inputs(&state))?;
+        render_s += t.elapsed().as_secs_f64();
+        reporter.advance(Stage::Render, 1);
+        if let Some(done) = finished {
+            sink(done, &mut pool)?;
+            reporter.advance(Stage::Encode, 1);
+        }
+    }
+    let t = Instant::now();
+    let rest = renderer.finish()?;
+    render_s += t.elapsed().as_secs_f64();
+    for done in rest {
+        sink(done, &mut pool)?;
+        reporter.advance(Stage::Encode, 1);
+    }
+    let report = pool.finish()?;
+    for stage in Stage::ALL {
+        reporter.end(stage);
+    }
+    Ok(LoopStats {
+        adapter: super::adapter_line(context),
+        compositor,
+        simulate_s,
+        render_s,
+        encode_s: report.busy_s,
+        hashes,
+    })
+}
+
+/// The playback of `scene`, starting from the latest snapshot in `cache_dir` at or before
+/// `first_frame` when a cache is given. A snapshot of another scene or a damaged one is an
+/// error ([`crate::playback::CacheError`]), never a silent re-simulation.
+pub fn start_playback(
+    cache_dir: Option<&Path>,
+    scene: &Scene,
+    first_frame: u32,
+) -> Result<Playback, Error> {
+    match cache_dir {
+        None => Ok(Playback::new(scene)),
+        Some(dir) => {
+            Ok(Playback::from_cache(scene, dir, first_frame).map(|(playback, _)| playback)?)
+        }
+    }
+}

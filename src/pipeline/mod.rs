@@ -1,0 +1,120 @@
+//! The frame pipeline: everything between a loaded scene and finished files.
+//!
+//! ```text
+//! Scene ─► Playback (60 Hz world) ─► FrameInputs ─► gpu::Renderer ─► Frame ─► sink
+//!                                                                          ├─ files (writer pool)
+//!                                                                          ├─ video
+//!                                                                          └─ golden check
+//! ```
+//!
+//! [`run_frames`] is the loop itself; [`render`] (frame sequences, maps, video), [`still`] and
+//! [`sheet`] are the jobs the command line offers, each taking plain settings and a
+//! [`Reporter`] for progress, so a program renders a scene without clap:
+//!
+//! ```no_run
+//! use fogbank::gpu::{GpuContext, GpuOptions};
+//! use fogbank::pipeline::{self, RenderOptions, Silent};
+//!
+//! let scene = fogbank::scene::load(None, &[])?.scene; // the embedded temple
+//! let gpu = GpuContext::new(&GpuOptions::default())?;
+//! let mut options = RenderOptions::new("out/temple");
+//! options.frames = Some(fogbank::timeline::FrameSet::parse("0..60")?);
+//! let summary = pipeline::render(&gpu, &scene, &options, &mut Silent)?;
+//! println!("{} frames in {:.1} s", summary.frames, summary.total_s);
+//! # Ok::<(), fogbank::Error>(())
+//! ```
+//!
+//! The golden check, which runs the same loop into a comparison, lives beside the comparison
+//! code it uses ([`crate::compare::golden`]).
+
+mod frame_loop;
+mod report;
+mod sequence;
+mod sheet;
+mod still;
+
+pub use frame_loop::{FrameHash, FrameJob, LoopStats, run_frames, start_playback};
+pub use report::{Recorded, Reporter, Silent, Stage};
+pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
+pub use sheet::{MAX_STILLS, SheetOptions, sheet};
+pub use still::{Still, StillOptions, still};
+
+use crate::Error;
+use crate::gpu::GpuContext;
+use crate::scene::Scene;
+use crate::timeline::{FrameSet, Timeline};
+use std::path::Path;
+
+/// The scene with a picture size applied (`--size`), or unchanged.
+pub fn sized_scene(scene: &Scene, size: Option<(u32, u32)>) -> Scene {
+    let mut scene = scene.clone();
+    if let Some((width, height)) = size {
+        scene.output.width = width;
+        scene.output.height = height;
+    }
+    scene
+}
+
+/// The chosen frames, checked against the clip; the whole clip when none are chosen.
+pub fn frames_in_clip(frames: Option<&FrameSet>, scene: &Scene) -> Result<FrameSet, Error> {
+    let count = scene.output.frame_count();
+    let timeline = Timeline {
+        fps: scene.output.fps,
+        frame_count: count,
+    };
+    match frames {
+        None => Ok(timeline.all_frames()),
+        Some(set) => {
+            if let Some(last) = set.last()
+                && last >= count
+            {
+                return Err(Error::Usage(format!(
+                    "--frames asks for frame {last}, but the clip has {count} frames (0..{count}); \
+                     ask for fewer or lengthen it with --set output.frames={}",
+                    last + 1
+                )));
+            }
+            Ok(set.clone())
+        }
+    }
+}
+
+/// The adapter as one short line, "name (backend, driver)", for summaries and reports.
+pub fn adapter_line(context: &GpuContext) -> String {
+    let summary = context.summary();
+    format!(
+        "{} ({}, {})",
+        summary.name, summary.backend, summary.driver_info
+    )
+}
+
+/// Creates a folder and its parents for output.
+pub(crate) fn create_dir(path: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(path).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Creates the folder a file goes in, if the path names one.
+pub(crate) fn create_parent(path: &Path) -> Result<(), Error> {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => create_dir(parent),
+        _ => Ok(()),
+    }
+}
+
+/// Encodes 8-bit sRGB pixels as a PNG and writes it atomically, creating its folder.
+pub(crate) fn save_png(path: &Path, width: u32, height: u32, rgba8: &[u8]) -> Result<(), Error> {
+    let bytes = crate::output::png::encode_rgba8(width, height, rgba8, true).map_err(|e| {
+        Error::Encode {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        }
+    })?;
+    create_parent(path)?;
+    crate::output::atomic::write_atomic(path, &bytes).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}

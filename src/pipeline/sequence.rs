@@ -1,0 +1,289 @@
+//! Rendering a frame sequence: PNG or EXR files, the fluid's debug maps, and a video, from one
+//! pass of the frame loop.
+//!
+//! Everything that can be checked before rendering is checked first ([`RenderOptions::check`]:
+//! flag combinations, the video's extension and settings, ffmpeg and its encoder), so a typo
+//! never costs a simulation. Files are written atomically by the writer pool, so an interrupted
+//! run leaves only whole frames.
+
+use super::frame_loop::{FrameHash, FrameJob, run_frames};
+use super::report::Reporter;
+use super::{create_dir, create_parent, frames_in_clip};
+use crate::Error;
+use crate::frame::{Frame, View};
+use crate::gpu::{Compositor, GpuContext, GpuError, Readback};
+use crate::output::png::frame_file_name;
+use crate::output::video::{
+    VideoFormat, VideoReport, VideoSettings, VideoSink, open_video, preflight,
+};
+use crate::output::writer::{ImageFormat, WriteJob};
+use crate::scene::Scene;
+use crate::timeline::FrameSet;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Format of a rendered frame sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrameFormat {
+    /// `frame_0000.png`, 8-bit sRGB.
+    #[default]
+    Png,
+    /// `frame_0000.exr`: the renderer's linear half-float colour target itself (read back
+    /// before the sRGB encode), values above 1.0 kept, alpha 1.
+    Exr,
+}
+
+/// A video to encode while rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VideoRequest {
+    /// The file; its extension chooses the format (`.mp4`, `.webm`, `.gif`, `.png`).
+    pub path: PathBuf,
+    /// Constant-quality factor (MP4, WebM).
+    pub crf: Option<u32>,
+    /// Encoder speed preset (MP4, WebM).
+    pub preset: Option<String>,
+}
+
+/// What [`render`] renders and where it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// Folder for `frame_NNNN.png` (and `maps/`).
+    pub out_dir: PathBuf,
+    /// Frames to render; the whole clip when `None`.
+    pub frames: Option<FrameSet>,
+    /// What to show.
+    pub view: View,
+    /// How the fog sheets are put over the scene.
+    pub compositor: Compositor,
+    /// Format of the frame files.
+    pub format: FrameFormat,
+    /// With [`FrameFormat::Exr`], also write the fog alone as `fog_NNNN.exr` (premultiplied,
+    /// transparent where there is no fog, cut out by the pillars; no flames).
+    pub layers: bool,
+    /// Write the frame files (false: video only).
+    pub write_frames: bool,
+    /// Also write the fluid's debug maps under `out_dir/maps/`.
+    pub maps: bool,
+    /// Also encode a video.
+    pub video: Option<VideoRequest>,
+    /// Start from this simulation cache (`--cache`).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl RenderOptions {
+    /// Every frame of the clip as PNG files in `out_dir`, fog view, compositor chosen for the
+    /// adapter, no maps, no video, no cache.
+    pub fn new(out_dir: impl Into<PathBuf>) -> Self {
+        RenderOptions {
+            out_dir: out_dir.into(),
+            frames: None,
+            view: View::Fog,
+            compositor: Compositor::Auto,
+            format: FrameFormat::Png,
+            layers: false,
+            write_frames: true,
+            maps: false,
+            video: None,
+            cache_dir: None,
+        }
+    }
+
+    /// Refuses what cannot work for `scene`, before anything is simulated or rendered: flag
+    /// combinations, frames past the clip, the video's format and settings, a missing ffmpeg.
+    pub fn check(&self, scene: &Scene) -> Result<(), Error> {
+        if self.layers && self.format != FrameFormat::Exr {
+            return Err(Error::Usage(
+                "--layers writes the fog as a linear layer with alpha (fog_NNNN.exr), which PNG \
+                 cannot hold: add --format exr"
+                    .into(),
+            ));
+        }
+        if self.layers && !self.write_frames {
+            return Err(Error::Usage(
+                "--layers writes fog_NNNN.exr beside the frames and --no-frames writes no \
+                 frames: drop --no-frames (or --layers)"
+                    .into(),
+            ));
+        }
+        frames_in_clip(self.frames.as_ref(), scene)?;
+        if let Some((format, settings)) = self.video_format(scene)? {
+            preflight(format, &settings)?;
+        }
+        Ok(())
+    }
+
+    fn video_format(&self, scene: &Scene) -> Result<Option<(VideoFormat, VideoSettings)>, Error> {
+        let Some(video) = &self.video else {
+            return Ok(None);
+        };
+        let format = VideoFormat::from_path(&video.path)?;
+        let settings = VideoSettings {
+            fps: scene.output.fps,
+            crf: video.crf,
+            preset: video.preset.clone(),
+        };
+        Ok(Some((format, settings)))
+    }
+}
+
+/// What a render did, for `--json` and for tests.
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderSummary {
+    /// Scene name.
+    pub scene: String,
+    /// Hash of the scene after overrides (16 hex digits).
+    pub scene_hash: String,
+    /// The adapter that rendered, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)".
+    pub adapter: String,
+    /// Picture size in pixels.
+    pub size: [u32; 2],
+    /// What was shown.
+    pub view: View,
+    /// The compositor that put the fog over the scene (`auto` resolved).
+    pub compositor: Compositor,
+    /// Output folder.
+    pub out_dir: PathBuf,
+    /// Number of frames rendered.
+    pub frames: usize,
+    /// Seconds spent stepping the simulation.
+    pub simulate_s: f64,
+    /// Seconds spent submitting frames and waiting for the GPU.
+    pub render_s: f64,
+    /// Seconds the encoder threads spent compressing and writing, summed over threads.
+    pub encode_s: f64,
+    /// Wall-clock seconds for the whole run.
+    pub total_s: f64,
+    /// The video written, if any.
+    pub video: Option<PathBuf>,
+    /// What the video encoder wrote, if anything.
+    #[serde(skip)]
+    pub video_report: Option<VideoReport>,
+    /// Per frame: its number and the state hash shown in it.
+    pub hashes: Vec<FrameHash>,
+}
+
+/// Renders `options.frames` of `scene` (size already applied) into files and an optional
+/// video. The GPU context is the caller's, so several renders can share one device.
+pub fn render(
+    context: &GpuContext,
+    scene: &Scene,
+    options: &RenderOptions,
+    reporter: &mut dyn Reporter,
+) -> Result<RenderSummary, Error> {
+    let started = Instant::now();
+    options.check(scene)?;
+    let frames = frames_in_clip(options.frames.as_ref(), scene)?;
+    let video = options.video_format(scene)?;
+    let maps_dir = options.out_dir.join("maps");
+    let job = FrameJob {
+        scene,
+        frames: &frames,
+        view: options.view,
+        compositor: options.compositor,
+        readback: Readback {
+            linear_f16: options.format == FrameFormat::Exr && options.write_frames,
+            fog_layer_f16: options.layers,
+        },
+        maps_dir: options.maps.then_some(maps_dir.as_path()),
+        cache_dir: options.cache_dir.as_deref(),
+    };
+    let mut created = false;
+    let mut sink: Option<Box<dyn VideoSink>> = None;
+    let stats = run_frames(context, &job, reporter, |frame, pool| {
+        if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
+            if sink.is_none() {
+                create_parent(&request.path)?;
+                sink = Some(open_video(
+                    &request.path,
+                    *format,
+                    frame.width,
+                    frame.height,
+                    settings,
+                )?);
+            }
+            if let Some(sink) = sink.as_mut() {
+                sink.push(&frame)?;
+            }
+        }
+        if !options.write_frames {
+            return Ok(());
+        }
+        if !created {
+            create_dir(&options.out_dir)?;
+            created = true;
+        }
+        for job in frame_files(frame, options.format, options.layers, &options.out_dir)? {
+            pool.submit(job)?;
+        }
+        Ok(())
+    })?;
+    let video_report = match sink {
+        Some(sink) => Some(sink.finish()?),
+        None => None,
+    };
+    Ok(RenderSummary {
+        scene: scene.name.clone(),
+        scene_hash: format!("{:016x}", scene_hash(scene)),
+        adapter: stats.adapter,
+        size: [scene.output.width, scene.output.height],
+        view: options.view,
+        compositor: stats.compositor,
+        out_dir: options.out_dir.clone(),
+        frames: frames.len(),
+        simulate_s: stats.simulate_s,
+        render_s: stats.render_s,
+        encode_s: stats.encode_s,
+        total_s: started.elapsed().as_secs_f64(),
+        video: video_report.as_ref().map(|r| r.path.clone()),
+        video_report,
+        hashes: stats.hashes,
+    })
+}
+
+/// Hash naming a scene's content: the same file and overrides give the same hash.
+fn scene_hash(scene: &Scene) -> u64 {
+    let text = serde_json::to_string(scene).unwrap_or_default();
+    crate::world::fnv1a64(text.as_bytes())
+}
+
+/// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from
+/// the linear half-float target as rendered and, with `layers`, `fog_NNNN.exr` from the fog
+/// layer. The renderer must have been asked for the pictures the format needs.
+fn frame_files(
+    frame: Frame,
+    format: FrameFormat,
+    layers: bool,
+    out_dir: &Path,
+) -> Result<Vec<WriteJob>, Error> {
+    let (frame_index, width, height) = (frame.frame_index, frame.width, frame.height);
+    if format == FrameFormat::Png {
+        return Ok(vec![WriteJob {
+            path: out_dir.join(frame_file_name("frame", frame_index)),
+            width,
+            height,
+            rgba8: frame.rgba8,
+            srgb: true,
+            format: ImageFormat::Png,
+        }]);
+    }
+    let exr = |prefix: &str, bits: Option<Vec<u16>>, picture: &str| {
+        let bits = bits.ok_or_else(|| GpuError::Readback {
+            frame_index,
+            message: format!("the renderer did not read back the {picture}"),
+        })?;
+        Ok::<_, Error>(WriteJob {
+            path: out_dir.join(crate::output::exr::frame_file_name(prefix, frame_index)),
+            width,
+            height,
+            rgba8: Vec::new(),
+            srgb: false,
+            format: ImageFormat::ExrF16 { bits },
+        })
+    };
+    let mut jobs = vec![exr("frame", frame.linear_f16, "linear picture")?];
+    if layers {
+        jobs.push(exr("fog", frame.fog_f16, "fog layer")?);
+    }
+    Ok(jobs)
+}

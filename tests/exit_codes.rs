@@ -1,0 +1,292 @@
+//! One test per exit code the README promises: 1 for a failure while working (an output
+//! folder that cannot be written), 2 for bad input (a scene with an unknown field), 3 for
+//! images that differ (`compare` and `check`), 130 after SIGINT — and that the message names
+//! the cause once, with `error:` in front.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn fogbank() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fogbank"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    fogbank().args(args).output().expect("running fogbank")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fogbank-exit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// True when a GPU adapter (or lavapipe) is available; says so when it is not, and fails
+/// under CI, where the test command installs lavapipe.
+fn have_adapter(test: &str) -> bool {
+    let out = run(&["info", "--json"]);
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    if !list.is_empty() {
+        return true;
+    }
+    assert!(
+        !fogbank::ci::in_ci(),
+        "{test}: no GPU adapter under CI: install mesa-vulkan-drivers (scripts/setup.sh)"
+    );
+    eprintln!("{test}: SKIPPED, no GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+    false
+}
+
+/// A folder nobody may create files in. As root, permission bits do not stop writes, so the
+/// folder is then one inside `/proc`, where no process can create anything.
+fn unwritable_dir(name: &str) -> PathBuf {
+    let running_as_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
+    if running_as_root {
+        return Path::new("/proc").join(format!("fogbank-exit-{name}"));
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir(name);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    dir
+}
+
+#[test]
+fn an_unwritable_output_folder_exits_1() {
+    let dir = unwritable_dir("maps");
+    let out_dir = dir.join("maps");
+    let out = run(&[
+        "maps",
+        "tests/scenes/tiny.ron",
+        "--frames",
+        "0",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.starts_with("error: cannot write "), "{message}");
+    assert!(message.contains(out_dir.to_str().unwrap()), "{message}");
+}
+
+#[test]
+fn an_unwritable_render_folder_exits_1() {
+    if !have_adapter("an_unwritable_render_folder_exits_1") {
+        return;
+    }
+    let dir = unwritable_dir("render");
+    let out_dir = dir.join("frames");
+    let out = run(&[
+        "render",
+        "tests/scenes/tiny.ron",
+        "--frames",
+        "0..2",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.contains("cannot write"), "{message}");
+}
+
+#[test]
+fn an_unwritable_cache_exits_1() {
+    let dir = unwritable_dir("cache");
+    let cache = dir.join("cache");
+    let out = run(&[
+        "simulate",
+        "tests/scenes/tiny.ron",
+        "--frames",
+        "0..2",
+        "--quiet",
+        "--cache",
+        cache.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+#[test]
+fn a_bad_scene_exits_2() {
+    let out = run(&["validate", "tests/scenes/unknown_field.ron"]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    // The scene's diagnostic carries its own header: no doubled prefix.
+    assert!(message.starts_with("error"), "{message}");
+    assert!(!message.contains("error: error"), "{message}");
+    assert!(message.contains("unknown_field.ron"), "{message}");
+}
+
+#[test]
+fn a_bad_flag_value_exits_2() {
+    let out = run(&["simulate", "tests/scenes/tiny.ron", "--frames", "5..2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = run(&["simulate", "tests/scenes/tiny.ron", "--frames", "0..99"]);
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("--set output.frames=99"), "{message}");
+}
+
+/// Writes a flat grey PNG of `level` through fogbank's own encoder path (`image`).
+fn grey_png(path: &Path, level: u8) {
+    let pixels = vec![level; 16 * 8 * 4];
+    image::save_buffer(path, &pixels, 16, 8, image::ColorType::Rgba8).unwrap();
+}
+
+#[test]
+fn images_that_differ_exit_3() {
+    let dir = temp_dir("compare");
+    let (a, b) = (dir.join("a.png"), dir.join("b.png"));
+    grey_png(&a, 40);
+    grey_png(&b, 200);
+    let out = run(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let same = run(&["compare", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    // A reference that does not exist is bad input, not a difference.
+    let missing = dir.join("missing.png");
+    let out = run(&["compare", missing.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn a_golden_mismatch_exits_3() {
+    if !have_adapter("a_golden_mismatch_exits_3") {
+        return;
+    }
+    let golden = temp_dir("golden");
+    let golden_arg = golden.to_str().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "tests/scenes/tiny.ron",
+            "--frames",
+            "1",
+            "--size",
+            "32x18",
+            "--quiet",
+            "--golden",
+            golden_arg,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let blessed = check(&["--bless"]);
+    assert_eq!(blessed.status.code(), Some(0), "{}", stderr(&blessed));
+    let reference = golden.join("frame_0001.png");
+    let passed = check(&[]);
+    assert_eq!(passed.status.code(), Some(0), "{}", stderr(&passed));
+    // Invert the reference: now every pixel differs.
+    let mut picture = image::open(&reference).unwrap().to_rgba8();
+    for pixel in picture.pixels_mut() {
+        for channel in &mut pixel.0[..3] {
+            *channel = 255 - *channel;
+        }
+    }
+    picture.save(&reference).unwrap();
+    let failed = check(&[]);
+    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    assert!(golden.join("frame_0001.diff.png").is_file());
+}
+
+/// Starts `fogbank args…`, waits for its first line on stdout (or for `ready` to exist), sends
+/// SIGINT, and returns how it ended.
+fn interrupt_after_start(args: &[&str], ready: Option<&Path>) -> (Option<i32>, String) {
+    let mut child = fogbank()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting fogbank");
+    let started = Instant::now();
+    match ready {
+        None => {
+            let mut line = String::new();
+            BufReader::new(child.stdout.as_mut().unwrap())
+                .read_line(&mut line)
+                .unwrap();
+            assert!(!line.is_empty(), "fogbank printed nothing before it ended");
+        }
+        Some(path) => {
+            while !path.exists() {
+                assert!(
+                    started.elapsed() < Duration::from_secs(300),
+                    "{} never appeared",
+                    path.display()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn sigint_during_simulate_exits_130() {
+    let (code, message) = interrupt_after_start(
+        &[
+            "simulate",
+            "--set",
+            "output.frames=100000",
+            "--set",
+            "fluid.grid=128",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, Some(130), "{message}");
+    assert!(message.starts_with("error: interrupted"), "{message}");
+}
+
+#[test]
+fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
+    if !have_adapter("sigint_during_render_exits_130_and_leaves_only_whole_files") {
+        return;
+    }
+    let out_dir = temp_dir("sigint-render");
+    let (code, message) = interrupt_after_start(
+        &[
+            "render",
+            "tests/scenes/tiny.ron",
+            "--set",
+            "output.frames=100000",
+            "--size",
+            "32x18",
+            "--quiet",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        Some(&out_dir.join("frame_0000.png")),
+    );
+    assert_eq!(code, Some(130), "{message}");
+    let names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.is_empty());
+    for name in &names {
+        assert!(
+            name.starts_with("frame_") && name.ends_with(".png"),
+            "a temporary or partial file was left: {name}"
+        );
+        let decoded = image::open(out_dir.join(name));
+        assert!(decoded.is_ok(), "{name} is not a whole PNG");
+    }
+}
