@@ -236,6 +236,10 @@ pub enum Command {
     Compare(CompareSettings),
     /// List adapters.
     Info(InfoSettings),
+    /// Print generated text (completions, a manual page) on stdout.
+    Print(Vec<u8>),
+    /// Write generated files (manual pages), each atomically, creating their folders.
+    WriteFiles(Vec<(PathBuf, Vec<u8>)>),
 }
 
 /// Runs one command.
@@ -255,6 +259,20 @@ pub fn run(command: Command) -> Result<(), Error> {
             "the images differ beyond the tolerance",
         ),
         Command::Info(s) => info::run(&s),
+        Command::Print(bytes) => {
+            use std::io::Write;
+            // A closed pipe (e.g. `| head`) is not an error.
+            let _ = std::io::stdout().lock().write_all(&bytes);
+            Ok(())
+        }
+        Command::WriteFiles(files) => {
+            for (path, bytes) in files {
+                crate::pipeline::create_parent(&path)?;
+                crate::output::atomic::write_atomic(&path, &bytes)
+                    .map_err(|source| Error::Write { path, source })?;
+            }
+            Ok(())
+        }
     }
 }
 

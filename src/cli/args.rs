@@ -1,0 +1,316 @@
+//! The flags of each subcommand as clap sees them: `///` docs are the help text.
+//!
+//! These types stay inside [`crate::cli`]; [`super::Cli::into_command`] turns them into the
+//! plain settings of [`crate::commands`].
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub(super) struct ToleranceArgs {
+    /// Largest channel difference (8-bit levels) that does not count. Default: 8, or the
+    /// references' golden.json; looser (24) when checking on another adapter.
+    #[arg(long = "max-diff", value_name = "LEVELS")]
+    pub(super) max_diff: Option<u8>,
+    /// Fraction of pixels allowed over --max-diff. Default: 0.002 (0.2 %).
+    #[arg(long = "pixel-budget", value_name = "FRACTION")]
+    pub(super) pixel_budget: Option<f64>,
+    /// Lowest structural similarity (SSIM, 1 = identical) that passes. Default: 0.98.
+    #[arg(long = "min-ssim", value_name = "SSIM")]
+    pub(super) min_ssim: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Folder of golden frames (frame_NNNN.png and golden.json).
+    #[arg(long, value_name = "DIR")]
+    pub(super) golden: PathBuf,
+    /// Frames to check: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: Option<String>,
+    /// Picture size, e.g. 160x90. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    /// Write or replace the references (and golden.json) instead of comparing.
+    #[arg(long)]
+    pub(super) bless: bool,
+    /// Also compare the fluid's shader maps (DIR/maps/) as numbers.
+    #[arg(long)]
+    pub(super) maps: bool,
+    /// Print a JSON report on stdout.
+    #[arg(long)]
+    pub(super) json: bool,
+    #[command(flatten)]
+    pub(super) tolerance: ToleranceArgs,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CompareArgs {
+    /// The reference image.
+    pub(super) expected: PathBuf,
+    /// The image to judge.
+    pub(super) actual: PathBuf,
+    /// Write the difference heat map here.
+    #[arg(long, value_name = "OUT.png")]
+    pub(super) diff: Option<PathBuf>,
+    /// Compare as data: only --max-diff counts (default 0), SSIM is reported but not gating.
+    #[arg(long)]
+    pub(super) exact: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub(super) json: bool,
+    #[command(flatten)]
+    pub(super) tolerance: ToleranceArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct SceneArgs {
+    /// Scene file (RON). Default: the embedded temple scene.
+    pub(super) scene: Option<PathBuf>,
+    /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub(super) sets: Vec<String>,
+    /// Simulation cache folder: start from its latest snapshot at or before the first frame
+    /// (`simulate --cache` also writes snapshots there). One folder per scene.
+    #[arg(long, value_name = "DIR")]
+    pub(super) cache: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct QuietArg {
+    /// Show no progress on stderr.
+    #[arg(long, short)]
+    pub(super) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct GpuArgs {
+    /// Graphics backend to use.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub(super) backend: BackendArg,
+    /// Pick the adapter whose name contains this text (see `fogbank info`).
+    #[arg(long, value_name = "NAME")]
+    pub(super) adapter: Option<String>,
+    /// How the fog sheets are put over the scene (the same picture either way, within the
+    /// golden tolerance). The default picks compute on discrete GPUs, raster elsewhere.
+    #[arg(long, value_enum, default_value_t = CompositorArg::Auto)]
+    pub(super) compositor: CompositorArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum CompositorArg {
+    /// Sheets drawn as blended quads by the raster pipeline.
+    Raster,
+    /// Sheets crossed per pixel by a compute shader: much faster where fragment work is slow
+    /// (datacentre GPUs).
+    Compute,
+    /// Compute on a discrete GPU, raster otherwise.
+    Auto,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum BackendArg {
+    /// A real GPU if there is one, else lavapipe, else GL.
+    Auto,
+    /// Vulkan (GPU drivers or Mesa's lavapipe).
+    Vulkan,
+    /// OpenGL / GLES through EGL.
+    Gl,
+    /// Metal (macOS).
+    Metal,
+    /// Direct3D 12 (Windows).
+    Dx12,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum ViewArg {
+    /// The fog as it is.
+    Fog,
+    /// The sheets in wireframe.
+    Sheets,
+    /// The fluid as a mesh of lines following the air; the fog thinned to a veil.
+    Flow,
+    /// The fluid shown on the fog.
+    Fluid,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct SimulateArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Frames to report: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: Option<String>,
+    /// Print one JSON object per line.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Report the fluid at this floor point, world units (repeatable).
+    #[arg(long, value_name = "X,Z", allow_hyphen_values = true)]
+    pub(super) probe: Vec<String>,
+    /// With --cache, write a snapshot every N frames (1 s at 60 fps by default).
+    #[arg(long = "cache-every", value_name = "N", default_value_t = 60,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) cache_every: u32,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct MapsArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Folder to write the maps into.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: PathBuf,
+    /// Frames to write: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: Option<String>,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ValidateArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct RenderArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Output folder. Default: out/<scene name>/.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+    /// Frames to render: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: Option<String>,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    /// Also write the fluid debug maps of each frame under DIR/maps/.
+    #[arg(long)]
+    pub(super) maps: bool,
+    /// Format of the frame sequence: 8-bit sRGB PNG, or linear half-float OpenEXR (the
+    /// renderer's linear picture itself, opaque, with values above 1.0 kept).
+    #[arg(long, value_enum, default_value_t = FormatArg::Png)]
+    pub(super) format: FormatArg,
+    /// With --format exr, also write the fog alone as DIR/fog_NNNN.exr for compositing:
+    /// linear half-float with premultiplied alpha, transparent where there is no fog, cut out
+    /// by the pillars, without the flames. Over a render made with `--set fog.sigma=0` it
+    /// gives back the frame, except that there the flames sit under the fog instead of over it.
+    #[arg(long)]
+    pub(super) layers: bool,
+    /// Also encode a video; the format follows the extension: .mp4 (H.264) and .webm (VP9)
+    /// through ffmpeg, .gif and .png (animated PNG) natively.
+    #[arg(long, value_name = "FILE")]
+    pub(super) video: Option<PathBuf>,
+    /// Video quality for .mp4 (0-51, default 18) and .webm (0-63, default 28); lower is better.
+    #[arg(long, value_name = "N")]
+    pub(super) crf: Option<u32>,
+    /// Encoder speed: an x264 preset for .mp4 (default medium), 0-8 for .webm (default 4).
+    #[arg(long, value_name = "NAME")]
+    pub(super) preset: Option<String>,
+    /// Write only the video, no frame sequence.
+    #[arg(long, requires = "video")]
+    pub(super) no_frames: bool,
+    /// Print a JSON summary on stdout when done.
+    #[arg(long)]
+    pub(super) json: bool,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum FormatArg {
+    /// frame_0000.png: 8-bit sRGB.
+    Png,
+    /// frame_0000.exr: the linear half-float picture for compositing (alpha 1).
+    Exr,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct SheetArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Frames to show: A..B, A..=B, A-B or a comma list.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: String,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub(super) out: PathBuf,
+    /// Stills per row.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub(super) columns: u32,
+    /// Size each still is rendered at, e.g. 640x360. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// Width of each still on the sheet, pixels (stills are shrunk to it, never enlarged).
+    #[arg(long, value_name = "PX", default_value_t = 320)]
+    pub(super) thumb_width: u32,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct StillArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// The frame to render (frame N is the picture at time N/fps).
+    #[arg(long, value_name = "N")]
+    pub(super) frame: u32,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub(super) out: PathBuf,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct InfoArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub(super) shell: super::Shell,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ManArgs {
+    /// Write fogbank.1 and one fogbank-COMMAND.1 per command into this folder instead of
+    /// printing fogbank.1.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+}

@@ -1,0 +1,227 @@
+//! The command line: clap's raw flags, turned into plain validated settings before any work.
+//!
+//! Nothing outside this module sees a clap type. Each subcommand's flags become a settings
+//! struct in [`crate::commands`]; sizes, ranges and views are parsed here so a typo fails before
+//! the first step is simulated.
+
+use crate::commands::{
+    CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
+    RenderSettings, SceneChoice, SheetSettings, SimulateSettings, StillSettings, ToleranceFlags,
+    ValidateSettings,
+};
+use crate::frame::View;
+use crate::gpu::{BackendChoice, Compositor};
+use crate::timeline::FrameSet;
+use clap::{CommandFactory, Parser, Subcommand};
+
+mod args;
+mod docs;
+mod values;
+
+use args::*;
+pub use docs::{Shell, completion_script, man_pages};
+pub use values::{FlagError, parse_probe, parse_size};
+
+/// Offline renderer and video exporter for ground fog that behaves like a fluid.
+///
+/// Scenes are RON files (see scenes/README.md); without a SCENE argument the embedded temple
+/// scene is used. Every frame N is the picture at time N/fps, and the same scene always gives
+/// the same bytes.
+#[derive(Debug, Parser)]
+#[command(name = "fogbank", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: CliCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum CliCommand {
+    /// Step the scene's fluid and print one line (or JSON object) per output frame.
+    Simulate(SimulateArgs),
+    /// Write the fluid's shader maps and colourised debug maps per frame.
+    Maps(MapsArgs),
+    /// Check a scene file and print its warnings.
+    Validate(ValidateArgs),
+    /// Render frames to a PNG sequence.
+    Render(RenderArgs),
+    /// Render one frame to a PNG file.
+    Still(StillArgs),
+    /// Render chosen frames as a contact sheet with frame numbers, for documentation.
+    Sheet(SheetArgs),
+    /// Render frames and compare them with golden references (exit 3 when any differs).
+    Check(CheckArgs),
+    /// Compare two PNG images with the same rules as `check` (exit 3 when they differ).
+    Compare(CompareArgs),
+    /// List GPU adapters, backends and limits.
+    Info(InfoArgs),
+    /// Print a shell completion script: `fogbank completions bash > ~/.local/share/bash-completion/completions/fogbank`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a folder.
+    Man(ManArgs),
+}
+
+impl Cli {
+    /// Turns parsed flags into the settings of one command.
+    pub fn into_command(self) -> Result<Command, crate::Error> {
+        Ok(match self.command {
+            CliCommand::Simulate(a) => Command::Simulate(SimulateSettings {
+                scene: scene_choice(a.scene),
+                frames: parse_frames(a.frames)?,
+                json: a.json,
+                probes_world: a
+                    .probe
+                    .iter()
+                    .map(|p| parse_probe(p))
+                    .collect::<Result<_, _>>()?,
+                cache_every_frames: a.cache_every,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Maps(a) => Command::Maps(MapsSettings {
+                scene: scene_choice(a.scene),
+                out_dir: a.out,
+                frames: parse_frames(a.frames)?,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Validate(a) => Command::Validate(ValidateSettings {
+                scene: scene_choice(a.scene),
+            }),
+            CliCommand::Render(a) => Command::Render(RenderSettings {
+                scene: scene_choice(a.scene),
+                out_dir: a.out,
+                frames: parse_frames(a.frames)?,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                maps: a.maps,
+                format: match a.format {
+                    FormatArg::Png => FrameFormat::Png,
+                    FormatArg::Exr => FrameFormat::Exr,
+                },
+                layers: a.layers,
+                video: a.video,
+                crf: a.crf,
+                preset: a.preset,
+                no_frames: a.no_frames,
+                json: a.json,
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Still(a) => Command::Still(StillSettings {
+                scene: scene_choice(a.scene),
+                frame: a.frame,
+                out_file: a.out,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Sheet(a) => Command::Sheet(SheetSettings {
+                scene: scene_choice(a.scene),
+                frames: FrameSet::parse(&a.frames)?,
+                out_file: a.out,
+                columns: a.columns,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                thumb_width_px: a.thumb_width,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Check(a) => Command::Check(CheckSettings {
+                scene: scene_choice(a.scene),
+                golden_dir: a.golden,
+                frames: parse_frames(a.frames)?,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                bless: a.bless,
+                maps: a.maps,
+                json: a.json,
+                tolerance: tolerance(a.tolerance),
+                gpu: gpu_choice(a.gpu),
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Compare(a) => Command::Compare(CompareSettings {
+                expected: a.expected,
+                actual: a.actual,
+                diff: a.diff,
+                exact: a.exact,
+                tolerance: tolerance(a.tolerance),
+                json: a.json,
+            }),
+            CliCommand::Info(a) => Command::Info(InfoSettings { json: a.json }),
+            CliCommand::Completions(a) => Command::Print(completion_script(a.shell)),
+            CliCommand::Man(a) => match a.out {
+                None => Command::Print(docs::man_page(&Cli::command())?),
+                Some(dir) => Command::WriteFiles(man_pages(&dir)?),
+            },
+        })
+    }
+}
+
+fn tolerance(args: ToleranceArgs) -> ToleranceFlags {
+    ToleranceFlags {
+        max_channel_diff: args.max_diff,
+        pixel_budget: args.pixel_budget,
+        min_ssim: args.min_ssim,
+    }
+}
+
+fn scene_choice(args: SceneArgs) -> SceneChoice {
+    SceneChoice {
+        path: args.scene,
+        sets: args.sets,
+        cache: args.cache,
+    }
+}
+
+fn gpu_choice(args: GpuArgs) -> GpuChoice {
+    GpuChoice {
+        backend: match args.backend {
+            BackendArg::Auto => BackendChoice::Auto,
+            BackendArg::Vulkan => BackendChoice::Vulkan,
+            BackendArg::Gl => BackendChoice::Gl,
+            BackendArg::Metal => BackendChoice::Metal,
+            BackendArg::Dx12 => BackendChoice::Dx12,
+        },
+        adapter_name: args.adapter,
+        compositor: match args.compositor {
+            CompositorArg::Raster => Compositor::Raster,
+            CompositorArg::Compute => Compositor::Compute,
+            CompositorArg::Auto => Compositor::Auto,
+        },
+    }
+}
+
+fn view(arg: ViewArg) -> View {
+    match arg {
+        ViewArg::Fog => View::Fog,
+        ViewArg::Sheets => View::Sheets,
+        ViewArg::Flow => View::Flow,
+        ViewArg::Fluid => View::Fluid,
+    }
+}
+
+fn parse_frames(text: Option<String>) -> Result<Option<FrameSet>, crate::Error> {
+    Ok(text.as_deref().map(FrameSet::parse).transpose()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_and_probes_parse() {
+        assert_eq!(parse_size("640x360").unwrap(), (640, 360));
+        assert_eq!(parse_size("333×177").unwrap(), (333, 177));
+        assert!(parse_size("640").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("99999x10").is_err());
+        assert_eq!(parse_probe("2.5,-1").unwrap(), [2.5, -1.0]);
+        assert!(parse_probe("2.5").is_err());
+        assert!(parse_probe("nan,1").is_err());
+    }
+}
