@@ -8,7 +8,7 @@
 //! ```
 //!
 //! [`run_frames`] is the loop itself; [`render`] (frame sequences, maps, video), [`still`] and
-//! [`sheet`] are the jobs the command line offers, each taking plain settings and a
+//! [`sheet`] are the jobs the command line offers, and [`maps`] the fluid's maps alone (no GPU); each taking plain settings and a
 //! [`Reporter`] for progress, so a program renders a scene without clap:
 //!
 //! ```no_run
@@ -28,12 +28,14 @@
 //! code it uses ([`crate::compare::golden`]).
 
 mod frame_loop;
+mod maps;
 mod report;
 mod sequence;
 mod sheet;
 mod still;
 
 pub use frame_loop::{FrameHash, FrameJob, LoopStats, run_frames, start_playback};
+pub use maps::{MapsOptions, maps};
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
 pub use sheet::{MAX_STILLS, SheetOptions, sheet};
