@@ -66,9 +66,9 @@ pub enum Error {
     #[error("{0}")]
     Flag(#[from] FlagError),
     /// A request that does not fit the scene or the other flags, e.g. a frame past the clip's
-    /// end or `--layers` with PNG. Always bad input; the message says how to fix it.
-    #[error("{0}")]
-    Usage(String),
+    /// end or `--layers` with PNG.
+    #[error(transparent)]
+    Request(#[from] RequestError),
     /// The golden folder does not exist and `CI=true` forbids creating it.
     #[error(
         "the golden folder {} does not exist, and under CI=true references are never \
@@ -136,6 +136,55 @@ pub enum Error {
     },
 }
 
+/// A request that cannot work with this scene or with the other flags. Each message says how
+/// to fix it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    /// `--frames` reaches past the clip.
+    #[error(
+        "--frames asks for frame {last}, but the clip has {count} frames (0..{count}); ask for \
+         fewer or lengthen it with --set output.frames={}", u64::from(*last) + 1
+    )]
+    FrameBeyondClip {
+        /// The last frame asked for.
+        last: u32,
+        /// Frames in the clip.
+        count: u32,
+    },
+    /// `--layers` without `--format exr`.
+    #[error(
+        "--layers writes the fog as a linear layer with alpha (fog_NNNN.exr), which PNG cannot \
+         hold: add --format exr"
+    )]
+    LayersNeedExr,
+    /// `--layers` with `--no-frames`.
+    #[error(
+        "--layers writes fog_NNNN.exr beside the frames and --no-frames writes no frames: drop \
+         --no-frames (or --layers)"
+    )]
+    LayersWithoutFrames,
+    /// A contact sheet of too many stills.
+    #[error(
+        "--frames chooses {count} stills; a sheet takes at most {max}: choose fewer, e.g. every \
+         tenth frame with a comma list"
+    )]
+    TooManyStills {
+        /// Stills asked for.
+        count: usize,
+        /// The most a sheet takes.
+        max: usize,
+    },
+    /// `--columns 0`.
+    #[error("--columns must be at least 1")]
+    NoColumns,
+    /// `--thumb-width 0`.
+    #[error("--thumb-width must be at least 1 pixel")]
+    NoThumbWidth,
+    /// `--max-diff`, `--pixel-budget` or `--min-ssim` out of range.
+    #[error("tolerance flags: {0}")]
+    Tolerance(String),
+}
+
 impl Error {
     /// Which of the four outcomes this failure is: the only place that decides it.
     pub fn kind(&self) -> ErrorKind {
@@ -143,7 +192,7 @@ impl Error {
             Error::Scene(_)
             | Error::Range(_)
             | Error::Flag(_)
-            | Error::Usage(_)
+            | Error::Request(_)
             | Error::GoldenFolderMissing { .. }
             | Error::MissingReferences { .. } => ErrorKind::BadInput,
             Error::Cache(e) => match e {
@@ -254,7 +303,10 @@ mod tests {
             files: vec!["frame_0000.png".into()],
         };
         assert_eq!(refs.exit_code(), EXIT_BAD_INPUT);
-        assert_eq!(Error::Usage("--columns".into()).exit_code(), EXIT_BAD_INPUT);
+        assert_eq!(
+            Error::from(RequestError::NoColumns).exit_code(),
+            EXIT_BAD_INPUT
+        );
     }
 
     #[test]

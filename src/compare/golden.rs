@@ -12,6 +12,7 @@ use super::{
     diff_heatmap, load_png, save_png, strip,
 };
 use crate::Error;
+use crate::error::RequestError;
 use crate::frame::View;
 use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::maps::{FLUID_MAP, LIFT_MAP};
@@ -49,7 +50,7 @@ impl ToleranceFlags {
         };
         tolerance
             .validate()
-            .map_err(|reason| Error::Usage(format!("tolerance flags: {reason}")))?;
+            .map_err(|reason| RequestError::Tolerance(reason.to_string()))?;
         Ok(tolerance)
     }
 }

@@ -42,6 +42,7 @@ pub use sheet::{MAX_STILLS, SheetOptions, sheet};
 pub use still::{Still, StillOptions, still};
 
 use crate::Error;
+use crate::error::RequestError;
 use crate::gpu::GpuContext;
 use crate::scene::Scene;
 use crate::timeline::{FrameSet, Timeline};
@@ -70,11 +71,7 @@ pub fn frames_in_clip(frames: Option<&FrameSet>, scene: &Scene) -> Result<FrameS
             if let Some(last) = set.last()
                 && last >= count
             {
-                return Err(Error::Usage(format!(
-                    "--frames asks for frame {last}, but the clip has {count} frames (0..{count}); \
-                     ask for fewer or lengthen it with --set output.frames={}",
-                    last + 1
-                )));
+                return Err(RequestError::FrameBeyondClip { last, count }.into());
             }
             Ok(set.clone())
         }

@@ -10,6 +10,7 @@ use super::frame_loop::{FrameHash, FrameJob, run_frames};
 use super::report::Reporter;
 use super::{create_dir, create_parent, frames_in_clip};
 use crate::Error;
+use crate::error::RequestError;
 use crate::frame::{Frame, View};
 use crate::gpu::{Compositor, GpuContext, GpuError, Readback};
 use crate::output::png::frame_file_name;
@@ -93,18 +94,10 @@ impl RenderOptions {
     /// combinations, frames past the clip, the video's format and settings, a missing ffmpeg.
     pub fn check(&self, scene: &Scene) -> Result<(), Error> {
         if self.layers && self.format != FrameFormat::Exr {
-            return Err(Error::Usage(
-                "--layers writes the fog as a linear layer with alpha (fog_NNNN.exr), which PNG \
-                 cannot hold: add --format exr"
-                    .into(),
-            ));
+            return Err(RequestError::LayersNeedExr.into());
         }
         if self.layers && !self.write_frames {
-            return Err(Error::Usage(
-                "--layers writes fog_NNNN.exr beside the frames and --no-frames writes no \
-                 frames: drop --no-frames (or --layers)"
-                    .into(),
-            ));
+            return Err(RequestError::LayersWithoutFrames.into());
         }
         frames_in_clip(self.frames.as_ref(), scene)?;
         if let Some((format, settings)) = self.video_format(scene)? {

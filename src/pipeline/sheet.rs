@@ -5,6 +5,7 @@ use super::frame_loop::{FrameJob, run_frames};
 use super::frames_in_clip;
 use super::report::Reporter;
 use crate::Error;
+use crate::error::RequestError;
 use crate::frame::View;
 use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::sheet::{SheetImage, contact_sheet, thumbnail};
@@ -37,19 +38,17 @@ impl SheetOptions {
     pub fn check(&self, scene: &Scene) -> Result<(), Error> {
         let frames = frames_in_clip(Some(&self.frames), scene)?;
         if frames.len() > MAX_STILLS {
-            return Err(Error::Usage(format!(
-                "--frames chooses {} stills; a sheet takes at most {MAX_STILLS}: choose fewer, \
-                 e.g. every tenth frame with a comma list",
-                frames.len()
-            )));
+            return Err(RequestError::TooManyStills {
+                count: frames.len(),
+                max: MAX_STILLS,
+            }
+            .into());
         }
         if self.columns == 0 {
-            return Err(Error::Usage("--columns must be at least 1".into()));
+            return Err(RequestError::NoColumns.into());
         }
         if self.thumb_width_px == 0 {
-            return Err(Error::Usage(
-                "--thumb-width must be at least 1 pixel".into(),
-            ));
+            return Err(RequestError::NoThumbWidth.into());
         }
         Ok(())
     }
