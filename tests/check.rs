@@ -28,7 +28,6 @@ fn check_reports_differences_with_a_distinct_exit_code_and_artifacts() {
     // A missing reference under CI=true is an error (exit 2), never silently created.
     assert_exit(&check("11", &[], &[("CI", "true")]), 2);
     assert!(!dir.join("frame_0011.png").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -54,7 +53,6 @@ fn bless_replaces_the_fluid_map_references_too() {
     assert_eq!(run(&changed).status.code(), Some(3), "the fluid changed");
     assert_exit(&run(&[&changed[..], &["--bless"]].concat()), 0);
     assert_exit(&run(&changed), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn write_png(path: &Path, width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) {
@@ -114,5 +112,4 @@ fn compare_passes_within_tolerance_and_fails_with_exit_three() {
     let out = fogbank(&["compare", a, "does-not-exist.png"]);
     assert_exit(&out, 2);
     assert!(common::stderr(&out).contains("does-not-exist.png"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -154,5 +154,4 @@ fn compute_compositor_passes_the_raster_references() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,10 +15,7 @@ fn assert_bad_scene(file: &str, expected: &[&str]) {
     let dir = temp_dir(&format!("bad-{file}"));
     let out = fogbank(&["maps", &scene(file), "--out", dir.to_str().unwrap()]);
     assert_error(&out, expected);
-    assert!(
-        !Path::new(&dir).exists(),
-        "nothing is written for a bad scene"
-    );
+    assert!(!dir.exists(), "nothing is written for a bad scene");
 }
 
 /// The run failed as bad input does (exit 2, no panic) with every one of `expected` in stderr.

@@ -153,7 +153,6 @@ fn a_range_started_from_the_cache_has_the_hashes_of_a_full_run() {
         stderr(&truncated)
     );
     assert!(!stderr(&truncated).contains("panicked"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -194,5 +193,4 @@ fn maps_writes_every_map_named_by_field_and_frame() {
             .all(|n| n.ends_with(".png") && !n.starts_with('.')),
         "{names:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

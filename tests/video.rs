@@ -58,6 +58,14 @@ fn have_ffmpeg(test: &str) -> bool {
     found
 }
 
+/// Renders the tiny scene (12 frames at 30 fps, 160×90) with `--video VIDEO --out DIR` and
+/// `extra`.
+fn render_tiny_video(video: &Path, dir: &Path, extra: &[&str]) {
+    let (video, dir) = (video.to_str().unwrap(), dir.to_str().unwrap());
+    let args = ["tests/scenes/tiny.ron", "--video", video, "--out", dir];
+    render_ok(&[&args[..], extra].concat());
+}
+
 #[test]
 fn mp4_and_webm_through_ffmpeg_have_the_right_codec_size_and_frames() {
     require_gpu!();
@@ -67,16 +75,7 @@ fn mp4_and_webm_through_ffmpeg_have_the_right_codec_size_and_frames() {
     let dir = temp_dir("video");
     for (name, codec) in [("clip.mp4", "h264"), ("clip.webm", "vp9")] {
         let video = dir.join(name);
-        render_ok(&[
-            "tests/scenes/tiny.ron",
-            "--no-frames",
-            "--size",
-            "165x91",
-            "--video",
-            video.to_str().unwrap(),
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
+        render_tiny_video(&video, &dir, &["--no-frames", "--size", "165x91"]);
         let Some(info) = probe(test_name!(), &video) else {
             return;
         };
@@ -102,7 +101,6 @@ fn mp4_and_webm_through_ffmpeg_have_the_right_codec_size_and_frames() {
     // --no-frames writes only the video.
     let names = common::file_names(&dir);
     assert_eq!(names.len(), 2, "{names:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -112,15 +110,7 @@ fn gif_and_apng_decode_to_every_frame_and_exr_round_trips() {
     let gif = dir.join("clip.gif");
     let apng = dir.join("clip.png");
     for video in [&gif, &apng] {
-        render_ok(&[
-            "tests/scenes/tiny.ron",
-            "--format",
-            "exr",
-            "--video",
-            video.to_str().unwrap(),
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
+        render_tiny_video(video, &dir, &["--format", "exr"]);
     }
     let mut decoder = gif::DecodeOptions::new();
     decoder.set_color_output(gif::ColorOutput::RGBA);
@@ -161,8 +151,6 @@ fn gif_and_apng_decode_to_every_frame_and_exr_round_trips() {
             pixel[1]
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&png_dir);
 }
 
 #[test]

@@ -80,12 +80,37 @@ pub fn scene(name: &str) -> String {
     format!("tests/scenes/{name}")
 }
 
-/// A fresh path under the system's temporary folder, unique to `name` and this test process;
-/// removed if it exists, not created.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fogbank-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh folder path under the system's temporary folder, unique to `name` and this test
+/// process: removed if it exists, not created. It is removed again when the test ends, unless the
+/// test failed: then it stays for a look at what was written.
+pub fn temp_dir(name: &str) -> TempDir {
+    let path = std::env::temp_dir().join(format!("fogbank-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    TempDir(path)
+}
+
+/// See [`temp_dir`]; derefs to its path.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// The names of the entries of `dir`, sorted.
