@@ -332,20 +332,33 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Every event the ball produces is reported exactly once, with the frame whose steps
+    /// produced it: at 30 fps each frame covers two steps, and its events must be exactly those
+    /// a separate world reports over the same steps — a repeated report (events not cleared, or
+    /// gathered twice) or a lost one fails, as does a frame reporting another frame's events.
     #[test]
     fn events_are_reported_once() {
         let mut scene = Scene::default();
         scene.fluid.grid = 16;
+        scene.output.fps = 30;
         let mut playback = Playback::new(&scene);
-        let mut jumps = 0;
-        for frame in 0..600 {
+        let mut world = World::new(&scene);
+        let (mut reported, mut produced) = (Vec::new(), Vec::new());
+        for frame in 0..300 {
             let state = playback.advance_to(frame, || {});
-            jumps += state
-                .events
-                .iter()
-                .filter(|e| **e == BallEvent::Jump)
-                .count();
+            assert_eq!(state.steps, 2 * u64::from(frame), "frame {frame}");
+            let mut expected = Vec::new();
+            while world.steps() < state.steps {
+                expected.extend(world.step());
+            }
+            assert_eq!(state.events, expected, "frame {frame}");
+            reported.extend(state.events);
+            produced.extend(expected);
         }
-        assert!(jumps >= 3, "{jumps}");
+        assert_eq!(reported, produced);
+        let count = |event: BallEvent| reported.iter().filter(|e| **e == event).count();
+        let (jumps, landings) = (count(BallEvent::Jump), count(BallEvent::Land));
+        assert!(jumps >= 3, "{jumps} jumps");
+        assert!(landings >= 3, "{landings} landings");
     }
 }

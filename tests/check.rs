@@ -1,0 +1,115 @@
+//! `fogbank check` and `fogbank compare`, the golden-image commands users run in their own CI:
+//! exit codes (0 pass, 3 a difference, 2 an error), the failure artefacts, references never
+//! created under CI, re-blessing the fluid maps, and comparing two images (no GPU needed).
+
+mod common;
+
+use common::{assert_exit, fogbank, fogbank_env, require_gpu, stdout, temp_dir};
+use std::path::Path;
+
+#[test]
+fn check_reports_differences_with_a_distinct_exit_code_and_artifacts() {
+    require_gpu!();
+    let dir = temp_dir("check");
+    let d = dir.to_str().unwrap();
+    let check = |frame: &str, extra: &[&str], env: &[(&str, &str)]| {
+        let base = ["check", "--golden", d, "--size", "96x54", "--frames", frame];
+        fogbank_env(&[&base[..], &["--quiet"], extra].concat(), env)
+    };
+    assert_exit(&check("10", &["--bless"], &[]), 0);
+    assert_exit(&check("10", &[], &[]), 0);
+    assert_exit(&check("10", &["--set", "fog.sigma=2.0"], &[]), 3);
+    for suffix in ["actual", "diff", "strip"] {
+        assert!(
+            dir.join(format!("frame_0010.{suffix}.png")).exists(),
+            "{suffix}"
+        );
+    }
+    // A missing reference under CI=true is an error (exit 2), never silently created.
+    assert_exit(&check("11", &[], &[("CI", "true")]), 2);
+    assert!(!dir.join("frame_0011.png").exists());
+}
+
+#[test]
+fn bless_replaces_the_fluid_map_references_too() {
+    require_gpu!();
+    let dir = temp_dir("bless-maps");
+    let d = dir.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let args = [
+            "check",
+            "tests/scenes/tiny.ron",
+            "--golden",
+            d,
+            "--maps",
+            "--frames",
+            "6",
+            "--quiet",
+        ];
+        fogbank(&[&args[..], extra].concat())
+    };
+    assert_exit(&run(&["--bless"]), 0);
+    let changed = ["--set", "fluid.refill=5"];
+    assert_eq!(run(&changed).status.code(), Some(3), "the fluid changed");
+    assert_exit(&run(&[&changed[..], &["--bless"]].concat()), 0);
+    assert_exit(&run(&changed), 0);
+}
+
+fn write_png(path: &Path, width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) {
+    let mut image = image::RgbaImage::new(width, height);
+    for (x, y, p) in image.enumerate_pixels_mut() {
+        *p = image::Rgba(pixel(x, y));
+    }
+    image.save(path).unwrap();
+}
+
+#[test]
+fn compare_passes_within_tolerance_and_fails_with_exit_three() {
+    let dir = temp_dir("compare");
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.png");
+    let near = dir.join("near.png");
+    let far = dir.join("far.png");
+    let gradient = |x: u32, y: u32| [(x * 4) as u8, (y * 4) as u8, 128, 255];
+    write_png(&a, 48, 32, gradient);
+    write_png(&near, 48, 32, |x, y| {
+        let [r, g, b, a] = gradient(x, y);
+        [r.saturating_add(3), g, b, a]
+    });
+    write_png(&far, 48, 32, |x, y| {
+        let [r, g, b, a] = gradient(x, y);
+        [r.saturating_add(60), g, b, a]
+    });
+    let (a, near, far) = (
+        a.to_str().unwrap(),
+        near.to_str().unwrap(),
+        far.to_str().unwrap(),
+    );
+    let diff = dir.join("diff.png");
+    let out = fogbank(&["compare", a, near]);
+    assert_exit(&out, 0);
+    assert!(stdout(&out).contains("pass"));
+    let out = fogbank(&[
+        "compare",
+        a,
+        far,
+        "--diff",
+        diff.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_exit(&out, 3);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "fail");
+    assert_eq!(report["max_channel_diff"], 60);
+    assert!(diff.exists());
+    // Exact comparison of data: even 3 levels fail without --max-diff.
+    assert_exit(&fogbank(&["compare", a, near, "--exact"]), 3);
+    assert_exit(
+        &fogbank(&["compare", a, near, "--exact", "--max-diff", "3"]),
+        0,
+    );
+    // A missing file is an error, not a difference.
+    let out = fogbank(&["compare", a, "does-not-exist.png"]);
+    assert_exit(&out, 2);
+    assert!(common::stderr(&out).contains("does-not-exist.png"));
+}

@@ -1,0 +1,212 @@
+//! Helpers shared by the command-line suites (`tests/*.rs`): running the real binary, temporary
+//! folders, and the probe that skips the rendering tests on a machine without a GPU adapter —
+//! visibly, and never under CI.
+//!
+//! Each suite includes this module with `mod common;` and uses only part of it, hence the
+//! `dead_code` (and unused macro) allowances.
+#![allow(dead_code)]
+
+pub mod exr;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// Runs fogbank with `args` from the repository root (scene and golden paths are relative to it).
+pub fn fogbank(args: &[&str]) -> Output {
+    fogbank_env(args, &[])
+}
+
+/// Runs fogbank with `args` and extra environment variables.
+pub fn fogbank_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fogbank"));
+    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("running fogbank")
+}
+
+/// Runs fogbank and asserts it succeeded; returns its output.
+#[track_caller]
+pub fn fogbank_ok(args: &[&str]) -> Output {
+    let out = fogbank(args);
+    assert_success(&out, &format!("fogbank {}", args.join(" ")));
+    out
+}
+
+/// `fogbank render --quiet ARGS…`, which must succeed.
+#[track_caller]
+pub fn render_ok(args: &[&str]) -> Output {
+    fogbank_ok(&[&["render", "--quiet"], args].concat())
+}
+
+/// Asserts that a run succeeded, showing its exit code, stdout and stderr otherwise.
+#[track_caller]
+pub fn assert_success(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what} failed (exit {:?}):\n{}\n{}",
+        out.status.code(),
+        stdout(out),
+        stderr(out)
+    );
+}
+
+/// Asserts a run's exit code (0 pass, 2 bad input or error, 3 a difference), showing its stdout
+/// and stderr otherwise.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(out),
+        stderr(out)
+    );
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A test scene: `tests/scenes/NAME`.
+pub fn scene(name: &str) -> String {
+    format!("tests/scenes/{name}")
+}
+
+/// A fresh folder path under the system's temporary folder, unique to `name` and this test
+/// process: removed if it exists, not created. It is removed again when the test ends, unless the
+/// test failed: then it stays for a look at what was written.
+pub fn temp_dir(name: &str) -> TempDir {
+    let path = std::env::temp_dir().join(format!("fogbank-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    TempDir(path)
+}
+
+/// See [`temp_dir`]; derefs to its path.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The names of the entries of `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Whether the tests run in CI: `CI` is set, non-empty, and neither `0` nor `false`.
+///
+/// This mirrors `fogbank::ci::in_ci`, the rule `fogbank check` applies to missing references;
+/// the tests and the binary must agree on what CI is.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// Says that `test` was skipped and why, on the real stderr: libtest captures `eprintln!` and
+/// shows it only for failing tests, so a skip would otherwise pass without a word.
+pub fn report_skip(test: &str, why: &str) {
+    // One write, so that the line stays whole among libtest's output.
+    let line = format!("skipped {test}: {why}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+/// The name of the test function this is expanded in, as libtest prints it (`golden_temple_fog`).
+#[allow(unused_macros)]
+macro_rules! test_name {
+    () => {{
+        fn here() {}
+        let path = std::any::type_name_of_val(&here);
+        let path = path.strip_suffix("::here").unwrap_or(path);
+        // Leave out the test crate's name.
+        path.split_once("::").map_or(path, |(_, rest)| rest)
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use test_name;
+
+/// Returns from the calling test, after saying so, when there is no GPU adapter; fails it under
+/// CI (see [`gpu_available`]).
+#[allow(unused_macros)]
+macro_rules! require_gpu {
+    () => {
+        if !$crate::common::gpu_available($crate::common::test_name!()) {
+            return;
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use require_gpu;
+
+/// Why there is no GPU adapter, or `Ok` when `fogbank info --json` lists one (lavapipe counts).
+/// Asked once per suite.
+fn adapter_probe() -> &'static Result<(), String> {
+    static PROBE: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBE.get_or_init(|| {
+        let out = fogbank(&["info", "--json"]);
+        let adapters: Vec<serde_json::Value> =
+            serde_json::from_slice(&out.stdout).unwrap_or_default();
+        if adapters.is_empty() {
+            let mut why = "`fogbank info --json` lists no GPU adapter".to_string();
+            if !out.status.success() {
+                why += &format!(" (exit {:?})", out.status.code());
+            }
+            if !stderr(&out).trim().is_empty() {
+                why += &format!(": {}", stderr(&out).trim());
+            }
+            Err(format!(
+                "{why}; install mesa-vulkan-drivers for lavapipe (scripts/setup.sh)"
+            ))
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// True when a GPU adapter (or lavapipe) is available. Without one, `test` is reported as
+/// skipped and should return at once — unless the tests run in CI ([`in_ci`]), where a missing
+/// adapter fails the test so that CI cannot silently stop testing the renderer.
+#[track_caller]
+pub fn gpu_available(test: &str) -> bool {
+    match adapter_probe() {
+        Ok(()) => true,
+        Err(why) => {
+            assert!(!in_ci(), "{test} needs a GPU adapter and CI is set: {why}");
+            report_skip(test, why);
+            false
+        }
+    }
+}
+
+/// Whether FOGBANK_REQUIRE_FFMPEG=1 (CI sets it): ffmpeg and ffprobe must then be on PATH.
+pub fn ffmpeg_required() -> bool {
+    std::env::var("FOGBANK_REQUIRE_FFMPEG").is_ok_and(|v| v == "1")
+}

@@ -1,0 +1,157 @@
+//! EXR output on a GPU adapter (lavapipe in CI): `--format exr` writes the linear target with
+//! light above 1.0, `--layers` adds a premultiplied fog layer that composites back to the frame,
+//! and `--layers` without EXR frames is refused before rendering.
+
+mod common;
+
+use common::exr::{linear_to_srgb8, read_exr};
+use common::{assert_exit, fogbank, render_ok, require_gpu, stderr, temp_dir};
+use std::path::Path;
+
+/// `--format exr` writes the renderer's linear half-float target itself: the same picture as
+/// the PNG of the frame (encoded to sRGB it is within one level of it: the GPU's sRGB store may
+/// round the other way at a level boundary), opaque, and with the light above 1.0 that the
+/// PNG clips (the temple's flames at half a second).
+#[test]
+fn exr_frames_are_the_linear_target_with_values_above_one() {
+    require_gpu!();
+    let (exr_dir, png_dir) = (temp_dir("exr-linear"), temp_dir("exr-linear-png"));
+    let base = ["--frames", "30", "--size", "160x90"];
+    render_ok(
+        &[
+            &base[..],
+            &["--format", "exr", "--out", exr_dir.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    render_ok(&[&base[..], &["--out", png_dir.to_str().unwrap()]].concat());
+    let (w, h, linear) = read_exr(&exr_dir.join("frame_0030.exr"));
+    assert_eq!((w, h), (160, 90));
+    let srgb = image::open(png_dir.join("frame_0030.png"))
+        .unwrap()
+        .to_rgba8();
+    for (i, (pixel, png)) in linear.chunks_exact(4).zip(srgb.pixels()).enumerate() {
+        assert_eq!(pixel[3], 1.0, "alpha of pixel {i}");
+        for c in 0..3 {
+            let encoded = linear_to_srgb8(pixel[c]);
+            assert!(
+                encoded.abs_diff(png[c]) <= 1,
+                "pixel {i} channel {c}: linear {} encodes to {encoded}, the PNG has {}",
+                pixel[c],
+                png[c]
+            );
+        }
+    }
+    let brightest = linear
+        .chunks_exact(4)
+        .flat_map(|p| p[..3].iter().copied())
+        .fold(0.0f32, f32::max);
+    assert!(
+        brightest > 1.0,
+        "no value above 1.0 survives in a frame with fires (brightest {brightest})"
+    );
+    // More than a handful of pixels: the flames' cores, not a stray rounding.
+    let hot = linear
+        .chunks_exact(4)
+        .filter(|p| p[..3].iter().any(|&v| v > 1.0))
+        .count();
+    eprintln!("brightest linear value {brightest}, {hot} pixels above 1.0");
+    assert!(hot >= 4, "only {hot} pixels above 1.0");
+}
+
+/// `--layers` adds `fog_NNNN.exr`: premultiplied (no colour above its alpha in this scene
+/// without fires), transparent black where there is no fog (all of it with `fog.sigma=0`), and
+/// over the frame rendered with `fog.sigma=0` it gives back the frame. The frame itself is the
+/// same with or without `--layers`. The composite tolerance (1 % of max(1, value)) is
+/// explained in src/gpu/tests/layers.rs: both sides round to half floats after every sheet.
+#[test]
+fn fog_layer_is_premultiplied_transparent_without_fog_and_composites_to_the_frame() {
+    require_gpu!();
+    let (with, without, clear) = (
+        temp_dir("layers"),
+        temp_dir("layers-none"),
+        temp_dir("layers-clear"),
+    );
+    let base = ["tests/scenes/tiny.ron", "--frames", "5", "--format", "exr"];
+    render_ok(&[&base[..], &["--layers", "--out", with.to_str().unwrap()]].concat());
+    render_ok(&[&base[..], &["--out", without.to_str().unwrap()]].concat());
+    let fogless = [
+        "--set",
+        "fog.sigma=0",
+        "--layers",
+        "--out",
+        clear.to_str().unwrap(),
+    ];
+    render_ok(&[&base[..], &fogless[..]].concat());
+
+    assert_eq!(
+        std::fs::read(with.join("frame_0005.exr")).unwrap(),
+        std::fs::read(without.join("frame_0005.exr")).unwrap(),
+        "--layers changed the frame"
+    );
+    assert!(!without.join("fog_0005.exr").exists());
+
+    let (w, h, layer) = read_exr(&with.join("fog_0005.exr"));
+    assert_eq!((w, h), (160, 90));
+    let covered = layer.chunks_exact(4).filter(|p| p[3] > 0.5).count();
+    assert!(covered > 160 * 90 / 10, "only {covered} pixels of fog");
+    for (i, p) in layer.chunks_exact(4).enumerate() {
+        assert!(
+            (0.0..=1.0).contains(&p[3]) && p[..3].iter().all(|&c| c >= 0.0 && c <= p[3] + 2e-3),
+            "fog layer pixel {i} is not premultiplied: {p:?}"
+        );
+    }
+
+    let (_, _, empty) = read_exr(&clear.join("fog_0005.exr"));
+    assert!(
+        empty.iter().all(|&v| v == 0.0),
+        "with fog.sigma=0 the fog layer is not transparent black everywhere"
+    );
+
+    let (_, _, beauty) = read_exr(&with.join("frame_0005.exr"));
+    let (_, _, hall) = read_exr(&clear.join("frame_0005.exr"));
+    for (i, ((l, u), b)) in layer
+        .chunks_exact(4)
+        .zip(hall.chunks_exact(4))
+        .zip(beauty.chunks_exact(4))
+        .enumerate()
+    {
+        for c in 0..3 {
+            let composite = l[c] + u[c] * (1.0 - l[3]);
+            assert!(
+                (composite - b[c]).abs() < 0.01 * b[c].abs().max(1.0),
+                "pixel {i} channel {c}: fog layer over the fogless frame gives {composite}, \
+                 the frame has {}",
+                b[c]
+            );
+        }
+    }
+}
+
+/// `--layers` needs EXR (PNG has no room for linear light with alpha) and frames to sit
+/// beside; both mistakes are bad input (exit 2) named before anything is rendered.
+#[test]
+fn layers_without_exr_frames_are_refused() {
+    let dir = temp_dir("layers-png");
+    let d = dir.to_str().unwrap();
+    let out = fogbank(&["render", "--frames", "0", "--layers", "--out", d]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("--format exr"), "{}", stderr(&out));
+    let out = fogbank(&[
+        "render",
+        "--frames",
+        "0",
+        "--format",
+        "exr",
+        "--layers",
+        "--no-frames",
+        "--video",
+        "clip.gif",
+        "--out",
+        d,
+    ]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("--no-frames"), "{}", stderr(&out));
+    assert!(!dir.exists());
+    assert!(!Path::new("clip.gif").exists());
+}

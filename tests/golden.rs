@@ -1,0 +1,157 @@
+//! Golden images: frames rendered on a GPU adapter (lavapipe in CI) compared with the references
+//! in tests/golden/<case>/ through `fogbank check` — every view, the fires, the exact pin of
+//! linear fog (`tiny_exact`), and the compute compositor against the raster references.
+//!
+//! Each case's golden.json names the adapter that made it. The tolerance is `fogbank check`'s
+//! default (max Δ 8 levels, 0.2 % of pixels, SSIM ≥ 0.98), loosened automatically when the
+//! adapter differs. To re-bless after an intended change to the picture, run
+//! `FOGBANK_BLESS=1 cargo test --test golden golden_` and commit the new images with the reason
+//! in the message. On failure the actual image, a diff heat map and an expected | actual | diff
+//! strip are written beside the golden.
+
+mod common;
+
+use common::{assert_success, fogbank, require_gpu};
+use std::process::Output;
+
+/// `fogbank check --golden tests/golden/CASE --quiet ARGS…`.
+fn check_case(case: &str, args: &[&str]) -> Output {
+    let dir = format!("tests/golden/{case}");
+    fogbank(&[&["check", "--golden", dir.as_str(), "--quiet"], args].concat())
+}
+
+/// Checks `case` against its references, or re-blesses them under FOGBANK_BLESS=1.
+fn golden(case: &str, args: &[&str]) {
+    let bless = std::env::var("FOGBANK_BLESS").is_ok_and(|v| v == "1");
+    let bless: &[&str] = if bless { &["--bless"] } else { &[] };
+    let out = check_case(case, &[args, bless].concat());
+    assert_success(&out, &format!("golden {case}"));
+}
+
+#[test]
+fn golden_temple_fog() {
+    require_gpu!();
+    golden(
+        "temple_fog",
+        &["--size", "160x90", "--frames", "0,45,90", "--maps"],
+    );
+}
+
+#[test]
+fn golden_temple_sheets_view() {
+    require_gpu!();
+    golden(
+        "temple_sheets",
+        &["--size", "160x90", "--frames", "45", "--view", "sheets"],
+    );
+}
+
+#[test]
+fn golden_temple_flow_view() {
+    require_gpu!();
+    golden(
+        "temple_flow",
+        &["--size", "160x90", "--frames", "45", "--view", "flow"],
+    );
+}
+
+#[test]
+fn golden_temple_fluid_view() {
+    require_gpu!();
+    golden(
+        "temple_fluid",
+        &["--size", "160x90", "--frames", "45", "--view", "fluid"],
+    );
+}
+
+/// The temple's braziers and torches at half a second: flames, their light on the pillars and
+/// their glow in the fog.
+#[test]
+fn golden_temple_fires() {
+    require_gpu!();
+    golden("temple_fires", &["--size", "160x90", "--frames", "30"]);
+}
+
+/// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the
+/// tiny scene renders byte for byte as it did before the feature existed. The reference in
+/// tests/golden/tiny_exact was blessed from the renderer before height fog, with every
+/// tolerance at zero; do not re-bless it to make this pass.
+#[test]
+fn zero_height_falloff_renders_exactly_as_before() {
+    require_gpu!();
+    let out = check_case(
+        "tiny_exact",
+        &[
+            "tests/scenes/tiny.ron",
+            "--max-diff",
+            "0",
+            "--pixel-budget",
+            "0",
+            "--min-ssim",
+            "1",
+        ],
+    );
+    assert_success(
+        &out,
+        "the tiny scene no longer renders exactly as before height fog: check",
+    );
+}
+
+/// The compute compositor (`--compositor compute`) passes the golden references the raster
+/// `fog` pass made, in the fog and flow views, at `check`'s default tolerance; the JSON summary
+/// names the compositor that ran, and `auto` picks raster on a CPU adapter (lavapipe).
+/// It never blesses: the references stay the raster pass's.
+#[test]
+fn compute_compositor_passes_the_raster_references() {
+    require_gpu!();
+    for (case, frames, view) in [
+        ("temple_fog", "0,45,90", "fog"),
+        ("temple_flow", "45", "flow"),
+    ] {
+        let out = check_case(
+            case,
+            &[
+                "--size",
+                "160x90",
+                "--frames",
+                frames,
+                "--view",
+                view,
+                "--compositor",
+                "compute",
+            ],
+        );
+        assert_success(&out, &format!("{case} with the compute compositor"));
+    }
+
+    let dir = common::temp_dir("compositor-json");
+    let d = dir.to_str().unwrap();
+    for (flag, expected) in [("compute", Some("compute")), ("auto", None)] {
+        let out = common::render_ok(&[
+            "--json",
+            "--frames",
+            "0",
+            "--size",
+            "32x18",
+            "--compositor",
+            flag,
+            "--out",
+            d,
+        ]);
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let ran = summary["compositor"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        match expected {
+            Some(name) => assert_eq!(ran, name),
+            // Auto: compute only on a discrete GPU.
+            None => {
+                let adapter = summary["adapter"].as_str().unwrap_or_default();
+                let on_cpu = adapter.contains("llvmpipe") || adapter.contains("lavapipe");
+                assert!(ran == "raster" || !on_cpu, "auto ran {ran} on {adapter}");
+                assert!(ran == "raster" || ran == "compute", "{ran}");
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Scene input without a GPU: `validate` on good scenes (every shipped one) and its warnings, and
+//! one test per kind of bad input — syntax, unknown field, unknown variant, out of range, a
+//! pillar outside the hall, a bad `--set`, a missing file, a bad `--frames` — each a clear error
+//! (exit 2) that names the place. The bad scenes are in tests/scenes/.
+
+mod common;
+
+use common::{fogbank, fogbank_ok, scene, stderr, stdout, temp_dir};
+use std::path::Path;
+
+/// `fogbank maps` on the bad scene `file` exits 2 with every one of `expected` in its message,
+/// without panicking and without writing anything.
+#[track_caller]
+fn assert_bad_scene(file: &str, expected: &[&str]) {
+    let dir = temp_dir(&format!("bad-{file}"));
+    let out = fogbank(&["maps", &scene(file), "--out", dir.to_str().unwrap()]);
+    assert_error(&out, expected);
+    assert!(!dir.exists(), "nothing is written for a bad scene");
+}
+
+/// The run failed as bad input does (exit 2, no panic) with every one of `expected` in stderr.
+#[track_caller]
+fn assert_error(out: &std::process::Output, expected: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for text in expected {
+        assert!(err.contains(text), "expected {text:?} in:\n{err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn syntax_error_names_file_line_and_column() {
+    assert_bad_scene(
+        "syntax_error.ron",
+        &["tests/scenes/syntax_error.ron:5:", "height"],
+    );
+}
+
+#[test]
+fn unknown_field_suggests_the_closest_name() {
+    assert_bad_scene(
+        "unknown_field.ron",
+        &[
+            "tests/scenes/unknown_field.ron:5:",
+            "pilars",
+            "did you mean `pillars`?",
+        ],
+    );
+}
+
+#[test]
+fn unknown_variant_suggests_the_closest_name() {
+    assert_bad_scene("unknown_variant.ron", &["unknown_variant.ron:3:", "Follow"]);
+}
+
+#[test]
+fn out_of_range_names_field_value_and_range() {
+    assert_bad_scene(
+        "out_of_range.ron",
+        &["out_of_range.ron:5:", "fog.sheets", "is 0", "1..=512"],
+    );
+}
+
+#[test]
+fn pillar_outside_the_hall_is_pointed_at() {
+    assert_bad_scene(
+        "pillar_outside.ron",
+        &[
+            "pillar_outside.ron:6:",
+            "hall.pillars[1]",
+            "outside the hall",
+        ],
+    );
+}
+
+#[test]
+fn bad_override_names_the_flag() {
+    let out = fogbank(&["simulate", "--set", "fog.sheetz=3", "--frames", "0"]);
+    assert_error(&out, &["fog.sheetz", "sheets"]);
+    let out = fogbank(&["simulate", "--set", "fluid.grid=4", "--frames", "0"]);
+    assert_error(&out, &["8..=2048"]);
+}
+
+#[test]
+fn missing_scene_file_is_a_clear_error() {
+    let out = fogbank(&["validate", "tests/scenes/does_not_exist.ron"]);
+    assert_error(&out, &["does_not_exist.ron"]);
+}
+
+#[test]
+fn frames_past_the_clip_and_bad_ranges_are_errors() {
+    let out = fogbank(&["simulate", &scene("tiny.ron"), "--frames", "5..20"]);
+    assert_error(&out, &["12 frames"]);
+    let out = fogbank(&["simulate", "--frames", "9..3"]);
+    assert_error(&out, &["--frames"]);
+}
+
+#[test]
+fn validate_accepts_good_scenes_and_warns() {
+    let out = fogbank_ok(&["validate", "scenes/temple.ron"]);
+    assert!(stdout(&out).contains("ok"));
+    let out = fogbank_ok(&[
+        "validate",
+        "scenes/temple.ron",
+        "--set",
+        "lights.ambient.intensity=0",
+        "--set",
+        "lights.directional.intensity=0",
+        "--set",
+        "lights.ball.intensity=0",
+    ]);
+    assert!(stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("black"), "{}", stderr(&out));
+}
+
+#[test]
+fn every_shipped_scene_validates() {
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            fogbank_ok(&["validate", path.to_str().unwrap()]);
+        }
+    }
+}
