@@ -3,69 +3,52 @@
 //! images that differ (`compare` and `check`), 130 after SIGINT — and that the message names
 //! the cause once, with `error:` in front.
 
+mod common;
+
+use common::{TempDir, assert_exit, file_names, fogbank, require_gpu, stderr, temp_dir};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn fogbank() -> Command {
+/// `fogbank` as a command to spawn, run from the project root.
+fn fogbank_command() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_fogbank"));
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
     command
 }
 
-fn run(args: &[&str]) -> Output {
-    fogbank().args(args).output().expect("running fogbank")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fogbank-exit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// True when a GPU adapter (or lavapipe) is available; says so when it is not, and fails
-/// under CI, where the test command installs lavapipe.
-fn have_adapter(test: &str) -> bool {
-    let out = run(&["info", "--json"]);
-    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
-    if !list.is_empty() {
-        return true;
-    }
-    assert!(
-        !fogbank::ci::in_ci(),
-        "{test}: no GPU adapter under CI: install mesa-vulkan-drivers (scripts/setup.sh)"
-    );
-    eprintln!("{test}: SKIPPED, no GPU adapter (install mesa-vulkan-drivers for lavapipe)");
-    false
-}
-
-/// A folder nobody may create files in. As root, permission bits do not stop writes, so the
-/// folder is then one inside `/proc`, where no process can create anything.
-fn unwritable_dir(name: &str) -> PathBuf {
+/// A folder nobody may create files in, with the guard that removes it. As root, permission
+/// bits do not stop writes, so the folder is then one inside `/proc`, where no process can
+/// create anything.
+fn unwritable_dir(name: &str) -> (PathBuf, Option<TempDir>) {
     let running_as_root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
     if running_as_root {
-        return Path::new("/proc").join(format!("fogbank-exit-{name}"));
+        return (
+            Path::new("/proc").join(format!("fogbank-exit-{name}")),
+            None,
+        );
     }
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir(name);
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let dir = created(temp_dir(name));
+    std::fs::set_permissions(&*dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    (dir.to_path_buf(), Some(dir))
+}
+
+/// `dir`, created.
+fn created(dir: TempDir) -> TempDir {
+    std::fs::create_dir_all(&*dir).unwrap();
     dir
 }
 
 #[test]
 fn an_unwritable_output_folder_exits_1() {
-    let dir = unwritable_dir("maps");
+    let (dir, _guard) = unwritable_dir("maps");
     let out_dir = dir.join("maps");
-    let out = run(&[
+    let out = fogbank(&[
         "maps",
         "tests/scenes/tiny.ron",
         "--frames",
@@ -75,19 +58,17 @@ fn an_unwritable_output_folder_exits_1() {
         out_dir.to_str().unwrap(),
     ]);
     let message = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert_exit(&out, 1);
     assert!(message.starts_with("error: cannot write "), "{message}");
     assert!(message.contains(out_dir.to_str().unwrap()), "{message}");
 }
 
 #[test]
 fn an_unwritable_render_folder_exits_1() {
-    if !have_adapter("an_unwritable_render_folder_exits_1") {
-        return;
-    }
-    let dir = unwritable_dir("render");
+    require_gpu!();
+    let (dir, _guard) = unwritable_dir("render");
     let out_dir = dir.join("frames");
-    let out = run(&[
+    let out = fogbank(&[
         "render",
         "tests/scenes/tiny.ron",
         "--frames",
@@ -97,15 +78,15 @@ fn an_unwritable_render_folder_exits_1() {
         out_dir.to_str().unwrap(),
     ]);
     let message = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert_exit(&out, 1);
     assert!(message.contains("cannot write"), "{message}");
 }
 
 #[test]
 fn an_unwritable_cache_exits_1() {
-    let dir = unwritable_dir("cache");
+    let (dir, _guard) = unwritable_dir("cache");
     let cache = dir.join("cache");
-    let out = run(&[
+    let out = fogbank(&[
         "simulate",
         "tests/scenes/tiny.ron",
         "--frames",
@@ -114,14 +95,14 @@ fn an_unwritable_cache_exits_1() {
         "--cache",
         cache.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_exit(&out, 1);
 }
 
 #[test]
 fn a_bad_scene_exits_2() {
-    let out = run(&["validate", "tests/scenes/unknown_field.ron"]);
+    let out = fogbank(&["validate", "tests/scenes/unknown_field.ron"]);
     let message = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert_exit(&out, 2);
     // The scene's diagnostic carries its own header: no doubled prefix.
     assert!(message.starts_with("error"), "{message}");
     assert!(!message.contains("error: error"), "{message}");
@@ -130,11 +111,11 @@ fn a_bad_scene_exits_2() {
 
 #[test]
 fn a_bad_flag_value_exits_2() {
-    let out = run(&["simulate", "tests/scenes/tiny.ron", "--frames", "5..2"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let out = run(&["simulate", "tests/scenes/tiny.ron", "--frames", "0..99"]);
+    let out = fogbank(&["simulate", "tests/scenes/tiny.ron", "--frames", "5..2"]);
+    assert_exit(&out, 2);
+    let out = fogbank(&["simulate", "tests/scenes/tiny.ron", "--frames", "0..99"]);
     let message = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert_exit(&out, 2);
     assert!(message.contains("--set output.frames=99"), "{message}");
 }
 
@@ -146,26 +127,24 @@ fn grey_png(path: &Path, level: u8) {
 
 #[test]
 fn images_that_differ_exit_3() {
-    let dir = temp_dir("compare");
+    let dir = created(temp_dir("compare"));
     let (a, b) = (dir.join("a.png"), dir.join("b.png"));
     grey_png(&a, 40);
     grey_png(&b, 200);
-    let out = run(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let same = run(&["compare", a.to_str().unwrap(), a.to_str().unwrap()]);
-    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    let out = fogbank(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_exit(&out, 3);
+    let same = fogbank(&["compare", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_exit(&same, 0);
     // A reference that does not exist is bad input, not a difference.
     let missing = dir.join("missing.png");
-    let out = run(&["compare", missing.to_str().unwrap(), a.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = fogbank(&["compare", missing.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_exit(&out, 2);
 }
 
 #[test]
 fn a_golden_mismatch_exits_3() {
-    if !have_adapter("a_golden_mismatch_exits_3") {
-        return;
-    }
-    let golden = temp_dir("golden");
+    require_gpu!();
+    let golden = created(temp_dir("golden"));
     let golden_arg = golden.to_str().unwrap();
     let check = |extra: &[&str]| {
         let mut args = vec![
@@ -180,13 +159,13 @@ fn a_golden_mismatch_exits_3() {
             golden_arg,
         ];
         args.extend_from_slice(extra);
-        run(&args)
+        fogbank(&args)
     };
     let blessed = check(&["--bless"]);
-    assert_eq!(blessed.status.code(), Some(0), "{}", stderr(&blessed));
+    assert_exit(&blessed, 0);
     let reference = golden.join("frame_0001.png");
     let passed = check(&[]);
-    assert_eq!(passed.status.code(), Some(0), "{}", stderr(&passed));
+    assert_exit(&passed, 0);
     // Invert the reference: now every pixel differs.
     let mut picture = image::open(&reference).unwrap().to_rgba8();
     for pixel in picture.pixels_mut() {
@@ -196,14 +175,14 @@ fn a_golden_mismatch_exits_3() {
     }
     picture.save(&reference).unwrap();
     let failed = check(&[]);
-    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    assert_exit(&failed, 3);
     assert!(golden.join("frame_0001.diff.png").is_file());
 }
 
 /// Starts `fogbank args…`, waits for its first line on stdout (or for `ready` to exist), sends
 /// SIGINT, and returns how it ended.
 fn interrupt_after_start(args: &[&str], ready: Option<&Path>) -> (Option<i32>, String) {
-    let mut child = fogbank()
+    let mut child = fogbank_command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -257,9 +236,7 @@ fn sigint_during_simulate_exits_130() {
 
 #[test]
 fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
-    if !have_adapter("sigint_during_render_exits_130_and_leaves_only_whole_files") {
-        return;
-    }
+    require_gpu!();
     let out_dir = temp_dir("sigint-render");
     let (code, message) = interrupt_after_start(
         &[
@@ -276,10 +253,7 @@ fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
         Some(&out_dir.join("frame_0000.png")),
     );
     assert_eq!(code, Some(130), "{message}");
-    let names: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names = file_names(&out_dir);
     assert!(!names.is_empty());
     for name in &names {
         assert!(

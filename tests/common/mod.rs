@@ -123,12 +123,10 @@ pub fn file_names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Whether the tests run in CI: `CI` is set, non-empty, and neither `0` nor `false`.
-///
-/// This mirrors `fogbank::ci::in_ci`, the rule `fogbank check` applies to missing references;
-/// the tests and the binary must agree on what CI is.
+/// Whether the tests run in CI: the library's own rule, the one `fogbank check` applies to
+/// missing references, so the tests and the binary agree on what CI is.
 pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+    fogbank::ci::in_ci()
 }
 
 /// Says that `test` was skipped and why, on the real stderr: libtest captures `eprintln!` and
