@@ -6,14 +6,14 @@
 //! built in two steps, then ordered dithering:
 //!
 //! 1. **Median cut** (Heckbert, "Color image quantization for frame buffer display", 1982) over
-//!    the frame's distinct colours weighted by pixel count ([`histogram`], binned at 6 bits a
-//!    channel past 65536 of them): the box with the largest squared error is split at the
-//!    weighted median of its widest channel until there are 256 boxes ([`palette`]).
+//!    the frame's distinct colours weighted by pixel count (module `histogram`, binned at 6
+//!    bits a channel past 65536 of them): the box with the largest squared error is split at
+//!    the weighted median of its widest channel until there are 256 boxes (module `palette`).
 //! 2. Two rounds of **k-means** (Lloyd) over the same histogram move each palette colour to the
-//!    mean of the colours nearest to it ([`palette`], with the search of [`nearest`]).
-//! 3. **Ordered dithering** with an 8×8 Bayer matrix ([`dither`]): before the nearest palette
-//!    colour is looked up, each pixel is nudged along the grey axis by a threshold that depends
-//!    only on its position, scaled to the palette's typical spacing. Unlike error diffusion
+//!    mean of the colours nearest to it (module `palette`, with the search of `nearest`).
+//! 3. **Ordered dithering** with an 8×8 Bayer matrix (module `dither`): before the nearest
+//!    palette colour is looked up, each pixel is nudged along the grey axis by a threshold that
+//!    depends only on its position, scaled to the palette's typical spacing. Unlike error diffusion
 //!    (Floyd–Steinberg), the pattern is fixed to the screen, so still areas stay still from
 //!    frame to frame instead of crawling, and flat palette colours stay flat.
 //!
@@ -21,19 +21,20 @@
 //! ignored: GIF has only on/off transparency and fog frames are opaque. All of this is
 //! deterministic: no randomness, and ties break by colour value.
 //!
-//! This is fogbank's own code rather than the `gif` crate's NeuQuant (`Frame::from_rgba_speed`)
-//! because NeuQuant bands fog's gradients and dithers nothing; the output pixels of every GIF
-//! fogbank has written depend on exactly this algorithm.
+//! This is fogbank's own code rather than the `gif` crate's quantiser (NeuQuant, behind
+//! `gif::Frame::from_rgba_speed`): NeuQuant does not dither, so smooth fog bands, and
+//! switching would change the pixels of every GIF fogbank writes.
 
-pub mod dither;
-pub mod histogram;
-pub mod nearest;
-pub mod palette;
+mod dither;
+mod histogram;
+mod nearest;
+mod palette;
 
 use rayon::prelude::*;
 
 use histogram::{Histogram, exact_palette};
 use nearest::Nearest;
+use palette::{kmeans_round, median_cut};
 
 /// The most colours a GIF frame can hold.
 pub const MAX_COLOURS: usize = 256;
@@ -74,9 +75,9 @@ fn quantize_with(rgba8: &[u8], width: u32, dither: bool) -> Quantized {
     }
 
     let histogram = Histogram::of(rgba8);
-    let mut palette = palette::median_cut(&histogram.bins, MAX_COLOURS);
+    let mut palette = median_cut(&histogram.bins, MAX_COLOURS);
     for _ in 0..KMEANS_ROUNDS {
-        palette = palette::kmeans_round(&histogram.bins, &palette);
+        palette = kmeans_round(&histogram.bins, &palette);
     }
     let nearest = Nearest::new(&palette);
     let amplitude = if dither {

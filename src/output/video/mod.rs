@@ -19,7 +19,7 @@
 //!
 //! Every format writes to the hidden temporary path of
 //! [`crate::output::atomic::temp_path_for`] and renames it into place only when the encode
-//! succeeded ([`pending`]). A failed encode (ffmpeg exits with an error or is killed, the disk
+//! succeeded (module `pending`). A failed encode (ffmpeg exits with an error or is killed, the disk
 //! fills up) and a sink dropped without [`VideoSink::finish`] (an error or Ctrl-C in the frame
 //! loop) remove the temporary file and stop ffmpeg: no truncated video is ever left under the
 //! requested name. ffmpeg runs in its own process group, so Ctrl-C reaches only fogbank, which

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{VideoSettings, find_ffmpeg_in, find_program_in};
 use crate::frame::Frame;
 
+/// Settings at `fps` with every encoder default.
 pub(crate) fn settings(fps: u32) -> VideoSettings {
     VideoSettings {
         fps,
@@ -23,6 +24,7 @@ pub(crate) fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The names in `dir`, sorted.
 pub(crate) fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
