@@ -209,12 +209,8 @@ impl Error {
                 | CompareError::BadBuffer { .. }
                 | CompareError::Sidecar { .. } => ErrorKind::BadInput,
             },
-            Error::Video(VideoError::UnknownFormat { .. } | VideoError::Settings(_)) => {
-                ErrorKind::BadInput
-            }
-            Error::Sheet(
-                SheetError::NoFrames | SheetError::NoColumns | SheetError::TooLarge { .. },
-            ) => ErrorKind::BadInput,
+            Error::Video(e) if e.is_bad_input() => ErrorKind::BadInput,
+            Error::Sheet(e) if e.is_bad_input() => ErrorKind::BadInput,
             Error::Differences(_) => ErrorKind::Differences,
             Error::Interrupted { .. } => ErrorKind::Interrupted,
             Error::Gpu(_)

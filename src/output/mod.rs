@@ -1,11 +1,11 @@
-//! Outputs: where finished frames and fluid maps go, and how progress is shown.
+//! Outputs: where finished frames and fluid maps go.
 //!
 //! Exporters turn pixels into bytes ([`png`], [`exr`]); one place writes bytes to disk
 //! ([`atomic`]); [`writer`] runs that on worker threads; [`maps`] lays out the per-frame debug
-//! maps; [`video`] streams frames into MP4/WebM through ffmpeg or natively into [`gif`] and
-//! [`apng`]; [`sheet`] lays stills out as a contact sheet with labels drawn in [`font`].
+//! maps; [`video`] streams frames into MP4/WebM through ffmpeg or natively into GIF (with the
+//! palettes of [`gif`]) and animated PNG; [`sheet`] lays stills out as a contact sheet with
+//! labels drawn in [`font`].
 
-pub mod apng;
 pub mod atomic;
 pub mod exr;
 pub mod font;

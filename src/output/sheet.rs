@@ -5,7 +5,11 @@
 //! as the largest frame (smaller frames are centred in it) and has a label band underneath,
 //! drawn with the built-in [`super::font`]. The result is plain RGBA8, ready for
 //! [`super::png::encode_rgba8`]. [`thumbnail`] shrinks frames first when the sheet would be
-//! too large.
+//! too large. The page is an `image` buffer: the `image` crate copies the frames in and
+//! shrinks them (`image::imageops`).
+
+use image::imageops;
+use image::{ImageBuffer, Rgba, RgbaImage};
 
 use super::font::{self, Canvas};
 use crate::frame::Frame;
@@ -110,6 +114,18 @@ pub enum SheetError {
     },
 }
 
+impl SheetError {
+    /// True when the request itself was wrong (no frames, no columns, a sheet too large to
+    /// build: fixing the command line fixes it); false for [`SheetError::BadFrame`], a
+    /// renderer bug.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            SheetError::NoFrames | SheetError::NoColumns | SheetError::TooLarge { .. } => true,
+            SheetError::BadFrame { .. } => false,
+        }
+    }
+}
+
 /// The font scale for cells `cell_width_px` wide: labels grow with the pictures, from 1 at up
 /// to 319 pixels to 6 from 960 pixels.
 pub fn font_scale_for(cell_width_px: u32) -> u32 {
@@ -167,19 +183,22 @@ pub fn contact_sheet(
     let layout = layout(frames, columns)?;
     let (width, height) = sheet_size(&layout)?;
 
-    let mut rgba8 = BACKGROUND.repeat(width as usize * height as usize);
+    let mut page = RgbaImage::from_pixel(width, height, Rgba(BACKGROUND));
+    for (index, frame) in frames.iter().enumerate() {
+        let (cell_x, cell_y) = layout.cell_origin_px(index as u32);
+        let x = cell_x + (layout.cell_width_px - frame.width) / 2;
+        let y = cell_y + (layout.cell_height_px - frame.height) / 2;
+        if let Some(picture) = view(frame) {
+            imageops::replace(&mut page, &picture, x.into(), y.into());
+        }
+    }
     let mut canvas = Canvas {
         width,
         height,
-        rgba8: &mut rgba8,
+        rgba8: &mut page,
     };
     for (index, frame) in frames.iter().enumerate() {
         let index = index as u32;
-        let (cell_x, cell_y) = layout.cell_origin_px(index);
-        let x = cell_x + (layout.cell_width_px - frame.width) / 2;
-        let y = cell_y + (layout.cell_height_px - frame.height) / 2;
-        blit(&mut canvas, frame, x, y);
-
         let text = label(frame);
         let (band_x, band_y) = layout.label_origin_px(index);
         let mut scale = layout.font_scale;
@@ -195,7 +214,7 @@ pub fn contact_sheet(
     Ok(SheetImage {
         width,
         height,
-        rgba8,
+        rgba8: page.into_raw(),
     })
 }
 
@@ -222,51 +241,29 @@ fn fit_text(text: &str, scale: u32, max_width_px: u32) -> String {
     fitted
 }
 
-/// Copies `frame` into the canvas with its top-left corner at (`x_px`, `y_px`).
-fn blit(canvas: &mut Canvas<'_>, frame: &Frame, x_px: u32, y_px: u32) {
-    let row_bytes = frame.width as usize * 4;
-    let stride = canvas.width as usize * 4;
-    for (row, source) in frame.rgba8.chunks_exact(row_bytes.max(1)).enumerate() {
-        let start = (y_px as usize + row) * stride + x_px as usize * 4;
-        canvas.rgba8[start..start + row_bytes].copy_from_slice(source);
-    }
+/// `frame`'s pixels as an `image` view, without copying; `None` when the buffer does not
+/// match the size.
+fn view(frame: &Frame) -> Option<ImageBuffer<Rgba<u8>, &[u8]>> {
+    ImageBuffer::from_raw(frame.width, frame.height, frame.rgba8.as_slice())
 }
 
-/// Shrinks `frame` by a whole factor so that it is at most `max_width_px` wide (box filter,
-/// averaging `factor × factor` blocks in 8-bit sRGB; edge blocks average what they cover).
-/// Frames already narrow enough are returned unchanged. Keeps the frame number.
+/// Shrinks `frame` by a whole factor so that it is at most `max_width_px` wide, averaging the
+/// pixels each thumbnail pixel covers (`image::imageops::thumbnail`, in 8-bit sRGB).
+/// Frames already narrow enough, and frames whose buffer does not match their size, are
+/// returned unchanged. Keeps the frame number.
 pub fn thumbnail(frame: &Frame, max_width_px: u32) -> Frame {
     let factor = frame.width.div_ceil(max_width_px.max(1)).max(1);
-    if factor == 1 {
+    let Some(picture) = view(frame).filter(|_| factor > 1) else {
         return frame.clone();
-    }
+    };
     let width = frame.width.div_ceil(factor);
     let height = frame.height.div_ceil(factor);
-    let mut rgba8 = vec![0u8; width as usize * height as usize * 4];
-    for ty in 0..height {
-        for tx in 0..width {
-            let mut sum = [0u32; 4];
-            let mut count = 0u32;
-            for sy in ty * factor..((ty + 1) * factor).min(frame.height) {
-                for sx in tx * factor..((tx + 1) * factor).min(frame.width) {
-                    let at = ((sy * frame.width + sx) * 4) as usize;
-                    for (channel, total) in sum.iter_mut().enumerate() {
-                        *total += frame.rgba8[at + channel] as u32;
-                    }
-                    count += 1;
-                }
-            }
-            let at = ((ty * width + tx) * 4) as usize;
-            for (channel, total) in sum.iter().enumerate() {
-                rgba8[at + channel] = ((total + count / 2) / count) as u8;
-            }
-        }
-    }
+    let small = imageops::thumbnail(&picture, width, height);
     Frame {
         frame_index: frame.frame_index,
         width,
         height,
-        rgba8,
+        rgba8: small.into_raw(),
         linear_f16: None,
         fog_f16: None,
     }
@@ -459,6 +456,10 @@ mod tests {
         big.cell_width_px = 100_000;
         big.cell_height_px = 100_000;
         assert!(matches!(sheet_size(&big), Err(SheetError::TooLarge { .. })));
+        assert!(sheet_size(&big).unwrap_err().is_bad_input());
+        assert!(SheetError::NoColumns.is_bad_input());
+        let bad_frame = contact_sheet(&broken, 1, |_| String::new()).unwrap_err();
+        assert!(!bad_frame.is_bad_input());
         assert_eq!(
             sheet_size(&layout(&frames, 1).unwrap()),
             Ok((4 + 12, 4 + 11 + 12))
@@ -466,15 +467,27 @@ mod tests {
     }
 
     #[test]
-    fn thumbnails_average_blocks() {
-        let mut frame = solid(9, 5, 2, [0, 0, 0, 255]);
-        // Left 2×2 block: two white pixels, two black.
-        frame.rgba8[0..4].copy_from_slice(&[255, 255, 255, 255]);
-        frame.rgba8[24..28].copy_from_slice(&[255, 255, 255, 255]);
+    fn thumbnails_shrink_by_a_whole_factor_and_average() {
+        // Left half white, right half black; halved, the middle column mixes the two.
+        let mut frame = solid(9, 6, 4, [0, 0, 0, 255]);
+        for y in 0..4 {
+            for x in 0..3 {
+                let at = (y * 6 + x) * 4;
+                frame.rgba8[at..at + 4].copy_from_slice(&[255, 255, 255, 255]);
+            }
+        }
         let thumb = thumbnail(&frame, 3);
-        assert_eq!((thumb.width, thumb.height, thumb.frame_index), (3, 1, 9));
-        assert_eq!(&thumb.rgba8[0..4], &[128, 128, 128, 255]);
-        assert_eq!(&thumb.rgba8[4..8], &[0, 0, 0, 255]);
+        assert_eq!((thumb.width, thumb.height, thumb.frame_index), (3, 2, 9));
+        for row in thumb.rgba8.chunks_exact(3 * 4) {
+            assert_eq!(&row[0..4], &[255, 255, 255, 255]);
+            assert!((120..=135).contains(&row[4]), "{:?}", &row[4..8]);
+            assert_eq!(row[7], 255);
+            assert_eq!(&row[8..12], &[0, 0, 0, 255]);
+        }
+        // Odd sizes round up; solid colours stay solid; narrow frames are kept as they are.
+        let odd = thumbnail(&solid(1, 5, 3, [10, 200, 30, 255]), 2);
+        assert_eq!((odd.width, odd.height), (2, 1));
+        assert!(odd.rgba8.chunks_exact(4).all(|p| p == [10, 200, 30, 255]));
         assert_eq!(thumbnail(&frame, 10), frame);
     }
 }

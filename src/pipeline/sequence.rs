@@ -192,6 +192,7 @@ pub fn render(
                     *format,
                     frame.width,
                     frame.height,
+                    frames.len(),
                     settings,
                 )?);
             }
