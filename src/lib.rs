@@ -1,10 +1,12 @@
 //! fogbank: an offline renderer and video exporter for ground fog that behaves like a fluid.
 //!
-//! The crate follows the data flow in DESIGN.md: a [`scene`] is parsed and validated, the
-//! [`timeline`] maps output frames to 60 Hz steps, the [`ball`] turns its script into motion,
-//! the [`sim`] steps the fluid, [`world`] joins them into one deterministic state that
-//! [`playback`] walks frame by frame, the [`gpu`] renders [`frame`] inputs into pictures and
-//! [`output`] writes them. [`cli`] and [`commands`] are the command line on top.
+//! The crate follows the data flow in ARCHITECTURE.md: a [`scene`] is parsed and validated,
+//! the [`timeline`] maps output frames to 60 Hz steps, the [`ball`] turns its script into
+//! motion, the [`sim`] steps the fluid, [`world`] joins them into one deterministic state that
+//! [`playback`] walks frame by frame; the [`pipeline`] runs the frame loop, where the [`gpu`]
+//! renders [`frame`] inputs into pictures that [`output`] writes and [`compare`] judges.
+//! [`cli`] and [`commands`] are the command line on top; [`error`] maps every failure to an
+//! exit code.
 
 pub mod ball;
 pub mod ci;
