@@ -12,7 +12,7 @@
 //!   fogbank rendered. `yuv420p` needs even sizes: an odd width or height is padded by one
 //!   pixel that repeats the last column or row (no black line, nothing cropped);
 //!   [`VideoReport`] gives the size written. MP4s get `+faststart` so they play while
-//!   downloading. Find ffmpeg with [`preflight`] before rendering, so a missing ffmpeg is
+//!   downloading. Find ffmpeg with [`preflight()`] before rendering, so a missing ffmpeg is
 //!   reported before any work is done.
 //! - `.gif` ([`gif`], with the palettes of [`crate::output::gif`]) and `.png` (animated PNG,
 //!   [`apng`]) need nothing installed.
@@ -25,8 +25,8 @@
 //! requested name. ffmpeg runs in its own process group, so Ctrl-C reaches only fogbank, which
 //! then decides whether to finish the clip or drop it.
 //!
-//! The parts: [`format`] (which video a file name asks for), [`settings`] (flags, defaults,
-//! limits), [`preflight`] (finding ffmpeg), [`error`] (what can go wrong), and one module per
+//! The parts: [`mod@format`] (which video a file name asks for), [`settings`] (flags, defaults,
+//! limits), [`mod@preflight`] (finding ffmpeg), [`error`] (what can go wrong), and one module per
 //! sink.
 
 pub mod apng;
