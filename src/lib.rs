@@ -7,7 +7,9 @@
 //! [`output`] writes them. [`cli`] and [`commands`] are the command line on top.
 
 pub mod ball;
+pub mod ci;
 pub mod cli;
+pub mod color;
 pub mod commands;
 pub mod compare;
 pub mod error;

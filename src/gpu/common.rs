@@ -3,10 +3,11 @@
 //! of scene colours.
 //!
 //! Scene colours are display (sRGB) values; shading happens in linear light, so every colour
-//! goes through [`srgb_to_linear`] once, here on the CPU, before it reaches a shader.
+//! goes through [`srgb_to_linear`] ([`crate::color`]) once, here on the CPU, before it reaches a shader.
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::color;
 use crate::frame::FrameInputs;
 use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
@@ -203,18 +204,9 @@ pub(crate) fn static_uniform_buffer(
 pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
     wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
 
-/// One display (sRGB) component to linear light, the exact piecewise curve.
-pub(crate) fn srgb_component_to_linear(srgb: f32) -> f32 {
-    if srgb <= 0.04045 {
-        srgb / 12.92
-    } else {
-        ((srgb + 0.055) / 1.055).powf(2.4)
-    }
-}
-
 /// A display (sRGB) colour to linear light.
 pub(crate) fn srgb_to_linear(srgb: Rgb) -> [f32; 3] {
-    srgb.map(srgb_component_to_linear)
+    srgb.map(color::srgb_to_linear)
 }
 
 /// A colour times a factor.
@@ -232,13 +224,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn srgb_curve_known_values() {
-        assert_eq!(srgb_component_to_linear(0.0), 0.0);
-        assert!((srgb_component_to_linear(1.0) - 1.0).abs() < 1e-6);
-        // Mid grey 0.5 is about 0.214 in linear light.
-        assert!((srgb_component_to_linear(0.5) - 0.21404).abs() < 1e-4);
-        // The linear segment.
-        assert!((srgb_component_to_linear(0.04) - 0.04 / 12.92).abs() < 1e-7);
+    fn colours_convert_per_component() {
+        let linear = srgb_to_linear([0.0, 0.5, 1.0]);
+        assert_eq!(
+            linear,
+            [0.0, color::srgb_to_linear(0.5), color::srgb_to_linear(1.0)]
+        );
     }
 
     #[test]
