@@ -16,7 +16,7 @@
 // Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`) and
 // fires.wgsl (`fire_glow_in_fog`).
 
-// keep in sync with src/gpu/fog_pass.rs: FogKnobs
+// keep in sync with src/gpu/passes/fog.rs: FogKnobs
 struct FogKnobs {
     // xy: the fog square's corner with the smallest x and z (world); zw: its size (world).
     area: vec4<f32>,

@@ -28,7 +28,7 @@
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
 // (`FogKnobs`, `shade_sheet` and the group-1 bindings 0 to 3, which this pass binds alike).
 
-// keep in sync with src/gpu/fog_compute_pass.rs: MarchKnobs
+// keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
 struct MarchKnobs {
     // Clip space back to world space: the inverse of `frame.clip_from_world`.
     world_from_clip: mat4x4<f32>,

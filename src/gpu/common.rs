@@ -12,6 +12,7 @@ use crate::frame::FrameInputs;
 use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -105,41 +106,26 @@ impl FrameBinding {
         fire_lights: &FireLights,
         distance_fog: &DistanceFogParams,
     ) -> Self {
+        let build = PassBuilder::new(device, "frame");
         let fire_lights =
-            static_uniform_buffer(device, "frame.fire_lights", bytemuck::bytes_of(fire_lights));
-        let distance_fog = static_uniform_buffer(
-            device,
-            "frame.distance_fog",
-            bytemuck::bytes_of(distance_fog),
-        );
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame.uniforms"),
-            size: std::mem::size_of::<FrameUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("frame.layout"),
-            entries: &[uniform_entry(0), uniform_entry(1), uniform_entry(2)],
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame.bind_group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: fire_lights.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: distance_fog.as_entire_binding(),
-                },
+            build.static_uniform_buffer("fire_lights", bytemuck::bytes_of(fire_lights));
+        let distance_fog =
+            build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
+        let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
+        // Seen by every stage: the `fog_compute` pass binds the frame's group 0 too.
+        let layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            uniform(1, ALL_STAGES),
+            uniform(2, ALL_STAGES),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                buffer.as_entire_binding(),
+                fire_lights.as_entire_binding(),
+                distance_fog.as_entire_binding(),
             ],
-        });
+        );
         // The fire lights and the distance fog never change: the bind group keeps their
         // buffers alive.
         FrameBinding {
@@ -154,55 +140,6 @@ impl FrameBinding {
         queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(uniforms));
     }
 }
-
-/// A uniform buffer seen by the vertex, fragment and compute stages (the frame's group 0 is
-/// bound by the `fog_compute` pass too).
-pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX
-            | wgpu::ShaderStages::FRAGMENT
-            | wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// A filterable float 2D texture seen by the vertex and fragment stages.
-pub(crate) fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
-/// A uniform buffer of `contents`, written once.
-pub(crate) fn static_uniform_buffer(
-    device: &wgpu::Device,
-    label: &'static str,
-    contents: &[u8],
-) -> wgpu::Buffer {
-    use wgpu::util::DeviceExt;
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-    })
-}
-
-/// Premultiplied-alpha "over" blending, for everything drawn on top of the scene.
-pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
-    wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
 
 /// A display (sRGB) colour to linear light.
 pub(crate) fn srgb_to_linear(srgb: Rgb) -> [f32; 3] {

@@ -48,8 +48,8 @@ pub(super) fn divergence_into(
     interior_rows_into(out, cells, min_rows, |y, out_row| {
         let u_row = row(u, cells, y);
         let (v_below, v_above) = rows_beside(v, cells, y);
-        for x in 1..cells - 1 {
-            out_row[x] = divergence_at(u_row, v_below, v_above, x);
+        for (x, out) in out_row.iter_mut().enumerate().take(cells - 1).skip(1) {
+            *out = divergence_at(u_row, v_below, v_above, x);
         }
     });
 }
@@ -59,8 +59,8 @@ pub(super) fn curl_into(out: &mut [f32], u: &[f32], v: &[f32], cells: usize, min
     interior_rows_into(out, cells, min_rows, |y, out_row| {
         let v_row = row(v, cells, y);
         let (u_below, u_above) = rows_beside(u, cells, y);
-        for x in 1..cells - 1 {
-            out_row[x] = curl_at(v_row, u_below, u_above, x);
+        for (x, out) in out_row.iter_mut().enumerate().take(cells - 1).skip(1) {
+            *out = curl_at(v_row, u_below, u_above, x);
         }
     });
 }
