@@ -316,6 +316,21 @@ impl GpuContext {
     pub(crate) fn errors(&self) -> Arc<ErrorSink> {
         Arc::clone(&self.errors)
     }
+
+    /// This context as if its adapter were of `device_type`: the same device and queue,
+    /// for tests of what the kind of adapter decides (the compositor `Auto` picks).
+    #[cfg(test)]
+    pub(crate) fn as_if(&self, device_type: wgpu::DeviceType) -> GpuContext {
+        let mut adapter_info = self.adapter_info.clone();
+        adapter_info.device_type = device_type;
+        GpuContext {
+            device: self.device.clone(),
+            queue: self.queue.clone(),
+            adapter_info,
+            limits: self.limits.clone(),
+            errors: self.errors(),
+        }
+    }
 }
 
 /// A wgpu error kept for later, without its source chain (which is not `Clone`).

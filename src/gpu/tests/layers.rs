@@ -4,7 +4,7 @@
 //! with either compositor (the compute compositor writes the layer from its own march), and the
 //! two compositors' layers agree.
 //!
-//! Like the other GPU tests they pass (after saying why) without an adapter outside CI.
+//! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
 use super::{context, flat_maps, inputs};
 use crate::color::linear_to_srgb8;
