@@ -143,29 +143,16 @@ impl Renderer {
             )
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
-        let fog = FogPass::new(
-            &device,
-            &errors,
-            &frame,
-            &maps,
-            scene,
-            config.view,
-            ShaderName::Fog.name(),
-        )?;
+        // The raster fog's sheets, as the pass `name`.
+        let fog_pass =
+            |name| FogPass::new(&device, &errors, &frame, &maps, scene, config.view, name);
+        let fog = fog_pass(ShaderName::Fog.name())?;
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
         let fog_layer = if config.readback.fog_layer_f16 {
             let layer_fog = match compositor {
                 Compositor::Compute => None,
-                _ => Some(FogPass::new(
-                    &device,
-                    &errors,
-                    &frame,
-                    &maps,
-                    scene,
-                    config.view,
-                    fog_layer::NAME,
-                )?),
+                _ => Some(fog_pass(fog_layer::NAME)?),
             };
             Some(FogLayer::new(
                 &device,

@@ -4,6 +4,8 @@
 //! ([`crate::ci::in_ci`]: `CI` set to a true value) a missing adapter fails it instead, so CI
 //! cannot silently stop testing the renderer.
 
+use std::io::Write;
+
 use crate::frame::{CameraPose, Frame, FrameInputs, View};
 use crate::gpu::{
     Compositor, FRAMES_IN_FLIGHT, GpuContext, GpuError, GpuOptions, Readback, RenderConfig,
@@ -26,7 +28,12 @@ fn context() -> Option<GpuContext> {
             if crate::ci::in_ci() {
                 panic!("{test}: CI is set and there is no GPU adapter: {error}");
             }
-            eprintln!("skipped {test}: no GPU adapter ({error}); under CI=true this fails");
+            // Straight to stderr, past the harness's capture of `eprintln!`, so the skip shows
+            // in a normal `cargo test` run and not only with `--nocapture`.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped {test}: no GPU adapter ({error}); under CI=true this fails"
+            );
             None
         }
         Err(error) => panic!("could not open the GPU: {error}"),

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::grid::{BilinearRun, RUN, hold};
-use super::stencil::{curl_into, divergence_at};
+use super::stencil::{curl_into, divergence_at, row, rows_beside};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -85,9 +85,8 @@ impl FluidSim {
                 if y < 2 || y + 2 >= cells {
                     return;
                 }
-                let here = &curl[y * cells..(y + 1) * cells];
-                let below = &curl[(y - 1) * cells..y * cells];
-                let above = &curl[(y + 1) * cells..(y + 2) * cells];
+                let here = row(curl, cells, y);
+                let (below, above) = rows_beside(curl, cells, y);
                 for x in 2..cells - 2 {
                     let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
                     let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
@@ -176,9 +175,8 @@ impl FluidSim {
                 if y == 0 || y == cells - 1 {
                     return;
                 }
-                let here = &pressure[y * cells..(y + 1) * cells];
-                let below = &pressure[(y - 1) * cells..y * cells];
-                let above = &pressure[(y + 1) * cells..(y + 2) * cells];
+                let here = row(pressure, cells, y);
+                let (below, above) = rows_beside(pressure, cells, y);
                 for x in 1..cells - 1 {
                     u_row[x] -= (here[x + 1] - here[x - 1]) * 0.5;
                     v_row[x] -= (above[x] - below[x]) * 0.5;

@@ -20,7 +20,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
-use crate::scene::Scene;
+use crate::scene::{Fog, Scene};
 
 /// Everything `shade_sheet` reads besides the point, the view direction and the maps.
 ///
@@ -50,7 +50,6 @@ impl FogKnobs {
     /// maps), with the ball at its start and time 0 until [`FogKnobs::for_frame`].
     pub(crate) fn new(scene: &Scene, view: View) -> Self {
         let fog = &scene.fog;
-        let half_world = fog.area * 0.5;
         let sigma = if view == View::Flow {
             fog.veil_sigma
         } else {
@@ -58,7 +57,7 @@ impl FogKnobs {
         };
         let debug = if view == View::Fluid { 1.0 } else { 0.0 };
         FogKnobs {
-            area: [-half_world, -half_world, fog.area, fog.area],
+            area: fog_square(fog),
             ball: [
                 scene.ball.start[0],
                 scene.ball.radius,
@@ -80,6 +79,19 @@ impl FogKnobs {
         knobs.wind[3] = inputs.time_s;
         knobs
     }
+}
+
+/// The fog's square as the shaders take it: xy its corner at the smallest x and z, zw its
+/// size (world units).
+pub(crate) fn fog_square(fog: &Fog) -> [f32; 4] {
+    let half_world = fog.area * 0.5;
+    [-half_world, -half_world, fog.area, fog.area]
+}
+
+/// The height of every sheet, lowest first: where the `fog` pass draws its quads and the
+/// `fog_compute` pass crosses its planes.
+pub(crate) fn sheet_heights(fog: &Fog) -> Vec<f32> {
+    (0..fog.sheets).map(|i| fog.sheet_height(i)).collect()
 }
 
 /// Sheet heights in drawing order for an eye at `eye_y_world`: farthest from the eye's height
@@ -124,9 +136,7 @@ impl FogPass {
         let build = PassBuilder::new(device, name);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
-        let heights_world: Vec<f32> = (0..scene.fog.sheets)
-            .map(|i| scene.fog.sheet_height(i))
-            .collect();
+        let heights_world = sheet_heights(&scene.fog);
         let sheet_order = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(&build.label("sheet_order")),
             // At least one element: a zero-sized vertex buffer cannot be bound.

@@ -31,7 +31,7 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     PassBuilder, filterable_texture, sampler, storage_buffer, storage_texture, texture, uniform,
 };
-use crate::gpu::passes::fog::FogKnobs;
+use crate::gpu::passes::fog::{FogKnobs, sheet_heights};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
@@ -133,9 +133,7 @@ impl FogComputePass {
         let march_buffer = build.uniform_buffer::<MarchKnobs>("march");
         // Lowest first, the same values the raster pass draws its quads at. At least one
         // element: a zero-sized storage buffer cannot be bound.
-        let mut heights_world: Vec<f32> = (0..scene.fog.sheets)
-            .map(|i| scene.fog.sheet_height(i))
-            .collect();
+        let mut heights_world = sheet_heights(&scene.fog);
         let sheet_count = heights_world.len() as u32;
         if heights_world.is_empty() {
             heights_world.push(0.0);

@@ -20,6 +20,7 @@ use crate::gpu::passes::builder::{
     ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
     begin_over_picture, filterable_texture, uniform,
 };
+use crate::gpu::passes::fog::fog_square;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
@@ -60,11 +61,10 @@ pub(crate) fn flow_vertex_count(points_per_side: u32) -> u32 {
 impl OverlayKnobs {
     pub(crate) fn new(scene: &Scene) -> Self {
         let fog = &scene.fog;
-        let half_world = fog.area * 0.5;
         let grid = scene.fluid.grid;
         let every = fog.flow_every.max(1);
         OverlayKnobs {
-            area: [-half_world, -half_world, fog.area, fog.area],
+            area: fog_square(fog),
             sheet_color: extend(srgb_to_linear(SHEET_LINE_SRGB), fog.sheets as f32),
             flow_scale: [
                 fog.offset_range,
