@@ -11,12 +11,12 @@
 // `shade_sheet` holds all of the shading and takes everything it reads as arguments (no
 // derivatives, and no bindings but the fires, which sit at group 0 beside the frame uniforms
 // that any pass binds), so a compute compositor that marches the same sheets per pixel can
-// call it and agree with this raster pass (see DESIGN.md, "Rendering").
+// call it and agree with this raster pass (see ARCHITECTURE.md, "Data flow").
 //
 // Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`) and
 // fires.wgsl (`fire_glow_in_fog`).
 
-// keep in sync with src/gpu/fog_pass.rs: FogKnobs
+// keep in sync with src/gpu/passes/fog.rs: FogKnobs
 struct FogKnobs {
     // xy: the fog square's corner with the smallest x and z (world); zw: its size (world).
     area: vec4<f32>,

@@ -1,5 +1,5 @@
 // fog_compute.wgsl: the `fog_compute` pass — the fog sheets composited per pixel by a compute
-// shader, the fast path on GPUs whose fragment work is slow (DESIGN.md, "Rendering").
+// shader, the fast path on GPUs whose fragment work is slow (ARCHITECTURE.md, "Data flow").
 //
 // One invocation per pixel rebuilds the view ray through the pixel's centre from the camera's
 // matrices, crosses the horizontal sheet planes front to back, stops where the scene's depth
@@ -28,7 +28,7 @@
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
 // (`FogKnobs`, `shade_sheet` and the group-1 bindings 0 to 3, which this pass binds alike).
 
-// keep in sync with src/gpu/fog_compute_pass.rs: MarchKnobs
+// keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
 struct MarchKnobs {
     // Clip space back to world space: the inverse of `frame.clip_from_world`.
     world_from_clip: mat4x4<f32>,

@@ -10,7 +10,7 @@
 // Lines are depth-tested against the scene (pillars hide them) and do not write depth.
 // Needs common.wgsl (frame uniforms, colours).
 
-// keep in sync with src/gpu/overlay_pass.rs: OverlayKnobs
+// keep in sync with src/gpu/passes/overlay.rs: OverlayKnobs
 struct OverlayKnobs {
     // xy: the fog square's corner with the smallest x and z (world); zw: its size (world).
     area: vec4<f32>,

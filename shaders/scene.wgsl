@@ -5,7 +5,7 @@
 // Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`tile_fbm`) and
 // fires.wgsl (the torches' and braziers' light, and their glowing coals).
 
-// keep in sync with src/gpu/scene_pass.rs: SceneKnobs
+// keep in sync with src/gpu/passes/scene.rs: SceneKnobs
 struct SceneKnobs {
     // rgb: the darker stone colour (linear); w: unused.
     floor_dark: vec4<f32>,

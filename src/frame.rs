@@ -1,6 +1,6 @@
 //! What the frame loop hands the renderer for one output frame, and what comes back.
 //!
-//! This is the only meeting point of the simulation and the GPU (see DESIGN.md, "Data flow"):
+//! This is the only meeting point of the simulation and the GPU (see ARCHITECTURE.md, "Data flow"):
 //! the loop fills [`FrameInputs`] from the ball, the camera and the fluid maps, the renderer
 //! turns it into a [`Frame`]. Nothing here refers to the scene file.
 

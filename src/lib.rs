@@ -11,6 +11,7 @@
 pub mod ball;
 pub mod ci;
 pub mod cli;
+pub mod color;
 pub mod commands;
 pub mod compare;
 pub mod error;

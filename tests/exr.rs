@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::exr::{linear_to_srgb8, read_exr};
+use common::exr::read_exr;
 use common::{assert_exit, fogbank, render_ok, require_gpu, stderr, temp_dir};
+use fogbank::color::linear_to_srgb8;
 use std::path::Path;
 
 /// `--format exr` writes the renderer's linear half-float target itself: the same picture as

@@ -7,11 +7,12 @@
 
 mod common;
 
-use common::exr::{linear_to_srgb8, read_exr};
+use common::exr::read_exr;
 use common::{
     assert_exit, ffmpeg_required, fogbank, render_ok, report_skip, require_gpu, stderr, temp_dir,
     test_name,
 };
+use fogbank::color::linear_to_srgb8;
 use std::path::Path;
 use std::process::Command;
 

@@ -3,14 +3,16 @@
 //! of scene colours.
 //!
 //! Scene colours are display (sRGB) values; shading happens in linear light, so every colour
-//! goes through [`srgb_to_linear`] once, here on the CPU, before it reaches a shader.
+//! goes through [`srgb_to_linear`] ([`crate::color`]) once, here on the CPU, before it reaches a shader.
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::color;
 use crate::frame::FrameInputs;
 use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -104,41 +106,26 @@ impl FrameBinding {
         fire_lights: &FireLights,
         distance_fog: &DistanceFogParams,
     ) -> Self {
+        let build = PassBuilder::new(device, "frame");
         let fire_lights =
-            static_uniform_buffer(device, "frame.fire_lights", bytemuck::bytes_of(fire_lights));
-        let distance_fog = static_uniform_buffer(
-            device,
-            "frame.distance_fog",
-            bytemuck::bytes_of(distance_fog),
-        );
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame.uniforms"),
-            size: std::mem::size_of::<FrameUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("frame.layout"),
-            entries: &[uniform_entry(0), uniform_entry(1), uniform_entry(2)],
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame.bind_group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: fire_lights.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: distance_fog.as_entire_binding(),
-                },
+            build.static_uniform_buffer("fire_lights", bytemuck::bytes_of(fire_lights));
+        let distance_fog =
+            build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
+        let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
+        // Seen by every stage: the `fog_compute` pass binds the frame's group 0 too.
+        let layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            uniform(1, ALL_STAGES),
+            uniform(2, ALL_STAGES),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                buffer.as_entire_binding(),
+                fire_lights.as_entire_binding(),
+                distance_fog.as_entire_binding(),
             ],
-        });
+        );
         // The fire lights and the distance fog never change: the bind group keeps their
         // buffers alive.
         FrameBinding {
@@ -154,67 +141,9 @@ impl FrameBinding {
     }
 }
 
-/// A uniform buffer seen by the vertex, fragment and compute stages (the frame's group 0 is
-/// bound by the `fog_compute` pass too).
-pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX
-            | wgpu::ShaderStages::FRAGMENT
-            | wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// A filterable float 2D texture seen by the vertex and fragment stages.
-pub(crate) fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
-/// A uniform buffer of `contents`, written once.
-pub(crate) fn static_uniform_buffer(
-    device: &wgpu::Device,
-    label: &'static str,
-    contents: &[u8],
-) -> wgpu::Buffer {
-    use wgpu::util::DeviceExt;
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-    })
-}
-
-/// Premultiplied-alpha "over" blending, for everything drawn on top of the scene.
-pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
-    wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
-
-/// One display (sRGB) component to linear light, the exact piecewise curve.
-pub(crate) fn srgb_component_to_linear(srgb: f32) -> f32 {
-    if srgb <= 0.04045 {
-        srgb / 12.92
-    } else {
-        ((srgb + 0.055) / 1.055).powf(2.4)
-    }
-}
-
 /// A display (sRGB) colour to linear light.
 pub(crate) fn srgb_to_linear(srgb: Rgb) -> [f32; 3] {
-    srgb.map(srgb_component_to_linear)
+    srgb.map(color::srgb_to_linear)
 }
 
 /// A colour times a factor.
@@ -232,13 +161,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn srgb_curve_known_values() {
-        assert_eq!(srgb_component_to_linear(0.0), 0.0);
-        assert!((srgb_component_to_linear(1.0) - 1.0).abs() < 1e-6);
-        // Mid grey 0.5 is about 0.214 in linear light.
-        assert!((srgb_component_to_linear(0.5) - 0.21404).abs() < 1e-4);
-        // The linear segment.
-        assert!((srgb_component_to_linear(0.04) - 0.04 / 12.92).abs() < 1e-7);
+    fn colours_convert_per_component() {
+        let linear = srgb_to_linear([0.0, 0.5, 1.0]);
+        assert_eq!(
+            linear,
+            [0.0, color::srgb_to_linear(0.5), color::srgb_to_linear(1.0)]
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! fogbank renders offscreen only, so there is no surface. It prefers a real GPU, then Mesa's
 //! lavapipe (Vulkan on the CPU, what CI uses), then GL. wgpu reports validation and
 //! out-of-memory problems through callbacks whose default is to panic; here they go into an
-//! [`ErrorSink`] and error scopes, and come back as [`GpuError`] values.
+//! `ErrorSink` and error scopes, and come back as [`GpuError`] values.
 
 use std::fmt;
 use std::str::FromStr;
@@ -315,6 +315,21 @@ impl GpuContext {
     /// Where this device's uncaptured errors go.
     pub(crate) fn errors(&self) -> Arc<ErrorSink> {
         Arc::clone(&self.errors)
+    }
+
+    /// This context as if its adapter were of `device_type`: the same device and queue,
+    /// for tests of what the kind of adapter decides (the compositor `Auto` picks).
+    #[cfg(test)]
+    pub(crate) fn as_if(&self, device_type: wgpu::DeviceType) -> GpuContext {
+        let mut adapter_info = self.adapter_info.clone();
+        adapter_info.device_type = device_type;
+        GpuContext {
+            device: self.device.clone(),
+            queue: self.queue.clone(),
+            adapter_info,
+            limits: self.limits.clone(),
+            errors: self.errors(),
+        }
     }
 }
 

@@ -210,6 +210,17 @@ mod tests {
 
     /// The density relative to the base height integrated along the segment by Simpson's rule
     /// in f64, divided by the segment's length: what `height_mean` computes in closed form.
+    /// The mean size of the 8 steps before step `k` and the 8 after it: a step far above it
+    /// is a jump in a curve that should be smooth.
+    fn mean_step_around(steps: &[f32], k: usize) -> f32 {
+        steps[k - 8..k]
+            .iter()
+            .chain(&steps[k + 1..k + 9])
+            .map(|s| s.abs())
+            .sum::<f32>()
+            / 16.0
+    }
+
     fn numerical_height_mean(y_a: f64, y_b: f64, falloff: f64, base: f64) -> f64 {
         let steps = 20_000;
         let h = 1.0 / steps as f64;
@@ -293,12 +304,7 @@ mod tests {
             "the mean must fall as x grows"
         );
         for k in 8..steps.len() - 8 {
-            let around = steps[k - 8..k]
-                .iter()
-                .chain(&steps[k + 1..k + 9])
-                .map(|s| s.abs())
-                .sum::<f32>()
-                / 16.0;
+            let around = mean_step_around(&steps, k);
             assert!(
                 steps[k].abs() <= 1.5 * around,
                 "step {} at x {} against {around} round it",
@@ -476,12 +482,7 @@ mod tests {
                 // few ulps allowed): a formula switch shows as an outlier.
                 let ulp = 4.0 * f32::EPSILON;
                 for k in 8..steps.len() - 8 {
-                    let around: f32 = steps[k - 8..k]
-                        .iter()
-                        .chain(&steps[k + 1..k + 9])
-                        .map(|s| s.abs())
-                        .sum::<f32>()
-                        / 16.0;
+                    let around = mean_step_around(&steps, k);
                     assert!(
                         steps[k].abs() <= 2.0 * around + ulp,
                         "{mode:?} falloff {falloff}: step {} at sample {k} against {around} round it",

@@ -8,6 +8,7 @@
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
+use crate::gpu::targets::{texture_2d, view_of};
 
 /// The fluid maps and the sampler the fog reads them with.
 pub(crate) struct FluidMaps {
@@ -22,31 +23,14 @@ pub(crate) struct FluidMaps {
 impl FluidMaps {
     /// Empty maps of `grid` × `grid` texels (all zero until the first upload).
     pub(crate) fn new(device: &wgpu::Device, grid: u32) -> Self {
-        let texture = |label: &'static str| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width: grid,
-                    height: grid,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                // Not sRGB: the bytes are data, read back as byte / 255.
-                format: wgpu::TextureFormat::Rgba8Unorm,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })
+        let texture = |label: &str| {
+            // Not sRGB: the bytes are data, read back as byte / 255.
+            let format = wgpu::TextureFormat::Rgba8Unorm;
+            let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+            texture_2d(device, label, (grid, grid), format, usage)
         };
         let fluid = texture("maps.fluid");
         let lift = texture("maps.lift");
-        let view = |texture: &wgpu::Texture, label: &'static str| {
-            texture.create_view(&wgpu::TextureViewDescriptor {
-                label: Some(label),
-                ..Default::default()
-            })
-        };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("maps.sampler"),
             address_mode_u: wgpu::AddressMode::ClampToEdge,
@@ -58,8 +42,8 @@ impl FluidMaps {
             ..Default::default()
         });
         FluidMaps {
-            fluid_view: view(&fluid, "maps.fluid.view"),
-            lift_view: view(&lift, "maps.lift.view"),
+            fluid_view: view_of(&fluid, "maps.fluid.view"),
+            lift_view: view_of(&lift, "maps.lift.view"),
             fluid,
             lift,
             sampler,

@@ -2,23 +2,26 @@
 //! finished 8-bit sRGB [`Frame`].
 //!
 //! It knows nothing of scene files or the simulation beyond the [`Scene`] structs it builds
-//! its static geometry from (DESIGN.md, "Data flow"). Each pass has one name shared by its
+//! its static geometry from (ARCHITECTURE.md, "Data flow"). Each pass has one name shared by its
 //! WGSL file, its Rust module, its field in [`Renderer`] and its wgpu labels:
 //!
-//! - `scene` (shaders/scene.wgsl, `scene_pass.rs`): floor, pillars, altar, ball, lights,
-//!   distance fog, into a linear half-float target and a depth target.
-//! - `fog` (shaders/fog.wgsl, `fog_pass.rs`): the fog sheets, back to front, blended over it.
-//! - `fog_compute` (shaders/fog_compute.wgsl, `fog_compute_pass.rs`): the same sheets crossed
-//!   per pixel, front to back, in a compute shader, recorded instead of `fog` when
-//!   [`RenderConfig::compositor`] says so (the fast path where fragment work is slow).
-//! - `flame` (shaders/flame.wgsl, `flame_pass.rs`): one procedural flame per torch and brazier,
-//!   added over the fog.
-//! - `fog_layer` (shaders/fog.wgsl, `fog_layer.rs`): with `--layers`, the fog sheets again,
-//!   alone, over transparent black, for compositing (with the compute compositor the
-//!   `fog_compute` pass writes this layer itself and no second pass runs).
-//! - `overlay` (shaders/overlay.wgsl, `overlay_pass.rs`): sheet outlines or the flow mesh.
-//! - `encode` (shaders/encode.wgsl, `encode_pass.rs`): linear light to 8-bit sRGB, the only
-//!   place that conversion happens.
+//! The passes live in `passes/`, one module each (`passes/NAME.rs`), and share the
+//! descriptor setup in `passes/builder.rs`:
+//!
+//! - `scene` (shaders/scene.wgsl): floor, pillars, altar, ball, lights, distance fog, into a
+//!   linear half-float target and a depth target.
+//! - `fog` (shaders/fog.wgsl): the fog sheets, back to front, blended over it.
+//! - `fog_compute` (shaders/fog_compute.wgsl): the same sheets crossed per pixel, front to
+//!   back, in a compute shader, recorded instead of `fog` when [`RenderConfig::compositor`]
+//!   says so (the fast path where fragment work is slow).
+//! - `flame` (shaders/flame.wgsl): one procedural flame per torch and brazier, added over the
+//!   fog.
+//! - `fog_layer` (shaders/fog.wgsl): with `--layers`, the fog sheets again, alone, over
+//!   transparent black, for compositing (with the compute compositor the `fog_compute` pass
+//!   writes this layer itself and no second pass runs).
+//! - `overlay` (shaders/overlay.wgsl): sheet outlines or the flow mesh.
+//! - `encode` (shaders/encode.wgsl): linear light to 8-bit sRGB, the only place that
+//!   conversion happens.
 //!
 //! Then `readback.rs` copies the picture (and, when asked, the linear target and the fog
 //! layer as half floats) into a ring of staging buffers. Shared WGSL lives in
@@ -36,20 +39,14 @@ mod camera;
 mod common;
 pub mod context;
 mod distance_fog;
-mod encode_pass;
 mod error;
 mod fire_geometry;
 mod fire_lights;
-mod flame_pass;
-mod fog_compute_pass;
-mod fog_layer;
-mod fog_pass;
 mod geometry;
 mod maps;
-mod overlay_pass;
+mod passes;
 mod readback;
 pub mod renderer;
-mod scene_pass;
 mod shaders;
 mod targets;
 mod terrain_geometry;
@@ -59,6 +56,6 @@ mod tests;
 
 pub use context::{AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters};
 pub use error::GpuError;
-pub use fog_compute_pass::Compositor;
+pub use passes::fog_compute::Compositor;
 pub use readback::Readback;
 pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};

@@ -1,12 +1,12 @@
 //! The headless renderer: one frame's inputs in, one finished 8-bit sRGB frame out, with
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
-//! Per frame, in order (DESIGN.md, "Rendering"): upload the uniforms and the two fluid maps,
+//! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
 //! then the `scene` pass, the `fog` pass (or the `fog_compute` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
-//! the [`ReadbackRing`] that is mapped asynchronously. [`RenderConfig::readback`] adds the
-//! linear colour target to the copies (`--format exr`), and the fog layer (`fog_layer.rs`,
+//! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
+//! linear colour target to the copies (`--format exr`), and the fog layer (`passes/fog_layer.rs`,
 //! drawn after the fog by a raster pass of its own, or written by the `fog_compute` pass
 //! itself) with its copy (`--layers`).
 
@@ -17,16 +17,17 @@ use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
-use crate::gpu::encode_pass::EncodePass;
 use crate::gpu::fire_lights::FireLights;
-use crate::gpu::flame_pass::FlamePass;
-use crate::gpu::fog_compute_pass::{Compositor, ComputePictures, FogComputePass};
-use crate::gpu::fog_layer::FogLayer;
-use crate::gpu::fog_pass::FogPass;
 use crate::gpu::maps::FluidMaps;
-use crate::gpu::overlay_pass::OverlayPass;
+use crate::gpu::passes::encode::EncodePass;
+use crate::gpu::passes::flame::FlamePass;
+use crate::gpu::passes::fog::FogPass;
+use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass};
+use crate::gpu::passes::fog_layer::{self, FogLayer};
+use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
-use crate::gpu::scene_pass::ScenePass;
+use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::scene::Scene;
 
@@ -142,20 +143,16 @@ impl Renderer {
             )
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
-        let fog = FogPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+        // The raster fog's sheets, as the pass `name`.
+        let fog_pass =
+            |name| FogPass::new(&device, &errors, &frame, &maps, scene, config.view, name);
+        let fog = fog_pass(ShaderName::Fog.name())?;
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
         let fog_layer = if config.readback.fog_layer_f16 {
             let layer_fog = match compositor {
                 Compositor::Compute => None,
-                _ => Some(FogPass::new(
-                    &device,
-                    &errors,
-                    &frame,
-                    &maps,
-                    scene,
-                    config.view,
-                )?),
+                _ => Some(fog_pass(fog_layer::NAME)?),
             };
             Some(FogLayer::new(
                 &device,

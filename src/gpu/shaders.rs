@@ -164,27 +164,27 @@ mod tests {
             (
                 ShaderName::Scene,
                 "SceneKnobs",
-                size_of::<crate::gpu::scene_pass::SceneKnobs>(),
+                size_of::<crate::gpu::passes::scene::SceneKnobs>(),
             ),
             (
                 ShaderName::Fog,
                 "FogKnobs",
-                size_of::<crate::gpu::fog_pass::FogKnobs>(),
+                size_of::<crate::gpu::passes::fog::FogKnobs>(),
             ),
             (
                 ShaderName::FogCompute,
                 "FogKnobs",
-                size_of::<crate::gpu::fog_pass::FogKnobs>(),
+                size_of::<crate::gpu::passes::fog::FogKnobs>(),
             ),
             (
                 ShaderName::FogCompute,
                 "MarchKnobs",
-                size_of::<crate::gpu::fog_compute_pass::MarchKnobs>(),
+                size_of::<crate::gpu::passes::fog_compute::MarchKnobs>(),
             ),
             (
                 ShaderName::Overlay,
                 "OverlayKnobs",
-                size_of::<crate::gpu::overlay_pass::OverlayKnobs>(),
+                size_of::<crate::gpu::passes::overlay::OverlayKnobs>(),
             ),
             (
                 ShaderName::Overlay,

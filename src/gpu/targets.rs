@@ -4,7 +4,7 @@
 //! One set per renderer, reused every frame: the queue runs frames in order, and each frame's
 //! readback copy is recorded before the next frame's passes.
 
-/// Colour in linear light, with room above 1 for the glow (DESIGN.md: shade in linear light
+/// Colour in linear light, with room above 1 for the glow (shade in linear light
 /// into a half-float target).
 pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// Depth of the scene's opaque geometry.
@@ -34,23 +34,8 @@ impl Targets {
         } else {
             (wgpu::TextureUsages::empty(), wgpu::TextureUsages::empty())
         };
-        let size = wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        };
-        let texture = |label: &'static str, format, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
+        let texture =
+            |label: &str, format, usage| texture_2d(device, label, (width, height), format, usage);
         let color_linear = texture(
             "targets.color_linear",
             COLOR_FORMAT,
@@ -69,17 +54,44 @@ impl Targets {
             OUTPUT_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         );
-        let view = |texture: &wgpu::Texture, label: &'static str| {
-            texture.create_view(&wgpu::TextureViewDescriptor {
-                label: Some(label),
-                ..Default::default()
-            })
-        };
         Targets {
-            color_linear_view: view(&color_linear, "targets.color_linear.view"),
-            depth_view: view(&depth, "targets.depth.view"),
-            output_view: view(&output, "targets.output.view"),
+            color_linear_view: view_of(&color_linear, "targets.color_linear.view"),
+            depth_view: view_of(&depth, "targets.depth.view"),
+            output_view: view_of(&output, "targets.output.view"),
             output,
         }
     }
+}
+
+/// A 2D texture `label` of `width` × `height` texels, one mip level, one sample: the kind of
+/// every picture and map the renderer makes.
+pub(crate) fn texture_2d(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
+/// The whole of `texture` as a view labelled `label`.
+pub(crate) fn view_of(texture: &wgpu::Texture, label: &str) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some(label),
+        ..Default::default()
+    })
 }

@@ -1,7 +1,10 @@
 //! GPU tests: tiny frames of the default scene on whatever adapter exists (lavapipe in CI).
 //!
-//! Without an adapter they print why and pass, unless the `CI` environment variable is set:
-//! there a missing adapter is a failure, so CI cannot silently stop testing the renderer.
+//! Without an adapter each says it was skipped, naming itself and why, and passes; under CI
+//! ([`crate::ci::in_ci`]: `CI` set to a true value) a missing adapter fails it instead, so CI
+//! cannot silently stop testing the renderer.
+
+use std::io::Write;
 
 use crate::frame::{CameraPose, Frame, FrameInputs, View};
 use crate::gpu::{
@@ -15,18 +18,33 @@ mod flame;
 mod fog_compute;
 mod layers;
 
-/// The GPU context, or `None` (after saying why) when there is no adapter outside CI.
+/// The GPU context, or `None` (after saying which test is skipped and why) when there is no
+/// adapter outside CI. Under CI a missing adapter fails the test.
 fn context() -> Option<GpuContext> {
     match GpuContext::new(&GpuOptions::default()) {
         Ok(ctx) => Some(ctx),
         Err(error @ GpuError::NoAdapter { .. }) => {
-            if std::env::var_os("CI").is_some() {
-                panic!("CI is set and there is no GPU adapter: {error}");
+            let test = current_test();
+            if crate::ci::in_ci() {
+                panic!("{test}: CI is set and there is no GPU adapter: {error}");
             }
-            eprintln!("skipping GPU test: {error}");
+            // Straight to stderr, past the harness's capture of `eprintln!`, so the skip shows
+            // in a normal `cargo test` run and not only with `--nocapture`.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped {test}: no GPU adapter ({error}); under CI=true this fails"
+            );
             None
         }
         Err(error) => panic!("could not open the GPU: {error}"),
+    }
+}
+
+/// The running test's name: the test harness names each test's thread after it.
+fn current_test() -> String {
+    match std::thread::current().name() {
+        Some(name) if name != "main" => name.to_string(),
+        _ => "a GPU test".to_string(),
     }
 }
 

@@ -152,15 +152,7 @@ pub fn srgb8_to_linear_f16(rgba8: &[u8]) -> Vec<u16> {
     out
 }
 
-/// The sRGB transfer function, inverted: 8-bit code value to linear light in 0..=1.
-pub fn srgb8_to_linear(value: u8) -> f32 {
-    let v = value as f32 / 255.0;
-    if v <= 0.04045 {
-        v / 12.92
-    } else {
-        ((v + 0.055) / 1.055).powf(2.4)
-    }
-}
+pub use crate::color::srgb8_to_linear;
 
 /// Converts `f32` to IEEE 754 binary16 bits, rounding to nearest, ties to even; NaN stays NaN
 /// (quiet), overflow becomes infinity, tiny values become subnormals or zero.

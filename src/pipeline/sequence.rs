@@ -238,7 +238,7 @@ pub fn render(
 /// Hash naming a scene's content: the same file and overrides give the same hash.
 fn scene_hash(scene: &Scene) -> u64 {
     let text = serde_json::to_string(scene).unwrap_or_default();
-    crate::world::fnv1a64(text.as_bytes())
+    crate::sim::fnv1a64(text.as_bytes())
 }
 
 /// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from

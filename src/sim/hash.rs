@@ -2,16 +2,27 @@
 //! same scene gave the same fluid bit for bit. FNV-1a 64 is used because it is fixed by its
 //! definition (std's `DefaultHasher` may change between releases), and rows are hashed in
 //! parallel then combined in a fixed order, so the value does not depend on the thread count.
+//!
+//! [`fnv1a64`] and its streaming form [`fnv1a64_extend`] are fogbank's one FNV-1a: the world's
+//! state hash and the scene hashes use them too.
 
 use rayon::prelude::*;
 
 use super::FluidSim;
 
-const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a 64's starting value: the hash of no bytes.
+pub const FNV1A64_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// FNV-1a 64 of `bytes`, continuing from `hash`.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits, of `bytes`: stable across platforms and releases, unlike std's hashers.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    fnv1a64_extend(FNV1A64_OFFSET_BASIS, bytes)
+}
+
+/// FNV-1a 64 continued over `bytes` from `hash` (the value so far, [`FNV1A64_OFFSET_BASIS`]
+/// at the start): hashing `a` then `b` this way gives `fnv1a64` of `a` and `b` joined.
+#[inline]
+pub fn fnv1a64_extend(mut hash: u64, bytes: &[u8]) -> u64 {
     for &byte in bytes {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(FNV_PRIME);
@@ -32,17 +43,18 @@ fn hash_block<T: Copy, const N: usize>(
     bytes: impl Fn(T) -> [u8; N],
 ) -> Vec<u64> {
     let row_hash = |row: &[T]| {
-        row.iter()
-            .fold(FNV_OFFSET_BASIS, |hash, &value| fnv1a(hash, &bytes(value)))
+        row.iter().fold(FNV1A64_OFFSET_BASIS, |hash, &value| {
+            fnv1a64_extend(hash, &bytes(value))
+        })
     };
     if block.len() != cells * LANES {
         return block.chunks(cells).map(row_hash).collect();
     }
     let rows: [&[T]; LANES] = std::array::from_fn(|lane| &block[lane * cells..][..cells]);
-    let mut hashes = [FNV_OFFSET_BASIS; LANES];
+    let mut hashes = [FNV1A64_OFFSET_BASIS; LANES];
     for x in 0..cells {
         for (hash, row) in hashes.iter_mut().zip(rows) {
-            *hash = fnv1a(*hash, &bytes(row[x]));
+            *hash = fnv1a64_extend(*hash, &bytes(row[x]));
         }
     }
     hashes.to_vec()
@@ -76,14 +88,14 @@ impl FluidSim {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
         let fields = self.state_fields();
-        let mut hash = fnv1a(FNV_OFFSET_BASIS, &(cells as u64).to_le_bytes());
+        let mut hash = fnv1a64_extend(FNV1A64_OFFSET_BASIS, &(cells as u64).to_le_bytes());
         for field in fields {
             for row_hash in row_hashes(field, cells, min_rows, f32::to_le_bytes) {
-                hash = fnv1a(hash, &row_hash.to_le_bytes());
+                hash = fnv1a64_extend(hash, &row_hash.to_le_bytes());
             }
         }
         for row_hash in row_hashes(&self.solid, cells, min_rows, |byte: u8| [byte]) {
-            hash = fnv1a(hash, &row_hash.to_le_bytes());
+            hash = fnv1a64_extend(hash, &row_hash.to_le_bytes());
         }
         hash
     }
@@ -95,17 +107,26 @@ mod tests {
 
     /// FNV-1a 64 of one row of floats, as their little-endian bytes, one byte after another.
     fn hash_float_row(row: &[f32]) -> u64 {
-        row.iter().fold(FNV_OFFSET_BASIS, |hash, value| {
-            fnv1a(hash, &value.to_le_bytes())
+        row.iter().fold(FNV1A64_OFFSET_BASIS, |hash, value| {
+            fnv1a64_extend(hash, &value.to_le_bytes())
         })
     }
 
     #[test]
     fn fnv1a_matches_published_vectors() {
         // Reference values from the FNV specification's test suite.
-        assert_eq!(fnv1a(FNV_OFFSET_BASIS, b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(FNV_OFFSET_BASIS, b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(FNV_OFFSET_BASIS, b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(
+            fnv1a64_extend(FNV1A64_OFFSET_BASIS, b""),
+            0xcbf2_9ce4_8422_2325
+        );
+        assert_eq!(
+            fnv1a64_extend(FNV1A64_OFFSET_BASIS, b"a"),
+            0xaf63_dc4c_8601_ec8c
+        );
+        assert_eq!(
+            fnv1a64_extend(FNV1A64_OFFSET_BASIS, b"foobar"),
+            0x8594_4171_f739_67e8
+        );
     }
 
     #[test]

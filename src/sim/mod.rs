@@ -22,6 +22,7 @@ mod pressure;
 mod readout;
 mod snapshot;
 mod stages;
+mod stencil;
 #[cfg(test)]
 mod tests;
 
@@ -29,6 +30,7 @@ use pressure::PressureSolver;
 
 pub use forces::BallPush;
 pub use grid::GridMapping;
+pub use hash::{FNV1A64_OFFSET_BASIS, fnv1a64, fnv1a64_extend};
 pub use params::FluidParams;
 pub use readout::{FieldStats, Probe};
 pub use snapshot::{SnapshotError, SnapshotHeader};

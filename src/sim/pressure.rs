@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use super::stages::flush;
+use super::stencil::{divergence_at, row, rows_beside};
 
 /// Pressure and divergence split by checkerboard colour (`(x + y) % 2`).
 #[derive(Debug, Clone)]
@@ -44,7 +45,7 @@ impl PressureSolver {
         }
     }
 
-    /// Loads the divergence of `(u, v)` (central differences, 0 on the border).
+    /// Loads the divergence of `(u, v)` (`stencil::divergence_at`, 0 on the border).
     pub(super) fn load_divergence(&mut self, u: &[f32], v: &[f32], min_rows: usize) {
         let (cells, half) = (self.cells, self.half);
         for (colour, divergence) in self.divergence.iter_mut().enumerate() {
@@ -57,14 +58,13 @@ impl PressureSolver {
                     if y == 0 || y == cells - 1 {
                         return;
                     }
-                    let u_row = &u[y * cells..(y + 1) * cells];
-                    let v_below = &v[(y - 1) * cells..y * cells];
-                    let v_above = &v[(y + 1) * cells..(y + 2) * cells];
+                    let u_row = row(u, cells, y);
+                    let (v_below, v_above) = rows_beside(v, cells, y);
                     let start = first_x(colour, y);
                     for (k, div) in div_row.iter_mut().enumerate() {
                         let x = start + 2 * k;
                         if x >= 1 && x + 1 < cells {
-                            *div = (u_row[x + 1] - u_row[x - 1] + v_above[x] - v_below[x]) * 0.5;
+                            *div = divergence_at(u_row, v_below, v_above, x);
                         }
                     }
                 });

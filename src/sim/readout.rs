@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::grid::Bilinear;
-use super::stages::{curl_into, divergence_into};
+use super::stencil::{curl_into, divergence_into};
 
 /// The fluid at one floor point, read bilinearly.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::grid::{BilinearRun, RUN, hold};
+use super::stencil::{curl_into, divergence_at, row, rows_beside};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -84,9 +85,8 @@ impl FluidSim {
                 if y < 2 || y + 2 >= cells {
                     return;
                 }
-                let here = &curl[y * cells..(y + 1) * cells];
-                let below = &curl[(y - 1) * cells..y * cells];
-                let above = &curl[(y + 1) * cells..(y + 2) * cells];
+                let here = row(curl, cells, y);
+                let (below, above) = rows_beside(curl, cells, y);
                 for x in 2..cells - 2 {
                     let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
                     let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
@@ -175,9 +175,8 @@ impl FluidSim {
                 if y == 0 || y == cells - 1 {
                     return;
                 }
-                let here = &pressure[y * cells..(y + 1) * cells];
-                let below = &pressure[(y - 1) * cells..y * cells];
-                let above = &pressure[(y + 1) * cells..(y + 2) * cells];
+                let here = row(pressure, cells, y);
+                let (below, above) = rows_beside(pressure, cells, y);
                 for x in 1..cells - 1 {
                     u_row[x] -= (here[x + 1] - here[x - 1]) * 0.5;
                     v_row[x] -= (above[x] - below[x]) * 0.5;
@@ -294,8 +293,7 @@ impl FluidSim {
                         let low = start.max(1);
                         let high = end.min(cells - 1);
                         for x in low..high {
-                            squeezes[x - start] =
-                                (su_row[x + 1] - su_row[x - 1] + sv_above[x] - sv_below[x]) * 0.5;
+                            squeezes[x - start] = divergence_at(su_row, sv_below, sv_above, x);
                         }
                     }
                     let mut any_squeeze = false;
@@ -353,7 +351,6 @@ impl FluidSim {
     }
 }
 
-/// The curl `dv/dx - du/dy` (central differences, grid spacing 1) into `out`; 0 on the border.
 /// How much of the confinement applies at curl magnitude `curl_abs`: 0 below `threshold`,
 /// 1 from twice it, smooth in between; always 1 when the threshold is 0.
 #[inline]
@@ -363,48 +360,4 @@ fn confinement_weight(curl_abs: f32, threshold: f32) -> f32 {
     }
     let t = ((curl_abs - threshold) / threshold).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
-}
-
-pub(super) fn curl_into(out: &mut [f32], u: &[f32], v: &[f32], cells: usize, min_rows: usize) {
-    out.par_chunks_mut(cells)
-        .enumerate()
-        .with_min_len(min_rows)
-        .for_each(|(y, curl_row)| {
-            curl_row.fill(0.0);
-            if y == 0 || y == cells - 1 {
-                return;
-            }
-            let v_row = &v[y * cells..(y + 1) * cells];
-            let u_below = &u[(y - 1) * cells..y * cells];
-            let u_above = &u[(y + 1) * cells..(y + 2) * cells];
-            for x in 1..cells - 1 {
-                curl_row[x] = (v_row[x + 1] - v_row[x - 1] - (u_above[x] - u_below[x])) * 0.5;
-            }
-        });
-}
-
-/// The divergence `du/dx + dv/dy` (central differences, grid spacing 1) into `out`, the operator
-/// the projection removes; 0 on the border.
-pub(super) fn divergence_into(
-    out: &mut [f32],
-    u: &[f32],
-    v: &[f32],
-    cells: usize,
-    min_rows: usize,
-) {
-    out.par_chunks_mut(cells)
-        .enumerate()
-        .with_min_len(min_rows)
-        .for_each(|(y, div_row)| {
-            div_row.fill(0.0);
-            if y == 0 || y == cells - 1 {
-                return;
-            }
-            let u_row = &u[y * cells..(y + 1) * cells];
-            let v_below = &v[(y - 1) * cells..y * cells];
-            let v_above = &v[(y + 1) * cells..(y + 2) * cells];
-            for x in 1..cells - 1 {
-                div_row[x] = (u_row[x + 1] - u_row[x - 1] + v_above[x] - v_below[x]) * 0.5;
-            }
-        });
 }

@@ -11,12 +11,16 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
-use crate::gpu::common::{FrameBinding, PREMULTIPLIED_OVER, extend, texture_entry, uniform_entry};
+use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::builder::{
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
+    begin_render_pass, filterable_texture, sampler, uniform,
+};
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets};
-use crate::scene::Scene;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::{Fog, Scene};
 
 /// Everything `shade_sheet` reads besides the point, the view direction and the maps.
 ///
@@ -46,7 +50,6 @@ impl FogKnobs {
     /// maps), with the ball at its start and time 0 until [`FogKnobs::for_frame`].
     pub(crate) fn new(scene: &Scene, view: View) -> Self {
         let fog = &scene.fog;
-        let half_world = fog.area * 0.5;
         let sigma = if view == View::Flow {
             fog.veil_sigma
         } else {
@@ -54,7 +57,7 @@ impl FogKnobs {
         };
         let debug = if view == View::Fluid { 1.0 } else { 0.0 };
         FogKnobs {
-            area: [-half_world, -half_world, fog.area, fog.area],
+            area: fog_square(fog),
             ball: [
                 scene.ball.start[0],
                 scene.ball.radius,
@@ -78,6 +81,19 @@ impl FogKnobs {
     }
 }
 
+/// The fog's square as the shaders take it: xy its corner at the smallest x and z, zw its
+/// size (world units).
+pub(crate) fn fog_square(fog: &Fog) -> [f32; 4] {
+    let half_world = fog.area * 0.5;
+    [-half_world, -half_world, fog.area, fog.area]
+}
+
+/// The height of every sheet, lowest first: where the `fog` pass draws its quads and the
+/// `fog_compute` pass crosses its planes.
+pub(crate) fn sheet_heights(fog: &Fog) -> Vec<f32> {
+    (0..fog.sheets).map(|i| fog.sheet_height(i)).collect()
+}
+
 /// Sheet heights in drawing order for an eye at `eye_y_world`: farthest from the eye's height
 /// first. Ties keep the lower sheet first, so the order never depends on the sort.
 pub(crate) fn back_to_front(heights_world: &[f32], eye_y_world: f32) -> Vec<f32> {
@@ -90,8 +106,11 @@ pub(crate) fn back_to_front(heights_world: &[f32], eye_y_world: f32) -> Vec<f32>
     order.into_iter().map(|i| heights_world[i]).collect()
 }
 
-/// The `fog` pass's pipeline, knobs and sheets.
+/// The `fog` pass's pipeline, knobs and sheets; also the fog layer's raster pass
+/// (`fog_layer.rs`), the same sheets under another name.
 pub(crate) struct FogPass {
+    /// `fog`, or `fog_layer`: the label of the pass and of its wgpu objects.
+    name: &'static str,
     pipeline: wgpu::RenderPipeline,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
@@ -102,6 +121,8 @@ pub(crate) struct FogPass {
 }
 
 impl FogPass {
+    /// The sheets of `scene` in `view`, as the pass `name` (`fog`, or `fog_layer` for the
+    /// layer's own pass).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
@@ -109,110 +130,58 @@ impl FogPass {
         maps: &FluidMaps,
         scene: &Scene,
         view: View,
+        name: &'static str,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
+        let build = PassBuilder::new(device, name);
         let knobs = FogKnobs::new(scene, view);
-        let knobs_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("fog.knobs"),
-            size: std::mem::size_of::<FogKnobs>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let heights_world: Vec<f32> = (0..scene.fog.sheets)
-            .map(|i| scene.fog.sheet_height(i))
-            .collect();
+        let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
+        let heights_world = sheet_heights(&scene.fog);
         let sheet_order = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("fog.sheet_order"),
+            label: Some(&build.label("sheet_order")),
             // At least one element: a zero-sized vertex buffer cannot be bound.
             size: (heights_world.len().max(1) * std::mem::size_of::<f32>()) as u64,
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
 
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("fog.layout"),
-            entries: &[
-                uniform_entry(0),
-                texture_entry(1),
-                texture_entry(2),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
+        let layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            filterable_texture(1, DRAW_STAGES),
+            filterable_texture(2, DRAW_STAGES),
+            sampler(3, wgpu::ShaderStages::FRAGMENT),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                knobs_buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&maps.fluid_view),
+                wgpu::BindingResource::TextureView(&maps.lift_view),
+                wgpu::BindingResource::Sampler(&maps.sampler),
             ],
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("fog.bind_group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: knobs_buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&maps.fluid_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&maps.lift_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::Sampler(&maps.sampler),
-                },
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("fog.pipeline_layout"),
-            bind_group_layouts: &[Some(&frame.layout), Some(&layout)],
-            immediate_size: 0,
-        });
+        );
         let attributes = wgpu::vertex_attr_array![0 => Float32];
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("fog"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_fog"),
-                compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<f32>() as u64,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &attributes,
-                })],
-            },
-            primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                // Seen from above and from below.
-                cull_mode: None,
-                ..Default::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Less),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_fog"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: COLOR_FORMAT,
-                    blend: Some(PREMULTIPLIED_OVER),
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_fog",
+            fragment_entry: "fs_fog",
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<f32>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &attributes,
+            })],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            // Seen from above and from below.
+            cull_mode: None,
+            depth: Some(DepthTest::OVER),
+            format: COLOR_FORMAT,
+            blend: Some(PREMULTIPLIED_OVER),
         });
 
         Ok(FogPass {
+            name,
             pipeline,
             bind_group,
             knobs_buffer,
@@ -240,7 +209,7 @@ impl FogPass {
         frame: &FrameBinding,
     ) {
         let color = &targets.color_linear_view;
-        self.record_sheets(encoder, "fog", color, wgpu::LoadOp::Load, targets, frame);
+        self.record_sheets(encoder, color, wgpu::LoadOp::Load, targets, frame);
     }
 
     /// Records the sheets, back to front, into `color_view` (kept with `LoadOp::Load`, or
@@ -252,35 +221,13 @@ impl FogPass {
     pub(crate) fn record_sheets(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        label: &str,
         color_view: &wgpu::TextureView,
         load: wgpu::LoadOp<wgpu::Color>,
         targets: &Targets,
         frame: &FrameBinding,
     ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: color_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let depth = Some((&targets.depth_view, wgpu::LoadOp::Load));
+        let mut pass = begin_render_pass(encoder, self.name, color_view, load, depth);
         if self.heights_world.is_empty() {
             return;
         }

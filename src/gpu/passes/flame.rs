@@ -11,8 +11,9 @@
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
+use crate::gpu::passes::builder::{DepthTest, PassBuilder, RasterPipeline, begin_over_picture};
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
 
 /// Adds the colour, leaves the target's alpha alone.
 const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
@@ -43,47 +44,21 @@ impl FlamePass {
         fire_count: u32,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("flame.pipeline_layout"),
-            bind_group_layouts: &[Some(&frame.layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("flame"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
+        let pipeline =
+            PassBuilder::new(device, ShaderName::Flame.name()).raster_pipeline(&RasterPipeline {
+                part: None,
                 module: &module,
-                entry_point: Some("vs_flame"),
-                compilation_options: Default::default(),
+                vertex_entry: "vs_flame",
+                fragment_entry: "fs_flame",
                 buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState {
+                bind_group_layouts: &[&frame.layout],
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 // The quad turns to face the eye, but either side may end up toward it.
                 cull_mode: None,
-                ..Default::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Less),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_flame"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: COLOR_FORMAT,
-                    blend: Some(ADDITIVE),
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+                depth: Some(DepthTest::OVER),
+                format: COLOR_FORMAT,
+                blend: Some(ADDITIVE),
+            });
         Ok(FlamePass {
             pipeline,
             fire_count,
@@ -101,29 +76,7 @@ impl FlamePass {
         if self.fire_count == 0 {
             return;
         }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("flame"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &targets.color_linear_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = begin_over_picture(encoder, ShaderName::Flame.name(), targets);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.draw(0..6, 0..self.fire_count);

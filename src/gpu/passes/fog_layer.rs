@@ -28,8 +28,11 @@
 
 use crate::frame::FrameInputs;
 use crate::gpu::common::FrameBinding;
-use crate::gpu::fog_pass::FogPass;
-use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::gpu::passes::fog::FogPass;
+use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
+
+/// The name of the layer's target and of its raster pass (a [`FogPass`] of its own).
+pub(crate) const NAME: &str = "fog_layer";
 
 /// The fog layer: its target, and the raster pass that draws it (when it is not the
 /// `fog_compute` pass).
@@ -42,8 +45,9 @@ pub(crate) struct FogLayer {
 
 impl FogLayer {
     /// A `width` × `height` layer, half-float like the colour target, drawn by the raster pass
-    /// `fog`, or with `None` written by the `fog_compute` pass as a storage texture (wgpu
-    /// creates it zeroed: transparent black until the pass writes it).
+    /// `fog` (a [`FogPass`] named [`NAME`]), or with `None` written by the `fog_compute` pass
+    /// as a storage texture (wgpu creates it zeroed: transparent black until the pass writes
+    /// it).
     pub(crate) fn new(
         device: &wgpu::Device,
         fog: Option<FogPass>,
@@ -55,24 +59,14 @@ impl FogLayer {
         } else {
             wgpu::TextureUsages::STORAGE_BINDING
         };
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("fog_layer.target"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: COLOR_FORMAT,
-            usage: drawn_by | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("fog_layer.target.view"),
-            ..Default::default()
-        });
+        let texture = texture_2d(
+            device,
+            &format!("{NAME}.target"),
+            (width, height),
+            COLOR_FORMAT,
+            drawn_by | wgpu::TextureUsages::COPY_SRC,
+        );
+        let view = view_of(&texture, &format!("{NAME}.target.view"));
         FogLayer { fog, texture, view }
     }
 
@@ -94,7 +88,6 @@ impl FogLayer {
     ) {
         let Some(fog) = &self.fog else { return };
         let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
-        let view = &self.view;
-        fog.record_sheets(encoder, "fog_layer", view, clear, targets, frame);
+        fog.record_sheets(encoder, &self.view, clear, targets, frame);
     }
 }

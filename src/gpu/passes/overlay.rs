@@ -10,17 +10,19 @@
 //! blended like the fog.
 
 use bytemuck::{Pod, Zeroable};
-use wgpu::util::DeviceExt;
 
 use crate::frame::View;
 use crate::gpu::GpuError;
-use crate::gpu::common::{
-    FrameBinding, PREMULTIPLIED_OVER, extend, srgb_to_linear, texture_entry, uniform_entry,
-};
+use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::builder::{
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
+    begin_over_picture, filterable_texture, uniform,
+};
+use crate::gpu::passes::fog::fog_square;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
 
 /// The example's outline colour for the sheets (display sRGB).
@@ -59,11 +61,10 @@ pub(crate) fn flow_vertex_count(points_per_side: u32) -> u32 {
 impl OverlayKnobs {
     pub(crate) fn new(scene: &Scene) -> Self {
         let fog = &scene.fog;
-        let half_world = fog.area * 0.5;
         let grid = scene.fluid.grid;
         let every = fog.flow_every.max(1);
         OverlayKnobs {
-            area: [-half_world, -half_world, fog.area, fog.area],
+            area: fog_square(fog),
             sheet_color: extend(srgb_to_linear(SHEET_LINE_SRGB), fog.sheets as f32),
             flow_scale: [
                 fog.offset_range,
@@ -106,34 +107,23 @@ impl OverlayPass {
         scene: &Scene,
         view: View,
     ) -> Result<Self, GpuError> {
+        let build = PassBuilder::new(device, ShaderName::Overlay.name());
         let knobs = OverlayKnobs::new(scene);
-        let knobs_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("overlay.knobs"),
-            contents: bytemuck::bytes_of(&knobs),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("overlay.layout"),
-            entries: &[uniform_entry(0), texture_entry(1), texture_entry(2)],
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("overlay.bind_group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: knobs_buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&maps.fluid_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&maps.lift_view),
-                },
+        let knobs_buffer = build.static_uniform_buffer("knobs", bytemuck::bytes_of(&knobs));
+        let layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            filterable_texture(1, DRAW_STAGES),
+            filterable_texture(2, DRAW_STAGES),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                knobs_buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&maps.fluid_view),
+                wgpu::BindingResource::TextureView(&maps.lift_view),
             ],
-        });
+        );
+        let groups = [&frame.layout, &layout];
 
         let lines = match view {
             View::Fog | View::Fluid => None,
@@ -141,11 +131,11 @@ impl OverlayPass {
                 let heights: Vec<f32> = (0..scene.fog.sheets.max(1))
                     .map(|i| scene.fog.sheet_height(i))
                     .collect();
-                let heights = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("overlay.sheet_heights"),
-                    contents: bytemuck::cast_slice(&heights),
-                    usage: wgpu::BufferUsages::VERTEX,
-                });
+                let heights = build.buffer_init(
+                    "sheet_heights",
+                    bytemuck::cast_slice(&heights),
+                    wgpu::BufferUsages::VERTEX,
+                );
                 let attributes = wgpu::vertex_attr_array![0 => Float32];
                 let instance = wgpu::VertexBufferLayout {
                     array_stride: std::mem::size_of::<f32>() as u64,
@@ -153,14 +143,13 @@ impl OverlayPass {
                     attributes: &attributes,
                 };
                 let module = ShaderName::Overlay.create_module(device, errors)?;
-                let pipeline = line_pipeline(
-                    device,
+                let pipeline = build.raster_pipeline(&line_pipeline(
                     &module,
-                    "overlay.sheet_lines",
+                    "sheet_lines",
                     "vs_sheet_lines",
-                    [&frame.layout, &layout],
+                    &groups,
                     &[Some(instance)],
-                );
+                ));
                 Some(Lines::Sheets {
                     pipeline,
                     heights,
@@ -169,14 +158,13 @@ impl OverlayPass {
             }
             View::Flow => {
                 let module = ShaderName::Overlay.create_module(device, errors)?;
-                let pipeline = line_pipeline(
-                    device,
+                let pipeline = build.raster_pipeline(&line_pipeline(
                     &module,
-                    "overlay.flow_lines",
+                    "flow_lines",
                     "vs_flow_lines",
-                    [&frame.layout, &layout],
+                    &groups,
                     &[],
-                );
+                ));
                 Some(Lines::Flow {
                     pipeline,
                     vertices: flow_vertex_count(knobs.flow_grid[2]),
@@ -196,29 +184,7 @@ impl OverlayPass {
         let Some(lines) = &self.lines else {
             return;
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("overlay"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &targets.color_linear_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = begin_over_picture(encoder, ShaderName::Overlay.name(), targets);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         match lines {
@@ -243,57 +209,29 @@ impl OverlayPass {
     }
 }
 
-/// A line-list pipeline of the overlay shader with vertex entry point `vertex_entry`, drawn
-/// over the fog: depth-tested against the scene, no depth write, premultiplied blending.
-fn line_pipeline(
-    device: &wgpu::Device,
-    module: &wgpu::ShaderModule,
-    label: &'static str,
-    vertex_entry: &'static str,
-    bind_group_layouts: [&wgpu::BindGroupLayout; 2],
-    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-) -> wgpu::RenderPipeline {
-    let [frame_layout, overlay_layout] = bind_group_layouts;
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(label),
-        bind_group_layouts: &[Some(frame_layout), Some(overlay_layout)],
-        immediate_size: 0,
-    });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(label),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some(vertex_entry),
-            compilation_options: Default::default(),
-            buffers,
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::LineList,
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_lines"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: COLOR_FORMAT,
-                blend: Some(PREMULTIPLIED_OVER),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+/// The line-list pipeline `overlay.part` of the overlay shader with vertex entry point
+/// `vertex_entry`, drawn over the fog: depth-tested against the scene, no depth write,
+/// premultiplied blending.
+fn line_pipeline<'a>(
+    module: &'a wgpu::ShaderModule,
+    part: &'a str,
+    vertex_entry: &'a str,
+    bind_group_layouts: &'a [&'a wgpu::BindGroupLayout],
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+) -> RasterPipeline<'a> {
+    RasterPipeline {
+        part: Some(part),
+        module,
+        vertex_entry,
+        fragment_entry: "fs_lines",
+        buffers,
+        bind_group_layouts,
+        topology: wgpu::PrimitiveTopology::LineList,
+        cull_mode: None,
+        depth: Some(DepthTest::OVER_OR_ON),
+        format: COLOR_FORMAT,
+        blend: Some(PREMULTIPLIED_OVER),
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! raster pass is all fragment work: every sheet covers most of the picture. Here one
 //! invocation per pixel crosses the sheet planes front to back along its view ray, shades each
 //! crossing with the same `shade_sheet` as the raster pass, stops at the scene's depth or once
-//! the fog is opaque, and writes the fog over the scene (DESIGN.md, "Rendering").
+//! the fog is opaque, and writes the fog over the scene (ARCHITECTURE.md, "Data flow").
 //!
 //! The pass reads the scene colour from a copy it makes of the picture, reads the scene depth,
 //! and writes the picture through a storage binding, so the `flame`, `overlay` and `encode`
@@ -27,10 +27,13 @@ use crate::gpu::GpuError;
 use crate::gpu::camera;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
-use crate::gpu::fog_pass::FogKnobs;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::builder::{
+    PassBuilder, filterable_texture, sampler, storage_buffer, storage_texture, texture, uniform,
+};
+use crate::gpu::passes::fog::{FogKnobs, sheet_heights};
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
 
 /// Side of the square workgroup, pixels: keep in sync with shaders/fog_compute.wgsl:
@@ -124,99 +127,46 @@ impl FogComputePass {
     ) -> Result<Self, GpuError> {
         let ComputePictures { targets, fog_layer } = pictures;
         let module = ShaderName::FogCompute.create_module(device, errors)?;
+        let build = PassBuilder::new(device, ShaderName::FogCompute.name());
         let knobs = FogKnobs::new(scene, view);
-        let knobs_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("fog_compute.knobs"),
-            size: std::mem::size_of::<FogKnobs>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let march_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("fog_compute.march"),
-            size: std::mem::size_of::<MarchKnobs>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
+        let march_buffer = build.uniform_buffer::<MarchKnobs>("march");
         // Lowest first, the same values the raster pass draws its quads at. At least one
         // element: a zero-sized storage buffer cannot be bound.
-        let mut heights_world: Vec<f32> = (0..scene.fog.sheets)
-            .map(|i| scene.fog.sheet_height(i))
-            .collect();
+        let mut heights_world = sheet_heights(&scene.fog);
         let sheet_count = heights_world.len() as u32;
         if heights_world.is_empty() {
             heights_world.push(0.0);
         }
-        let heights_buffer = {
-            use wgpu::util::DeviceExt;
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("fog_compute.sheet_heights"),
-                contents: bytemuck::cast_slice(&heights_world),
-                usage: wgpu::BufferUsages::STORAGE,
-            })
-        };
+        let heights_buffer = build.buffer_init(
+            "sheet_heights",
+            bytemuck::cast_slice(&heights_world),
+            wgpu::BufferUsages::STORAGE,
+        );
         let color_linear = targets.color_linear_view.texture();
         let (width, height) = (color_linear.width(), color_linear.height());
-        let scene_copy = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("fog_compute.scene_copy"),
-            size: color_linear.size(),
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: COLOR_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        let scene_copy_view = scene_copy.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("fog_compute.scene_copy.view"),
-            ..Default::default()
-        });
+        let scene_copy = texture_2d(
+            device,
+            &build.label("scene_copy"),
+            (width, height),
+            COLOR_FORMAT,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        );
+        let scene_copy_view = view_of(&scene_copy, &build.label("scene_copy.view"));
 
-        let entry = |binding: u32, ty: wgpu::BindingType| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty,
-            count: None,
-        };
-        let uniform = wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        };
-        let texture = |sample_type| wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        };
-        let filterable = wgpu::TextureSampleType::Float { filterable: true };
-        let storage_write = wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::WriteOnly,
-            format: COLOR_FORMAT,
-            view_dimension: wgpu::TextureViewDimension::D2,
-        };
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let mut layout_entries = vec![
             // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
-            entry(0, uniform),
-            entry(1, texture(filterable)),
-            entry(2, texture(filterable)),
-            entry(
-                3,
-                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            ),
-            entry(4, uniform),
-            entry(
-                5,
-                wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-            ),
-            entry(
-                6,
-                texture(wgpu::TextureSampleType::Float { filterable: false }),
-            ),
-            entry(7, texture(wgpu::TextureSampleType::Depth)),
-            entry(8, storage_write),
+            uniform(0, compute),
+            filterable_texture(1, compute),
+            filterable_texture(2, compute),
+            sampler(3, compute),
+            uniform(4, compute),
+            storage_buffer(5, compute),
+            texture(6, compute, unfilterable),
+            texture(7, compute, wgpu::TextureSampleType::Depth),
+            storage_texture(8, compute, COLOR_FORMAT),
         ];
         let mut resources = vec![
             knobs_buffer.as_entire_binding(),
@@ -232,42 +182,15 @@ impl FogComputePass {
         // The fog layer: binding 9, read only by `cs_fog_with_layer`.
         let entry_point = match fog_layer {
             Some(layer_view) => {
-                layout_entries.push(entry(9, storage_write));
+                layout_entries.push(storage_texture(9, compute, COLOR_FORMAT));
                 resources.push(wgpu::BindingResource::TextureView(layer_view));
                 "cs_fog_with_layer"
             }
             None => "cs_fog",
         };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("fog_compute.layout"),
-            entries: &layout_entries,
-        });
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-            .into_iter()
-            .enumerate()
-            .map(|(binding, resource)| wgpu::BindGroupEntry {
-                binding: binding as u32,
-                resource,
-            })
-            .collect();
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("fog_compute.bind_group"),
-            layout: &layout,
-            entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("fog_compute.pipeline_layout"),
-            bind_group_layouts: &[Some(&frame.layout), Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("fog_compute"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some(entry_point),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let layout = build.bind_group_layout(&layout_entries);
+        let bind_group = build.bind_group(&layout, resources);
+        let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
 
         Ok(FogComputePass {
             pipeline,
@@ -319,7 +242,7 @@ impl FogComputePass {
             color_linear.size(),
         );
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("fog_compute"),
+            label: Some(ShaderName::FogCompute.name()),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.pipeline);

@@ -1,0 +1,389 @@
+//! What every pass sets up the same way: labelled buffers, bind-group layouts, bind groups,
+//! pipelines and render passes. A pass file says only what is its own (its bindings, its
+//! shader's entry points, its depth test and blend); the descriptors' other fields, the same
+//! in every pass, are filled in here once.
+//!
+//! Every wgpu object a [`PassBuilder`] makes is labelled after its pass: `NAME` for the
+//! pipeline and the pass, `NAME.layout`, `NAME.bind_group`, `NAME.pipeline_layout`, and
+//! `NAME.WHAT` for buffers, so a validation error or a GPU capture names the pass.
+
+use bytemuck::Pod;
+
+use crate::gpu::targets::{DEPTH_FORMAT, Targets};
+
+/// The vertex and fragment stages: what the raster passes' own bindings are seen by.
+pub(crate) const DRAW_STAGES: wgpu::ShaderStages =
+    wgpu::ShaderStages::VERTEX.union(wgpu::ShaderStages::FRAGMENT);
+
+/// Every stage: the frame's group 0 is bound by the raster passes and the `fog_compute` pass.
+pub(crate) const ALL_STAGES: wgpu::ShaderStages = DRAW_STAGES.union(wgpu::ShaderStages::COMPUTE);
+
+/// Premultiplied-alpha "over" blending, for everything drawn on top of the scene.
+pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
+    wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
+
+/// A uniform buffer at `binding`.
+pub(crate) fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+    )
+}
+
+/// A read-only storage buffer at `binding`.
+pub(crate) fn storage_buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+    )
+}
+
+/// A 2D texture of `sample_type` at `binding`.
+pub(crate) fn texture(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+    )
+}
+
+/// A filterable float 2D texture at `binding`.
+pub(crate) fn filterable_texture(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    texture(
+        binding,
+        visibility,
+        wgpu::TextureSampleType::Float { filterable: true },
+    )
+}
+
+/// A filtering sampler at `binding`.
+pub(crate) fn sampler(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+    )
+}
+
+/// A write-only 2D storage texture of `format` at `binding`.
+pub(crate) fn storage_texture(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    format: wgpu::TextureFormat,
+) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+    )
+}
+
+fn entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BindingType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty,
+        count: None,
+    }
+}
+
+/// How a raster pipeline meets the depth target ([`DEPTH_FORMAT`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DepthTest {
+    /// Whether what passes writes its depth.
+    pub write: bool,
+    /// The test against the depth already there.
+    pub compare: wgpu::CompareFunction,
+}
+
+impl DepthTest {
+    /// Opaque geometry: nearer than what is there, and writes its depth.
+    pub(crate) const OPAQUE: DepthTest = DepthTest {
+        write: true,
+        compare: wgpu::CompareFunction::Less,
+    };
+    /// Drawn over the scene: hidden behind it, writes no depth.
+    pub(crate) const OVER: DepthTest = DepthTest {
+        write: false,
+        compare: wgpu::CompareFunction::Less,
+    };
+    /// Lines over the scene: as [`DepthTest::OVER`], and also where they touch it.
+    pub(crate) const OVER_OR_ON: DepthTest = DepthTest {
+        write: false,
+        compare: wgpu::CompareFunction::LessEqual,
+    };
+}
+
+/// What is particular to one raster pipeline; [`PassBuilder::raster_pipeline`] fills in the
+/// rest (one colour target, no multisampling, default stencil and bias).
+pub(crate) struct RasterPipeline<'a> {
+    /// Which of the pass's pipelines: `None` for its only one (labelled as the pass), or a
+    /// name for one of several (labelled `PASS.NAME`).
+    pub part: Option<&'a str>,
+    pub module: &'a wgpu::ShaderModule,
+    pub vertex_entry: &'a str,
+    pub fragment_entry: &'a str,
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    /// Group 0, 1, … in order.
+    pub bind_group_layouts: &'a [&'a wgpu::BindGroupLayout],
+    pub topology: wgpu::PrimitiveTopology,
+    pub cull_mode: Option<wgpu::Face>,
+    pub depth: Option<DepthTest>,
+    pub format: wgpu::TextureFormat,
+    pub blend: Option<wgpu::BlendState>,
+}
+
+/// Makes the wgpu objects of one pass, each labelled after it.
+#[derive(Clone, Copy)]
+pub(crate) struct PassBuilder<'a> {
+    device: &'a wgpu::Device,
+    name: &'a str,
+}
+
+impl<'a> PassBuilder<'a> {
+    /// The builder of the pass `name` (the name of its WGSL file, module and field).
+    pub(crate) fn new(device: &'a wgpu::Device, name: &'a str) -> Self {
+        PassBuilder { device, name }
+    }
+
+    /// `NAME.part`.
+    pub(crate) fn label(&self, part: &str) -> String {
+        format!("{}.{part}", self.name)
+    }
+
+    /// A uniform buffer `NAME.what` the size of `T`, written before each frame.
+    pub(crate) fn uniform_buffer<T: Pod>(&self, what: &str) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&self.label(what)),
+            size: std::mem::size_of::<T>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// A uniform buffer `NAME.what` holding `contents`, written once.
+    pub(crate) fn static_uniform_buffer(&self, what: &str, contents: &[u8]) -> wgpu::Buffer {
+        self.buffer_init(
+            what,
+            contents,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )
+    }
+
+    /// A buffer `NAME.what` of `usage` holding `contents`.
+    pub(crate) fn buffer_init(
+        &self,
+        what: &str,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt;
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&self.label(what)),
+                contents,
+                usage,
+            })
+    }
+
+    /// The layout `NAME.layout` of the pass's own bind group.
+    pub(crate) fn bind_group_layout(
+        &self,
+        entries: &[wgpu::BindGroupLayoutEntry],
+    ) -> wgpu::BindGroupLayout {
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(&self.label("layout")),
+                entries,
+            })
+    }
+
+    /// The bind group `NAME.bind_group` of `layout`: `resources` at bindings 0, 1, 2, … in
+    /// order.
+    pub(crate) fn bind_group<'r>(
+        &self,
+        layout: &wgpu::BindGroupLayout,
+        resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'r>> = resources
+            .into_iter()
+            .zip(0..)
+            .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&self.label("bind_group")),
+            layout,
+            entries: &entries,
+        })
+    }
+
+    /// The pipeline layout of `bind_group_layouts` (group 0, 1, … in order) for the pipeline
+    /// labelled `pipeline_label`.
+    fn pipeline_layout(
+        &self,
+        pipeline_label: &str,
+        bind_group_layouts: &[&wgpu::BindGroupLayout],
+    ) -> wgpu::PipelineLayout {
+        let groups: Vec<Option<&wgpu::BindGroupLayout>> =
+            bind_group_layouts.iter().copied().map(Some).collect();
+        self.device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(&format!("{pipeline_label}.pipeline_layout")),
+                bind_group_layouts: &groups,
+                immediate_size: 0,
+            })
+    }
+
+    /// The label of the pipeline `part` (see [`RasterPipeline::part`]).
+    fn pipeline_label(&self, part: Option<&str>) -> String {
+        match part {
+            None => self.name.to_string(),
+            Some(part) => self.label(part),
+        }
+    }
+
+    /// A raster pipeline as `raster` describes it, drawing into one colour target.
+    pub(crate) fn raster_pipeline(&self, raster: &RasterPipeline<'_>) -> wgpu::RenderPipeline {
+        let label = self.pipeline_label(raster.part);
+        let layout = self.pipeline_layout(&label, raster.bind_group_layouts);
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(&label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: raster.module,
+                    entry_point: Some(raster.vertex_entry),
+                    compilation_options: Default::default(),
+                    buffers: raster.buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: raster.topology,
+                    cull_mode: raster.cull_mode,
+                    ..Default::default()
+                },
+                depth_stencil: raster.depth.map(|depth| wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth.write),
+                    depth_compare: Some(depth.compare),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: raster.module,
+                    entry_point: Some(raster.fragment_entry),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: raster.format,
+                        blend: raster.blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+
+    /// The compute pipeline `NAME` of `module`'s `entry_point`.
+    pub(crate) fn compute_pipeline(
+        &self,
+        module: &wgpu::ShaderModule,
+        entry_point: &str,
+        bind_group_layouts: &[&wgpu::BindGroupLayout],
+    ) -> wgpu::ComputePipeline {
+        let layout = self.pipeline_layout(self.name, bind_group_layouts);
+        self.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(self.name),
+                layout: Some(&layout),
+                module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+    }
+}
+
+/// Begins the render pass `label` into `color` (loaded or cleared as `load` says) and, when
+/// given, the depth target (likewise); both are stored.
+pub(crate) fn begin_render_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    color: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    depth: Option<(&wgpu::TextureView, wgpu::LoadOp<f32>)>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: color,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: depth.map(|(view, load)| {
+            wgpu::RenderPassDepthStencilAttachment {
+                view,
+                depth_ops: Some(wgpu::Operations {
+                    load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins the render pass `label` over what the passes before it left in `targets`: the
+/// linear picture and the scene's depth, both loaded.
+pub(crate) fn begin_over_picture<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    targets: &Targets,
+) -> wgpu::RenderPass<'e> {
+    begin_render_pass(
+        encoder,
+        label,
+        &targets.color_linear_view,
+        wgpu::LoadOp::Load,
+        Some((&targets.depth_view, wgpu::LoadOp::Load)),
+    )
+}

@@ -1,0 +1,14 @@
+//! The passes of a frame, one module each, named as the pass: its WGSL file, its field in
+//! [`Renderer`](crate::gpu::Renderer) and the labels of its wgpu objects all carry the same
+//! name (see the list in [`crate::gpu`]). What every pass sets up alike (labelled buffers,
+//! bind-group layouts and bind groups, pipelines, render passes) is in [`builder`]; a pass
+//! file holds what is its own.
+
+pub(crate) mod builder;
+pub(crate) mod encode;
+pub(crate) mod flame;
+pub(crate) mod fog;
+pub(crate) mod fog_compute;
+pub(crate) mod fog_layer;
+pub(crate) mod overlay;
+pub(crate) mod scene;

@@ -1,0 +1,152 @@
+//! The `scene` pass: the temple's opaque geometry and the glowing ball, lit and seen through
+//! the distance fog, into the linear colour target and the depth target (shaders/scene.wgsl).
+//!
+//! The geometry is static and built once ([`crate::gpu::geometry`]); only the frame uniforms
+//! (camera, ball position, light intensity) change per frame.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::gpu::GpuError;
+use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
+use crate::gpu::context::ErrorSink;
+use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
+use crate::gpu::passes::builder::{
+    ALL_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_render_pass, uniform,
+};
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::Scene;
+
+/// The example paints its stone slab as a 32-pixel tile; joints run along texel 0 and 16.
+const FLOOR_TEXELS_PER_SLAB: f32 = 32.0;
+/// Noise lattice cells across a slab in the first octave: the example's noise scale of 6
+/// pixels on a 32-pixel tile, rounded so the noise repeats from slab to slab.
+const FLOOR_NOISE_CELLS: f32 = 5.0;
+/// The example's noise seed for the floor.
+const FLOOR_NOISE_SEED: u32 = 3;
+
+/// Static shading knobs of the `scene` pass.
+///
+/// keep in sync with shaders/scene.wgsl: SceneKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct SceneKnobs {
+    /// rgb: darker stone (linear).
+    pub floor_dark: [f32; 4],
+    /// rgb: lighter stone (linear).
+    pub floor_light: [f32; 4],
+    /// rgb: joints (linear).
+    pub joint_color: [f32; 4],
+    /// rgb: the ball's emitted colour (linear).
+    pub ball_emissive: [f32; 4],
+    /// x: slab side; y: half the floor side; z: texels per slab; w: noise cells per slab.
+    pub floor_layout: [f32; 4],
+    /// x: noise seed.
+    pub floor_seed: [u32; 4],
+}
+
+impl SceneKnobs {
+    pub(crate) fn new(scene: &Scene) -> Self {
+        let hall = &scene.hall;
+        SceneKnobs {
+            floor_dark: extend(srgb_to_linear(hall.floor_colors[0]), 0.0),
+            floor_light: extend(srgb_to_linear(hall.floor_colors[1]), 0.0),
+            joint_color: extend(srgb_to_linear(hall.joint_color), 0.0),
+            ball_emissive: extend(srgb_to_linear(scene.ball.emissive), 0.0),
+            floor_layout: [
+                hall.tile_size.max(1e-3),
+                hall.floor_size * 0.5,
+                FLOOR_TEXELS_PER_SLAB,
+                FLOOR_NOISE_CELLS,
+            ],
+            floor_seed: [FLOOR_NOISE_SEED, 0, 0, 0],
+        }
+    }
+}
+
+/// The `scene` pass's pipeline and geometry.
+pub(crate) struct ScenePass {
+    pipeline: wgpu::RenderPipeline,
+    vertices: wgpu::Buffer,
+    vertex_count: u32,
+    bind_group: wgpu::BindGroup,
+    clear_color: wgpu::Color,
+}
+
+impl ScenePass {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        scene: &Scene,
+    ) -> Result<Self, GpuError> {
+        let module = ShaderName::Scene.create_module(device, errors)?;
+        let build = PassBuilder::new(device, ShaderName::Scene.name());
+
+        let mesh = build_scene_mesh(scene);
+        let vertices = build.buffer_init(
+            "vertices",
+            bytemuck::cast_slice(&mesh.vertices),
+            wgpu::BufferUsages::VERTEX,
+        );
+        let knobs =
+            build.static_uniform_buffer("knobs", bytemuck::bytes_of(&SceneKnobs::new(scene)));
+        let layout = build.bind_group_layout(&[uniform(0, ALL_STAGES)]);
+        let bind_group = build.bind_group(&layout, [knobs.as_entire_binding()]);
+
+        // keep in sync with shaders/scene.wgsl: VertexIn
+        let attributes = wgpu::vertex_attr_array![
+            0 => Float32x3,
+            1 => Float32x3,
+            2 => Float32x3,
+            3 => Uint32,
+        ];
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_scene",
+            fragment_entry: "fs_scene",
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<SceneVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &attributes,
+            })],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: Some(wgpu::Face::Back),
+            depth: Some(DepthTest::OPAQUE),
+            format: COLOR_FORMAT,
+            blend: None,
+        });
+
+        let [r, g, b] = srgb_to_linear(scene.background).map(f64::from);
+        Ok(ScenePass {
+            pipeline,
+            vertices,
+            vertex_count: mesh.vertices.len() as u32,
+            bind_group,
+            clear_color: wgpu::Color { r, g, b, a: 1.0 },
+        })
+    }
+
+    /// Records the pass: clears colour to the background and depth to far, draws everything.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        let mut pass = begin_render_pass(
+            encoder,
+            ShaderName::Scene.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Clear(self.clear_color),
+            Some((&targets.depth_view, wgpu::LoadOp::Clear(1.0))),
+        );
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_vertex_buffer(0, self.vertices.slice(..));
+        pass.draw(0..self.vertex_count, 0..1);
+    }
+}
