@@ -15,6 +15,7 @@
 
 pub mod ball;
 pub mod camera;
+pub mod canonical;
 pub mod diagnostics;
 pub mod distance_fog;
 pub mod fires;
