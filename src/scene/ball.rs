@@ -1,12 +1,13 @@
 //! The `ball` section: the glowing ball that stirs the fog, and the timed script of inputs
 //! that drives it as a player would.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Rgb, hex};
 
 /// The glowing ball that stirs the fog, and the script that drives it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Ball {
     /// Radius, world units. Default: 0.5.
@@ -65,7 +66,7 @@ impl Default for Ball {
 /// Steering inputs (`Steer`, `Move`, `Stop`, `Auto`) hold from `at` for `duration` seconds (or
 /// until a later steering input starts, when `duration` is not given); with no steering input
 /// active the ball is let go. `Jump` fires once at `at`, if the ball is on the floor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Input {
     /// Steer toward a point on the floor.
@@ -81,7 +82,7 @@ pub enum Input {
 }
 
 /// Steer toward a point on the floor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Steer {
     /// Start time in seconds. Default: 0.
@@ -103,7 +104,7 @@ impl Default for Steer {
 }
 
 /// Push along a fixed direction.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Move {
     /// Start time in seconds. Default: 0.
@@ -125,7 +126,7 @@ impl Default for Move {
 }
 
 /// Jump once at a time.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Jump {
     /// Time of the jump in seconds. Default: 0.
@@ -139,7 +140,7 @@ impl Default for Jump {
 }
 
 /// Let go of the ball.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Stop {
     /// Start time in seconds. Default: 0.
@@ -158,7 +159,7 @@ impl Default for Stop {
 }
 
 /// The example's self-driving mode.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AutoDrive {
     /// Start time in seconds. Default: 0.

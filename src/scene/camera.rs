@@ -2,10 +2,11 @@
 //!
 //! Plain data: `world.rs` turns it into a pose for each step.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How the camera moves.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Camera {
     /// Follows the ball from above and behind with a lag, as the example does.
@@ -23,7 +24,7 @@ impl Default for Camera {
 }
 
 /// The example's camera: it eases toward a point behind the ball and looks at the ball.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct FollowCamera {
     /// Where the camera starts (world). Default: (0, 7.5, 8).
@@ -54,7 +55,7 @@ impl Default for FollowCamera {
 }
 
 /// A camera that does not move.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct FixedCamera {
     /// Eye position (world). Default: (0, 7.5, 11).
@@ -76,7 +77,7 @@ impl Default for FixedCamera {
 }
 
 /// A camera path through keyframes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct KeyframedCamera {
     /// Keys in increasing time; before the first and after the last the camera holds still.
@@ -98,7 +99,7 @@ impl Default for KeyframedCamera {
 }
 
 /// One camera keyframe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct CameraKey {
     /// Time of the key in seconds. Default: 0.

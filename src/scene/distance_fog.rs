@@ -3,6 +3,7 @@
 //! Its height-fog fields were added after the first scenes were written; they are left out of
 //! the serialized scene while they hold their defaults, so older scenes keep their hash.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Rgb, hex};
@@ -16,7 +17,7 @@ use super::{Rgb, hex};
 /// integrated along the view ray: the distance `d` becomes the optical distance, so mist pools
 /// in low ground in every mode. The default is the example's linear fog, the same at every
 /// height.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DistanceFog {
     /// Colour the far end fades to (sRGB). Default: #0b0f1a.
@@ -83,7 +84,7 @@ impl Default for DistanceFog {
 }
 
 /// How the distance fog grows with distance.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FogMode {
     /// Nothing nearer than `near`, a straight ramp to all of it at `far`.

@@ -1,12 +1,13 @@
 //! The `fog` section: the stack of see-through sheets that draw the ground fog, and how
 //! they read the fluid underneath.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Rgb;
 
 /// The ground fog: sheets from `bottom` to `sheets_top` reading the fluid.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Fog {
     /// Side of the fog's square round the centre, world units; the fluid covers it. Default: 22.

@@ -1,12 +1,13 @@
 //! The `hall` section: the floor, the pillars, the altar, and the boxes and hills added
 //! round them. Everything here is solid scenery; the fog and the ball react to it.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Rgb, hex};
 
 /// The temple: floor, pillars and altar.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Hall {
     /// Side of the square floor centred on the origin, world units. Default: 24.
@@ -70,7 +71,7 @@ impl Default for Hall {
 }
 
 /// A box: a step, a terrace, a wall or a plinth.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Block {
     /// Centre of its bottom face as (x, y_bottom, z), world units. Default: (0, 0, 0).
@@ -100,7 +101,7 @@ impl Block {
 
 /// Hills round the hall, as a heightfield from seeded value noise (see [`crate::terrain`]):
 /// flat ground next to the floor, then a valley that rings the hall, then ridges.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Terrain {
     /// Seed of the noise; the same seed always gives the same land. Default: 1.
@@ -148,7 +149,7 @@ impl Default for Terrain {
 }
 
 /// The altar: a box standing on the floor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Altar {
     /// Centre on the floor as (x, z), world units. Default: (0, 0).

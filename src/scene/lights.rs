@@ -1,12 +1,13 @@
 //! The `lights` section: ambient light, the moonlight-like directional light and the point
 //! light the ball carries, with the small formulas (direction, flicker) the renderer shares.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Rgb, hex};
 
 /// The lights of the hall.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lights {
     /// Light from everywhere.
@@ -18,7 +19,7 @@ pub struct Lights {
 }
 
 /// Light from everywhere.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AmbientLight {
     /// Colour (sRGB). Default: #6a7aa8.
@@ -37,7 +38,7 @@ impl Default for AmbientLight {
 }
 
 /// A directional light, aimed by two rotations of the -z axis.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DirectionalLight {
     /// Colour (sRGB). Default: #b8c8ff.
@@ -73,7 +74,7 @@ impl DirectionalLight {
 }
 
 /// The point light that follows the ball.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BallLight {
     /// Colour (sRGB). Default: #ffa860.

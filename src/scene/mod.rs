@@ -7,7 +7,8 @@
 //! [`fog`], [`fires`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
-//! checks in [`validate`], and [`load`] ties them together.
+//! checks in [`validate`], and [`load`] ties them together. [`canonical`] hashes a scene,
+//! [`print`] writes one back as RON and [`schema`] describes the format for editors.
 //!
 //! Conventions: world Y is up, the floor is at y = 0, lengths are world units (the hall is 24
 //! across), times are seconds, angles say their unit in the name, and colours are display
@@ -25,8 +26,11 @@ pub mod lights;
 pub mod load;
 pub mod output;
 pub mod overrides;
+pub mod print;
+pub mod schema;
 pub mod validate;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::sim::FluidParams;
@@ -40,6 +44,8 @@ pub use hall::{Altar, Block, Hall, Terrain};
 pub use lights::{AmbientLight, BallLight, DirectionalLight, Lights};
 pub use load::{LoadedScene, SceneErrors, load};
 pub use output::Output;
+pub use print::to_ron;
+pub use schema::json_schema;
 
 /// The default scene, embedded in the binary: the temple example spelt out in full.
 pub const TEMPLE_RON: &str = include_str!("../../scenes/temple.ron");
@@ -48,7 +54,7 @@ pub const TEMPLE_RON: &str = include_str!("../../scenes/temple.ron");
 pub type Rgb = [f32; 3];
 
 /// A complete scene: the hall, its lights and camera, the ball and its script, and the fog.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Scene {
     /// Name used for the default output folder (`out/<name>/`). Default: "temple".
@@ -68,6 +74,7 @@ pub struct Scene {
     /// The fog sheets and how they read the fluid.
     pub fog: Fog,
     /// The 2D fluid under the fog.
+    #[schemars(schema_with = "schema::fluid_params_schema")]
     pub fluid: FluidParams,
     /// Torches and braziers: flames that burn and light the hall and the fog (at most
     /// [`fires::MAX_FIRES`]). Default: none. Left out of the serialized scene when empty, so a

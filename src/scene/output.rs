@@ -3,10 +3,11 @@
 //! Kept apart from everything else because it only chooses which states are shown, never the
 //! states themselves: the simulation's hash leaves it out (see [`super::canonical`]).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Picture size, frame rate and clip length.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Output {
     /// Frame width in pixels. Default: 640.
