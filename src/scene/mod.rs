@@ -27,6 +27,8 @@ pub mod load;
 pub mod output;
 pub mod overrides;
 pub mod print;
+#[cfg(test)]
+mod scene_files;
 pub mod schema;
 pub mod validate;
 
