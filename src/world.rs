@@ -300,15 +300,12 @@ impl World {
     }
 }
 
-/// The scene hash a snapshot carries: FNV-1a of the scene's canonical JSON (as `render`'s
-/// scene hash), with the `output` section left out — size, frame count and fps only choose
-/// which states are shown, not the states themselves, so a cache made by `simulate` serves a
-/// `render --size` of the same scene.
+/// The scene hash a snapshot carries: [`Scene::simulation_hash`], the scene's canonical hash
+/// with the `output` section left out — size, frame count and fps only choose which states are
+/// shown, not the states themselves, so a cache made by `simulate` serves a `render --size` of
+/// the same scene.
 pub fn sim_scene_hash(scene: &Scene) -> u64 {
-    let mut canonical = scene.clone();
-    canonical.output = Default::default();
-    let text = serde_json::to_string(&canonical).unwrap_or_default();
-    fnv1a64(text.as_bytes())
+    scene.simulation_hash()
 }
 
 /// Linear interpolation between camera keys; holds before the first and after the last.

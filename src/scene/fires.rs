@@ -10,6 +10,7 @@
 //! the same whenever it is rendered. It is defined once in WGSL (`fire_flicker` in
 //! shaders/fires.wgsl); [`fire_flicker`] here is its Rust twin, kept in step by a GPU test.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;
 
@@ -22,7 +23,7 @@ pub const MAX_FIRES: usize = 64;
 pub const BRACKET_REACH_WORLD: f32 = 1.0;
 
 /// What burns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum FireKind {
     /// A wide iron bowl of coals on a stand that reaches down to the floor.
     #[default]
@@ -32,7 +33,7 @@ pub enum FireKind {
 }
 
 /// What holds a torch (braziers always stand on their own stand).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum TorchMount {
     /// An iron pole from the floor up to the torch's head.
     #[default]
@@ -43,7 +44,7 @@ pub enum TorchMount {
 }
 
 /// One torch or brazier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Fire {
     /// What burns: `Brazier` or `Torch`. Default: Brazier.

@@ -1,0 +1,665 @@
+//! The scene hash, from a byte encoding fogbank owns.
+//!
+//! A render's manifest names its scene by a hash, and a simulation cache refuses a snapshot made
+//! for another scene by comparing hashes. Hashing some library's text output (JSON, RON) would
+//! tie every hash to that library's formatting of numbers and whitespace, so an upgrade could
+//! silently change them all. Instead the scene is written through serde into the small,
+//! documented, tagged byte stream below, and the hash is 64-bit FNV-1a of those bytes
+//! ([`crate::world::fnv1a64`]). Only fogbank can change this encoding, and a change to it is a
+//! change to [`FORMAT_VERSION`].
+//!
+//! # The encoding, version 1
+//!
+//! The stream starts with [`MAGIC`] (`fogbank-scene\0`) and the version as a little-endian
+//! `u32`, then one value. Every value starts with a one-byte tag; numbers are little-endian;
+//! a *name* or *text* is its UTF-8 length as a `u64` and then its bytes.
+//!
+//! | tag | value | then |
+//! |---|---|---|
+//! | `0x00` | unit, unit struct | — |
+//! | `0x01` / `0x02` | `false` / `true` | — |
+//! | `0x03` | unsigned integer (`u8`…`u64`) | `u64` |
+//! | `0x04` | signed integer (`i8`…`i64`) | `i64` |
+//! | `0x05` / `0x06` | `u128` / `i128` | 16 bytes |
+//! | `0x07` | `f32` | its bit pattern as `u32` (so `-0.0` and `0.0` differ, NaNs by payload) |
+//! | `0x08` | `f64` | its bit pattern as `u64` |
+//! | `0x09` | `char` | its scalar value as `u32` |
+//! | `0x0A` | string | text |
+//! | `0x0B` | bytes | length `u64`, bytes |
+//! | `0x0C` | `None` | — |
+//! | `0x0D` | `Some` | the value |
+//! | `0x0E` | list, tuple, fixed array | count `u64`, the values in order |
+//! | `0x0F` | map | count `u64`, (key, value) pairs sorted by the key's bytes |
+//! | `0x10` | struct | count `u64`, (name, value) pairs sorted by name |
+//! | `0x11` | enum variant | the variant's name, then its payload: `0x00` for a unit variant, the value for a newtype variant, a list for a tuple variant, a struct for a struct variant |
+//!
+//! What this means for the hash:
+//! - It follows the serialized scene, which is the scene file's own shape: field names and
+//!   variant names are in it, Rust type names are not (a newtype struct is its inner value).
+//! - Struct fields are sorted by name, so neither the order of fields in a scene file nor the
+//!   order of fields in the Rust structs changes it; integer widths do not either.
+//! - Fields the scene leaves out when serializing (`skip_serializing_if`: no fires, no blocks,
+//!   no terrain, height-fog fields at their defaults) are not in it, so a scene that does not
+//!   use a feature keeps its hash when that feature is added to fogbank.
+//! - Any change of a value, down to one bit of a float, changes it (up to FNV's collisions).
+
+use serde::Serialize;
+use serde::ser::{self, Error as _};
+
+use super::Scene;
+
+/// First bytes of every encoding.
+pub const MAGIC: &[u8] = b"fogbank-scene\0";
+
+/// Version of the encoding; bump it whenever what the bytes are changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The tags of the encoding (see the module documentation).
+mod tag {
+    pub const UNIT: u8 = 0x00;
+    pub const FALSE: u8 = 0x01;
+    pub const TRUE: u8 = 0x02;
+    pub const UINT: u8 = 0x03;
+    pub const INT: u8 = 0x04;
+    pub const UINT128: u8 = 0x05;
+    pub const INT128: u8 = 0x06;
+    pub const F32: u8 = 0x07;
+    pub const F64: u8 = 0x08;
+    pub const CHAR: u8 = 0x09;
+    pub const STR: u8 = 0x0A;
+    pub const BYTES: u8 = 0x0B;
+    pub const NONE: u8 = 0x0C;
+    pub const SOME: u8 = 0x0D;
+    pub const SEQ: u8 = 0x0E;
+    pub const MAP: u8 = 0x0F;
+    pub const STRUCT: u8 = 0x10;
+    pub const VARIANT: u8 = 0x11;
+}
+
+/// A value whose `Serialize` implementation reported an error (scene types never do).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot encode the value: {0}")]
+pub struct EncodeError(String);
+
+impl ser::Error for EncodeError {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        EncodeError(msg.to_string())
+    }
+}
+
+/// The canonical bytes of `value`: magic, version, then the value. `skip_top_level` names
+/// fields of the outermost struct to leave out, as if they were not there.
+pub fn encode<T: Serialize + ?Sized>(
+    value: &T,
+    skip_top_level: &[&str],
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    value.serialize(Encoder {
+        out: &mut out,
+        skip: skip_top_level,
+    })?;
+    Ok(out)
+}
+
+/// FNV-1a 64 of the canonical bytes of `value`.
+pub fn hash<T: Serialize + ?Sized>(value: &T, skip_top_level: &[&str]) -> Result<u64, EncodeError> {
+    encode(value, skip_top_level).map(|bytes| crate::world::fnv1a64(&bytes))
+}
+
+impl Scene {
+    /// The scene's hash: the same scene (file and `--set` overrides resolved) always gives the
+    /// same hash, on every platform and release, whatever order its file writes fields in. See
+    /// [`crate::scene::canonical`] for what goes into it.
+    pub fn content_hash(&self) -> u64 {
+        hash(self, &[]).expect("scene types serialize without errors")
+    }
+
+    /// The hash of what the simulation depends on: [`Scene::content_hash`] without the
+    /// `output` section. Size, frame rate and clip length only choose which states are shown,
+    /// not the states themselves, so a simulation cache made for one size serves another.
+    pub fn simulation_hash(&self) -> u64 {
+        hash(self, &["output"]).expect("scene types serialize without errors")
+    }
+}
+
+fn put_len(out: &mut Vec<u8>, len: usize) {
+    out.extend_from_slice(&(len as u64).to_le_bytes());
+}
+
+fn put_name(out: &mut Vec<u8>, name: &str) {
+    put_len(out, name.len());
+    out.extend_from_slice(name.as_bytes());
+}
+
+/// Writes one value to `out`.
+struct Encoder<'a> {
+    out: &'a mut Vec<u8>,
+    /// Fields of this value (when it is a struct) to leave out.
+    skip: &'a [&'a str],
+}
+
+impl<'a> Encoder<'a> {
+    fn nested(out: &'a mut Vec<u8>) -> Self {
+        Encoder { out, skip: &[] }
+    }
+
+    fn tagged(self, tag: u8, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.out.push(tag);
+        self.out.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn variant_head(&mut self, variant: &str) {
+        self.out.push(tag::VARIANT);
+        put_name(self.out, variant);
+    }
+}
+
+/// The bytes of one nested value.
+fn encoded<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    value.serialize(Encoder::nested(&mut out))?;
+    Ok(out)
+}
+
+impl<'a> ser::Serializer for Encoder<'a> {
+    type Ok = ();
+    type Error = EncodeError;
+    type SerializeSeq = SeqEncoder<'a>;
+    type SerializeTuple = SeqEncoder<'a>;
+    type SerializeTupleStruct = SeqEncoder<'a>;
+    type SerializeTupleVariant = SeqEncoder<'a>;
+    type SerializeMap = MapEncoder<'a>;
+    type SerializeStruct = StructEncoder<'a>;
+    type SerializeStructVariant = StructEncoder<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
+        self.tagged(if v { tag::TRUE } else { tag::FALSE }, &[])
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
+        self.tagged(tag::INT, &v.to_le_bytes())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
+        self.tagged(tag::INT128, &v.to_le_bytes())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
+        self.tagged(tag::UINT, &v.to_le_bytes())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
+        self.tagged(tag::UINT128, &v.to_le_bytes())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), EncodeError> {
+        self.tagged(tag::F32, &v.to_bits().to_le_bytes())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), EncodeError> {
+        self.tagged(tag::F64, &v.to_bits().to_le_bytes())
+    }
+    fn serialize_char(self, v: char) -> Result<(), EncodeError> {
+        self.tagged(tag::CHAR, &u32::from(v).to_le_bytes())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), EncodeError> {
+        self.out.push(tag::STR);
+        put_name(self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), EncodeError> {
+        self.out.push(tag::BYTES);
+        put_len(self.out, v.len());
+        self.out.extend_from_slice(v);
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<(), EncodeError> {
+        self.tagged(tag::NONE, &[])
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        self.out.push(tag::SOME);
+        value.serialize(Encoder::nested(self.out))
+    }
+    fn serialize_unit(self) -> Result<(), EncodeError> {
+        self.tagged(tag::UNIT, &[])
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), EncodeError> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        mut self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), EncodeError> {
+        self.variant_head(variant);
+        self.tagged(tag::UNIT, &[])
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        mut self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.variant_head(variant);
+        value.serialize(Encoder::nested(self.out))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<SeqEncoder<'a>, EncodeError> {
+        Ok(SeqEncoder::new(self.out))
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<SeqEncoder<'a>, EncodeError> {
+        Ok(SeqEncoder::new(self.out))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<SeqEncoder<'a>, EncodeError> {
+        Ok(SeqEncoder::new(self.out))
+    }
+    fn serialize_tuple_variant(
+        mut self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<SeqEncoder<'a>, EncodeError> {
+        self.variant_head(variant);
+        Ok(SeqEncoder::new(self.out))
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapEncoder<'a>, EncodeError> {
+        Ok(MapEncoder {
+            out: self.out,
+            entries: Vec::new(),
+            key: None,
+        })
+    }
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<StructEncoder<'a>, EncodeError> {
+        Ok(StructEncoder {
+            out: self.out,
+            skip: self.skip,
+            fields: Vec::new(),
+        })
+    }
+    fn serialize_struct_variant(
+        mut self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<StructEncoder<'a>, EncodeError> {
+        self.variant_head(variant);
+        Ok(StructEncoder {
+            out: self.out,
+            skip: &[],
+            fields: Vec::new(),
+        })
+    }
+}
+
+/// A list, tuple or fixed array: counted, then written in order.
+struct SeqEncoder<'a> {
+    out: &'a mut Vec<u8>,
+    count: usize,
+    body: Vec<u8>,
+}
+
+impl<'a> SeqEncoder<'a> {
+    fn new(out: &'a mut Vec<u8>) -> Self {
+        SeqEncoder {
+            out,
+            count: 0,
+            body: Vec::new(),
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.count += 1;
+        value.serialize(Encoder::nested(&mut self.body))
+    }
+
+    fn finish(self) -> Result<(), EncodeError> {
+        self.out.push(tag::SEQ);
+        put_len(self.out, self.count);
+        self.out.extend_from_slice(&self.body);
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for SeqEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for SeqEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for SeqEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+/// A map: its entries sorted by the bytes of their keys, so iteration order does not matter.
+struct MapEncoder<'a> {
+    out: &'a mut Vec<u8>,
+    entries: Vec<(Vec<u8>, Vec<u8>)>,
+    key: Option<Vec<u8>>,
+}
+
+impl ser::SerializeMap for MapEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
+        self.key = Some(encoded(key)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| EncodeError::custom("map value without a key"))?;
+        self.entries.push((key, encoded(value)?));
+        Ok(())
+    }
+    fn end(mut self) -> Result<(), EncodeError> {
+        self.entries.sort();
+        self.out.push(tag::MAP);
+        put_len(self.out, self.entries.len());
+        for (key, value) in &self.entries {
+            self.out.extend_from_slice(key);
+            self.out.extend_from_slice(value);
+        }
+        Ok(())
+    }
+}
+
+/// A struct (or a struct variant's fields): named fields sorted by name.
+struct StructEncoder<'a> {
+    out: &'a mut Vec<u8>,
+    skip: &'a [&'a str],
+    fields: Vec<(&'static str, Vec<u8>)>,
+}
+
+impl StructEncoder<'_> {
+    fn field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        if !self.skip.contains(&name) {
+            self.fields.push((name, encoded(value)?));
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), EncodeError> {
+        self.fields.sort_by(|a, b| a.0.cmp(b.0));
+        self.out.push(tag::STRUCT);
+        put_len(self.out, self.fields.len());
+        for (name, value) in &self.fields {
+            put_name(self.out, name);
+            self.out.extend_from_slice(value);
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for StructEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.field(name, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for StructEncoder<'_> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.field(name, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::diagnostics::{SourceText, parse_document};
+    use crate::scene::{TEMPLE_RON, load};
+
+    fn parse(text: &str) -> Scene {
+        parse_document(&SourceText::new("test.ron", text)).expect("the test scene parses")
+    }
+
+    #[test]
+    fn the_bytes_are_as_documented() {
+        #[derive(Serialize)]
+        struct Inner {
+            z: f32,
+            a: Option<u8>,
+        }
+        #[derive(Serialize)]
+        enum Mode {
+            Off,
+            Fixed { fov: f64 },
+        }
+        #[derive(Serialize)]
+        struct Doc {
+            name: String,
+            list: Vec<Inner>,
+            modes: (Mode, Mode),
+            flag: bool,
+            step: i32,
+        }
+        let doc = Doc {
+            name: "ab".into(),
+            list: vec![Inner { z: 1.0, a: None }],
+            modes: (Mode::Off, Mode::Fixed { fov: 0.5 }),
+            flag: true,
+            step: -2,
+        };
+        let mut expected: Vec<u8> = b"fogbank-scene\0".to_vec();
+        expected.extend(1u32.to_le_bytes());
+        let name = |out: &mut Vec<u8>, s: &str| {
+            out.extend((s.len() as u64).to_le_bytes());
+            out.extend(s.as_bytes());
+        };
+        expected.push(0x10);
+        expected.extend(5u64.to_le_bytes());
+        // Fields sorted by name: flag, list, modes, name, step.
+        name(&mut expected, "flag");
+        expected.push(0x02);
+        name(&mut expected, "list");
+        expected.push(0x0E);
+        expected.extend(1u64.to_le_bytes());
+        expected.push(0x10);
+        expected.extend(2u64.to_le_bytes());
+        name(&mut expected, "a");
+        expected.push(0x0C);
+        name(&mut expected, "z");
+        expected.push(0x07);
+        expected.extend(1.0f32.to_bits().to_le_bytes());
+        name(&mut expected, "modes");
+        expected.push(0x0E);
+        expected.extend(2u64.to_le_bytes());
+        expected.push(0x11);
+        name(&mut expected, "Off");
+        expected.push(0x00);
+        expected.push(0x11);
+        name(&mut expected, "Fixed");
+        expected.push(0x10);
+        expected.extend(1u64.to_le_bytes());
+        name(&mut expected, "fov");
+        expected.push(0x08);
+        expected.extend(0.5f64.to_bits().to_le_bytes());
+        name(&mut expected, "name");
+        expected.push(0x0A);
+        name(&mut expected, "ab");
+        name(&mut expected, "step");
+        expected.push(0x04);
+        expected.extend((-2i64).to_le_bytes());
+        assert_eq!(encode(&doc, &[]).unwrap(), expected);
+    }
+
+    #[test]
+    fn known_answers_for_the_default_scenes() {
+        // These numbers are the scene hashes of fogbank's own scenes. If one changes, every
+        // render manifest and simulation cache changes with it: that must be on purpose (a
+        // new FORMAT_VERSION, or a changed default), never a side effect.
+        let temple = load(None, &[]).expect("the embedded temple loads").scene;
+        assert_eq!(temple.content_hash(), 0xcdfd_5b9d_3fa9_132e);
+        assert_eq!(temple.simulation_hash(), 0xe629_b4e6_51d3_fe38);
+        let defaults = Scene::default();
+        assert_eq!(defaults.content_hash(), 0x48f3_d991_0441_a9e0);
+        assert_eq!(defaults.simulation_hash(), 0xcbb3_4118_79fc_bd22);
+    }
+
+    #[test]
+    fn the_order_fields_are_written_in_does_not_matter() {
+        let a = parse(
+            "(name: \"a\", fog: (sheets: 30, top: 1.5), output: (width: 320, height: 180), \
+             camera: Fixed(position: (0.0, 5.0, 9.0), target: (0.0, 0.0, 0.0)))",
+        );
+        let b = parse(
+            "(camera: Fixed(target: (0.0, 0.0, 0.0), position: (0.0, 5.0, 9.0)), \
+             output: (height: 180, width: 320), fog: (top: 1.5, sheets: 30), name: \"a\")",
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.content_hash(), b.content_hash());
+        // The whole temple with its sections written in reverse order.
+        let tree = crate::scene::diagnostics::parse_loose(TEMPLE_RON);
+        let sections: Vec<&str> = tree
+            .root
+            .entries
+            .iter()
+            .rev()
+            .map(|entry| {
+                let start = entry.key.as_ref().map_or(entry.value.start, |k| k.start);
+                &TEMPLE_RON[start..entry.value.end]
+            })
+            .collect();
+        assert_eq!(sections.len(), 11);
+        assert!(sections[0].starts_with("background"), "{}", sections[0]);
+        let reversed = parse(&format!("(\n{},\n)", sections.join(",\n")));
+        let temple = parse(TEMPLE_RON);
+        assert_eq!(reversed, temple);
+        assert_eq!(reversed.content_hash(), temple.content_hash());
+    }
+
+    #[test]
+    fn any_change_of_a_value_changes_the_hash() {
+        let base = Scene::default();
+        let hash = base.content_hash();
+        let mut changed = base.clone();
+        changed.fog.sheets = 47;
+        assert_ne!(changed.content_hash(), hash);
+        let mut changed = base.clone();
+        changed.fog.top = f32::from_bits(base.fog.top.to_bits() + 1);
+        assert_ne!(changed.content_hash(), hash);
+        let mut changed = base.clone();
+        changed.name = "templf".into();
+        assert_ne!(changed.content_hash(), hash);
+        let mut changed = base.clone();
+        changed.hall.pillars.pop();
+        assert_ne!(changed.content_hash(), hash);
+        let mut changed = base.clone();
+        changed.camera = crate::scene::Camera::Fixed(Default::default());
+        assert_ne!(changed.content_hash(), hash);
+    }
+
+    #[test]
+    fn the_simulation_hash_leaves_the_output_section_out() {
+        let base = Scene::default();
+        let mut resized = base.clone();
+        resized.output.width = 1920;
+        resized.output.frames = Some(3);
+        assert_ne!(resized.content_hash(), base.content_hash());
+        assert_eq!(resized.simulation_hash(), base.simulation_hash());
+        let mut stirred = base.clone();
+        stirred.fluid.vorticity = 8.0;
+        assert_ne!(stirred.simulation_hash(), base.simulation_hash());
+    }
+
+    #[test]
+    fn features_a_scene_does_not_use_are_not_in_its_hash() {
+        // Written out at their defaults or left out, they hash the same: the serialized scene
+        // skips them, so adding such a feature to fogbank keeps older scenes' hashes.
+        let plain = parse("(fog: (sheets: 12))");
+        let spelt = parse(
+            "(fog: (sheets: 12), fires: [], hall: (blocks: [], terrain: None), \
+             distance_fog: (mode: linear, height_falloff: 0.0, max_opacity: 1.0))",
+        );
+        assert_eq!(plain, spelt);
+        assert_eq!(plain.content_hash(), spelt.content_hash());
+    }
+}

@@ -1,0 +1,74 @@
+//! The `fog` section: the stack of see-through sheets that draw the ground fog, and how
+//! they read the fluid underneath.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::Rgb;
+
+/// The ground fog: sheets from `bottom` to `sheets_top` reading the fluid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Fog {
+    /// Side of the fog's square round the centre, world units; the fluid covers it. Default: 22.
+    pub area: f32,
+    /// Number of horizontal sheets. Default: 48.
+    pub sheets: u32,
+    /// Height of the fog's floor, world units. Default: 0.02.
+    pub bottom: f32,
+    /// Height the fog reaches at rest, world units. Default: 1.7.
+    pub top: f32,
+    /// Height of the highest sheet region, leaving room for lifted fog, world units. Default: 3.4.
+    pub sheets_top: f32,
+    /// Extra height fully lifted fog reaches, world units. Default: 1.6.
+    pub lift_height: f32,
+    /// Extinction: how much light a unit of fog takes, 1/world unit. Default: 5.5.
+    pub sigma: f32,
+    /// Extinction in the `flow` view, where the fog thins to a veil, 1/world unit. Default: 1.2.
+    pub veil_sigma: f32,
+    /// How far the air can carry the wisps from where they started, world units. Default: 6.
+    pub offset_range: f32,
+    /// Fog colour (sRGB). Default: (0.62, 0.68, 0.82).
+    pub color: Rgb,
+    /// Strength of the ball's glow in the fog. Default: 0.4.
+    pub glow: f32,
+    /// Colour of the ball's glow (sRGB). Default: (1.0, 0.55, 0.25).
+    pub glow_color: Rgb,
+    /// Drift of the noise with time (x, y, z), world units per second. Default: (0.08, 0.03, 0.05).
+    pub wind: [f32; 3],
+    /// The flow view's mesh takes one fluid cell in this many each way. Default: 2.
+    pub flow_every: u32,
+}
+
+impl Default for Fog {
+    fn default() -> Self {
+        Fog {
+            area: 22.0,
+            sheets: 48,
+            bottom: 0.02,
+            top: 1.7,
+            sheets_top: 3.4,
+            lift_height: 1.6,
+            sigma: 5.5,
+            veil_sigma: 1.2,
+            offset_range: 6.0,
+            color: [0.62, 0.68, 0.82],
+            glow: 0.4,
+            glow_color: [1.0, 0.55, 0.25],
+            wind: [0.08, 0.03, 0.05],
+            flow_every: 2,
+        }
+    }
+}
+
+impl Fog {
+    /// Height of sheet `index` (0 = lowest), world units: the middle of its slab.
+    pub fn sheet_height(&self, index: u32) -> f32 {
+        self.bottom + (self.sheets_top - self.bottom) * (index as f32 + 0.5) / self.sheets as f32
+    }
+
+    /// Spacing between sheets, world units.
+    pub fn sheet_spacing(&self) -> f32 {
+        (self.sheets_top - self.bottom) / self.sheets as f32
+    }
+}

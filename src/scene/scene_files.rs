@@ -1,0 +1,106 @@
+//! Tests that the scene files fogbank ships are what `scenes/README.md` says they are: the
+//! temple is the defaults plus its fires, the example is the original temple example exactly,
+//! and a scene that does not name a feature does not have it.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{AutoDrive, FireKind, Input, Scene, TEMPLE_RON, load};
+
+const README: &str = include_str!("../../scenes/README.md");
+
+/// Every number of `a` within half a unit of the third decimal of `b`'s (temple.ron writes
+/// colours to three decimals), everything else equal.
+fn assert_close(a: &Value, b: &Value, path: &str) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys_x: Vec<_> = x.keys().collect();
+            let keys_y: Vec<_> = y.keys().collect();
+            assert_eq!(keys_x, keys_y, "at {path}");
+            for (k, v) in x {
+                assert_close(v, &y[k], &format!("{path}.{k}"));
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            assert_eq!(x.len(), y.len(), "at {path}");
+            for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                assert_close(v, w, &format!("{path}[{i}]"));
+            }
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            assert!((x - y).abs() <= 5.0e-4, "at {path}: {x} vs {y}");
+        }
+        _ => assert_eq!(a, b, "at {path}"),
+    }
+}
+
+#[test]
+fn the_temple_is_the_defaults_plus_two_braziers_and_three_torches() {
+    let loaded = load(None, &[]).expect("the embedded temple loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.source.text, TEMPLE_RON);
+    let temple = loaded.scene;
+    let kinds: Vec<FireKind> = temple.fires.iter().map(|f| f.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            FireKind::Brazier,
+            FireKind::Brazier,
+            FireKind::Torch,
+            FireKind::Torch,
+            FireKind::Torch,
+        ]
+    );
+    // The defaults with the temple's fires: everything else is the defaults, spelt out.
+    let expected = Scene {
+        fires: temple.fires.clone(),
+        ..Scene::default()
+    };
+    let a = serde_json::to_value(&temple).unwrap();
+    let b = serde_json::to_value(&expected).unwrap();
+    assert_close(&a, &b, "");
+    // And the README says just that.
+    assert!(
+        README.contains(
+            "plus one section the defaults do not have:\n  `fires`, two braziers and three torches"
+        ),
+        "scenes/README.md no longer describes temple.ron"
+    );
+}
+
+#[test]
+fn a_scene_that_does_not_name_fires_has_none() {
+    assert!(Scene::default().fires.is_empty());
+    for path in [
+        "scenes/example.ron",
+        "scenes/valley.ron",
+        "tests/scenes/tiny.ron",
+    ] {
+        let scene = load(Some(Path::new(path)), &[]).expect("loads").scene;
+        let text = std::fs::read_to_string(path).unwrap();
+        if !text.contains("fires:") {
+            assert!(scene.fires.is_empty(), "{path} grew fires");
+        }
+    }
+}
+
+#[test]
+fn the_example_is_the_original_temple_example() {
+    let loaded = load(Some(Path::new("scenes/example.ron")), &[]).expect("example.ron loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let mut expected = Scene {
+        name: "example".into(),
+        ..Scene::default()
+    };
+    expected.ball.script = vec![Input::Auto(AutoDrive {
+        first_jump: 2.5,
+        jump_every: [5.0, 8.0],
+        ..AutoDrive::default()
+    })];
+    expected.fluid.vorticity_threshold = 0.0;
+    assert_eq!(loaded.scene, expected);
+    assert!(loaded.scene.fires.is_empty());
+    assert!(README.contains("`example.ron` is the original temple example exactly"));
+}

@@ -1,0 +1,171 @@
+//! Tests of the range checks and warnings, one scene value at a time.
+
+use super::*;
+use crate::scene::FogMode;
+use crate::scene::fires::{self, Fire, FireKind, TorchMount};
+
+#[test]
+fn the_default_scene_is_clean() {
+    let report = check(&Scene::default());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+}
+
+#[test]
+fn out_of_range_values_name_field_value_and_range() {
+    let mut scene = Scene::default();
+    scene.fog.sheets = 0;
+    scene.fluid.grid = 4;
+    scene.hall.pillars.push([30.0, 0.0]);
+    scene.fog.sigma = f32::NAN;
+    let report = check(&scene);
+    let find = |path: &str| {
+        report
+            .errors
+            .iter()
+            .find(|p| p.field_path == path)
+            .unwrap_or_else(|| panic!("no error for {path}: {:?}", report.errors))
+    };
+    assert_eq!(
+        find("fog.sheets").message,
+        "`fog.sheets` is 0, allowed range is 1..=512"
+    );
+    assert!(find("fluid.grid").message.contains("8..=2048"));
+    assert!(find("hall.pillars[7]").message.contains("outside the hall"));
+    assert!(find("fog.sigma").message.contains("not a finite number"));
+}
+
+#[test]
+fn fires_are_checked_for_range_place_and_count() {
+    let fires = vec![
+        Fire::default(),
+        Fire {
+            position: [30.0, 1.0, 0.0],
+            ..Fire::default()
+        },
+        Fire {
+            flame_height: 0.0,
+            flicker: 2.0,
+            ..Fire::default()
+        },
+        Fire {
+            kind: FireKind::Torch,
+            mount: TorchMount::Bracket,
+            position: [0.0, 2.0, 9.0],
+            ..Fire::default()
+        },
+        Fire {
+            kind: FireKind::Torch,
+            mount: TorchMount::Bracket,
+            position: [-3.5, 2.2, -2.9],
+            ..Fire::default()
+        },
+    ];
+    let mut scene = Scene {
+        fires,
+        ..Scene::default()
+    };
+    let report = check(&scene);
+    let paths: Vec<&str> = report
+        .errors
+        .iter()
+        .map(|p| p.field_path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "fires[1].position",
+            "fires[2].flame_height",
+            "fires[2].flicker",
+            "fires[3].position"
+        ],
+        "{:?}",
+        report.errors
+    );
+    assert!(report.errors[0].message.contains("outside the hall"));
+    assert!(report.errors[3].message.contains("no pillar"));
+
+    scene.fires = vec![Fire::default(); fires::MAX_FIRES + 1];
+    let report = check(&scene);
+    assert!(
+        report.errors.iter().any(|p| p.field_path == "fires"
+            && p.message.contains(&format!("at most {}", fires::MAX_FIRES))),
+        "{:?}",
+        report.errors
+    );
+    scene.fires.truncate(fires::MAX_FIRES);
+    assert!(check(&scene).errors.is_empty());
+}
+
+#[test]
+fn height_fog_blocks_and_terrain_are_checked() {
+    use crate::scene::{Block, Terrain};
+    let mut scene = Scene::default();
+    scene.distance_fog.height_falloff = -0.1;
+    scene.distance_fog.max_opacity = 1.5;
+    scene.distance_fog.density = f32::INFINITY;
+    scene.distance_fog.start = 4.0;
+    scene.hall.blocks = vec![
+        Block::default(),
+        Block {
+            size: [1.0, 0.0, 1.0],
+            ..Block::default()
+        },
+    ];
+    scene.hall.terrain = Some(Terrain {
+        resolution: 4,
+        octaves: 0,
+        ..Terrain::default()
+    });
+    let report = check(&scene);
+    let paths: Vec<&str> = report
+        .errors
+        .iter()
+        .map(|p| p.field_path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "distance_fog.density",
+            "distance_fog.height_falloff",
+            "distance_fog.max_opacity",
+            "hall.blocks[1].size[1]",
+            "hall.terrain.resolution",
+            "hall.terrain.octaves",
+        ],
+        "{:?}",
+        report.errors
+    );
+    assert!(report.errors[1].message.contains("0..=100"));
+    // `start` means nothing to the linear fog.
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.field_path == "distance_fog.start"),
+        "{:?}",
+        report.warnings
+    );
+    scene.distance_fog = crate::scene::DistanceFog {
+        mode: FogMode::Exponential,
+        height_falloff: 0.3,
+        start: 4.0,
+        ..Default::default()
+    };
+    scene.hall.blocks.truncate(1);
+    scene.hall.terrain = Some(Terrain::default());
+    let report = check(&scene);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+}
+
+#[test]
+fn dark_scene_warns() {
+    let mut scene = Scene::default();
+    scene.lights.ambient.intensity = 0.0;
+    scene.lights.directional.intensity = 0.0;
+    scene.lights.ball.intensity = 0.0;
+    let report = check(&scene);
+    assert!(report.errors.is_empty());
+    assert!(report.warnings.iter().any(|w| w.message.contains("black")));
+}
