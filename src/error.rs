@@ -116,6 +116,14 @@ pub enum Error {
         /// The encoder's error.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A value could not be written out as text (the resolved scene as RON).
+    #[error("cannot write the {what} as text: {source}")]
+    Serialize {
+        /// What was being written.
+        what: &'static str,
+        /// The serializer's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The encoder threads stopped before every frame was handed to them.
     #[error("the image encoder threads stopped before the last frame was written")]
     EncoderStopped,
@@ -216,6 +224,7 @@ impl Error {
             Error::Gpu(_)
             | Error::Write { .. }
             | Error::Encode { .. }
+            | Error::Serialize { .. }
             | Error::EncoderStopped
             | Error::Video(_)
             | Error::Sheet(_) => ErrorKind::Failure,

@@ -28,6 +28,24 @@ fn golden(case: &str, args: &[&str]) {
     assert_success(&out, &format!("golden {case}"));
 }
 
+/// The original temple example (scenes/example.ron): no fires, its jump timing, every curl
+/// confined.
+#[test]
+fn golden_example() {
+    require_gpu!();
+    golden(
+        "example",
+        &[
+            "scenes/example.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "0,45,90",
+            "--maps",
+        ],
+    );
+}
+
 #[test]
 fn golden_temple_fog() {
     require_gpu!();

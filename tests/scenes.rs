@@ -123,3 +123,62 @@ fn every_shipped_scene_validates() {
         }
     }
 }
+
+/// `fogbank scene` prints the scene as resolved (file, defaults, `--set`): read back, it is the
+/// same scene — the same state hashes — and the overrides are in it.
+#[test]
+fn the_resolved_scene_reads_back_as_the_same_scene() {
+    let dir = temp_dir("resolved");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let args = [scene("tiny.ron"), "--set".into(), "fog.sheets=20".into()];
+    let printed = stdout(&fogbank_ok(
+        &[&["scene"], &args.each_ref().map(String::as_str)[..]].concat(),
+    ));
+    assert!(printed.contains("sheets: 20"), "{printed}");
+    let resolved = dir.join("resolved.ron");
+    std::fs::write(&resolved, &printed).unwrap();
+    let hashes = |scene_args: &[&str]| {
+        let out = fogbank_ok(&[&["simulate", "--json", "--quiet"], scene_args].concat());
+        stdout(&out)
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["hash"].clone())
+            .collect::<Vec<_>>()
+    };
+    let original = hashes(&args.each_ref().map(String::as_str));
+    assert_eq!(original.len(), 12);
+    assert_eq!(hashes(&[resolved.to_str().unwrap()]), original);
+}
+
+/// `fogbank scene --schema` is a JSON Schema naming every section.
+#[test]
+fn the_schema_is_json_with_every_section() {
+    let out = fogbank_ok(&["scene", "--schema"]);
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    for section in [
+        "hall", "ball", "fluid", "fog", "fires", "output", "camera", "lights",
+    ] {
+        assert!(schema["properties"][section].is_object(), "{section}");
+    }
+    // A scene file and --schema do not go together.
+    let out = fogbank(&["scene", "--schema", &scene("tiny.ron")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// Completions and the manual page come from the same definitions as the flags.
+#[test]
+fn completions_and_manual_pages_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = stdout(&fogbank_ok(&["completions", shell]));
+        assert!(
+            script.contains("render") && script.contains("golden"),
+            "{shell}"
+        );
+    }
+    let page = stdout(&fogbank_ok(&["man"]));
+    assert!(page.contains(".TH fogbank 1"), "{page}");
+    let dir = temp_dir("man");
+    fogbank_ok(&["man", "--out", dir.to_str().unwrap()]);
+    let render = std::fs::read_to_string(dir.join("fogbank-render.1")).unwrap();
+    assert!(render.contains(".TH fogbank-render 1"), "{render}");
+    assert!(Path::new(&*dir).join("fogbank.1").is_file());
+}

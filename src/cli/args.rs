@@ -301,6 +301,18 @@ pub(super) struct InfoArgs {
 }
 
 #[derive(Debug, Args)]
+pub(super) struct SceneShowArgs {
+    /// Scene file (RON). Default: the embedded temple scene.
+    pub(super) scene: Option<PathBuf>,
+    /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub(super) sets: Vec<String>,
+    /// Print the JSON Schema of the scene format instead (for editors' completion and checks).
+    #[arg(long, conflicts_with_all = ["scene", "sets"])]
+    pub(super) schema: bool,
+}
+
+#[derive(Debug, Args)]
 pub(super) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]

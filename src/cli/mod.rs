@@ -6,8 +6,8 @@
 
 use crate::commands::{
     CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
-    RenderSettings, SceneChoice, SheetSettings, SimulateSettings, StillSettings, ToleranceFlags,
-    ValidateSettings,
+    RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings, StillSettings,
+    ToleranceFlags, ValidateSettings,
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor};
@@ -54,6 +54,8 @@ enum CliCommand {
     Compare(CompareArgs),
     /// List GPU adapters, backends and limits.
     Info(InfoArgs),
+    /// Print the resolved scene (after --set) as RON, or the scene format's JSON Schema.
+    Scene(SceneShowArgs),
     /// Print a shell completion script: `fogbank completions bash > ~/.local/share/bash-completion/completions/fogbank`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a folder.
@@ -147,6 +149,14 @@ impl Cli {
                 json: a.json,
             }),
             CliCommand::Info(a) => Command::Info(InfoSettings { json: a.json }),
+            CliCommand::Scene(a) => Command::Scene(SceneSettings {
+                scene: SceneChoice {
+                    path: a.scene,
+                    sets: a.sets,
+                    cache: None,
+                },
+                schema: a.schema,
+            }),
             CliCommand::Completions(a) => Command::Print(completion_script(a.shell)),
             CliCommand::Man(a) => match a.out {
                 None => Command::Print(docs::man_page(&Cli::command())?),

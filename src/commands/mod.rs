@@ -9,6 +9,7 @@ mod info;
 mod maps;
 mod progress;
 mod render;
+mod scene_show;
 mod sheet;
 mod simulate;
 mod still;
@@ -215,6 +216,15 @@ pub struct InfoSettings {
     pub json: bool,
 }
 
+/// `fogbank scene`.
+#[derive(Debug, Clone)]
+pub struct SceneSettings {
+    /// The scene and its overrides.
+    pub scene: SceneChoice,
+    /// Print the JSON Schema of the scene format instead.
+    pub schema: bool,
+}
+
 /// One command with its settings.
 #[derive(Debug, Clone)]
 pub enum Command {
@@ -236,6 +246,8 @@ pub enum Command {
     Compare(CompareSettings),
     /// List adapters.
     Info(InfoSettings),
+    /// Print the resolved scene or the scene schema.
+    Scene(SceneSettings),
     /// Print generated text (completions, a manual page) on stdout.
     Print(Vec<u8>),
     /// Write generated files (manual pages), each atomically, creating their folders.
@@ -259,6 +271,7 @@ pub fn run(command: Command) -> Result<(), Error> {
             "the images differ beyond the tolerance",
         ),
         Command::Info(s) => info::run(&s),
+        Command::Scene(s) => scene_show::run(&s),
         Command::Print(bytes) => {
             use std::io::Write;
             // A closed pipe (e.g. `| head`) is not an error.

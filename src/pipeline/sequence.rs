@@ -218,7 +218,7 @@ pub fn render(
     };
     Ok(RenderSummary {
         scene: scene.name.clone(),
-        scene_hash: format!("{:016x}", scene_hash(scene)),
+        scene_hash: format!("{:016x}", scene.content_hash()),
         adapter: stats.adapter,
         size: [scene.output.width, scene.output.height],
         view: options.view,
@@ -233,12 +233,6 @@ pub fn render(
         video_report,
         hashes: stats.hashes,
     })
-}
-
-/// Hash naming a scene's content: the same file and overrides give the same hash.
-fn scene_hash(scene: &Scene) -> u64 {
-    let text = serde_json::to_string(scene).unwrap_or_default();
-    crate::sim::fnv1a64(text.as_bytes())
 }
 
 /// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from

@@ -76,7 +76,6 @@ pub struct Scene {
     /// The fog sheets and how they read the fluid.
     pub fog: Fog,
     /// The 2D fluid under the fog.
-    #[schemars(schema_with = "schema::fluid_params_schema")]
     pub fluid: FluidParams,
     /// Torches and braziers: flames that burn and light the hall and the fog (at most
     /// [`fires::MAX_FIRES`]). Default: none. Left out of the serialized scene when empty, so a

@@ -1,18 +1,15 @@
 //! A JSON Schema of the scene format, for editors: completion of field names, the doc of each
 //! field on hover (with its unit and default), and a squiggle under a misspelt one.
 //!
-//! The section types derive `schemars::JsonSchema`, so their doc comments become descriptions
-//! and their `Default`s become `default`s. The `fluid` section is [`FluidParams`], which lives
-//! with the simulation and has no such derive: its part of the schema is built here from its
-//! default values and the doc comments in its source file.
+//! The section types (and the simulation's [`FluidParams`], the `fluid` section) derive
+//! `schemars::JsonSchema`, so their doc comments become descriptions and their `Default`s
+//! become `default`s.
 
-use schemars::{Schema, SchemaGenerator, json_schema};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{FluidParams, Scene};
-
-/// The source of [`FluidParams`], read for its doc comments.
-const FLUID_PARAMS_RS: &str = include_str!("../sim/params.rs");
+use super::Scene;
+#[cfg(doc)]
+use crate::sim::FluidParams;
 
 /// A JSON Schema (draft 2020-12) of a scene file: one object whose properties are the scene's
 /// sections, every field optional with its default. The schema describes serde's data model,
@@ -45,70 +42,10 @@ fn tidy_floats(value: &mut Value) {
     }
 }
 
-/// The schema of the `fluid` section: every field of [`FluidParams`] with its type, default
-/// and doc comment; unknown fields are errors, as in the rest of the scene.
-pub(super) fn fluid_params_schema(_generator: &mut SchemaGenerator) -> Schema {
-    let defaults = serde_json::to_value(FluidParams::default()).unwrap_or(Value::Null);
-    let docs = field_docs(FLUID_PARAMS_RS, "FluidParams");
-    let mut properties = Map::new();
-    if let Value::Object(fields) = defaults {
-        for (name, default) in fields {
-            let kind = if default.is_u64() {
-                json_schema!({"type": "integer", "format": "uint32", "minimum": 0})
-            } else {
-                json_schema!({"type": "number", "format": "float"})
-            };
-            let mut property = kind.to_value();
-            if let Value::Object(object) = &mut property {
-                if let Some((_, doc)) = docs.iter().find(|(field, _)| *field == name) {
-                    object.insert("description".into(), Value::String(doc.clone()));
-                }
-                object.insert("default".into(), default);
-            }
-            properties.insert(name, property);
-        }
-    }
-    json_schema!({
-        "description": "The 2D fluid under the fog: how it moves, how the ball stirs it, and \
-                        how it is packed for the shader.",
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": false,
-    })
-}
-
-/// The doc comment of each field of `pub struct NAME` in `source`, joined into one line.
-fn field_docs(source: &str, name: &str) -> Vec<(String, String)> {
-    let opening = format!("pub struct {name} {{");
-    let mut docs = Vec::new();
-    let mut doc = Vec::new();
-    let mut inside = false;
-    for line in source.lines().map(str::trim) {
-        if !inside {
-            inside = line == opening;
-            continue;
-        }
-        if line == "}" {
-            break;
-        }
-        if let Some(text) = line.strip_prefix("///") {
-            doc.push(text.trim().to_string());
-        } else if let Some((field, _)) = line
-            .strip_prefix("pub ")
-            .and_then(|rest| rest.split_once(':'))
-        {
-            docs.push((field.trim().to_string(), doc.join(" ")));
-            doc.clear();
-        } else if !line.starts_with("#[") {
-            doc.clear();
-        }
-    }
-    docs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::FluidParams;
 
     #[test]
     fn the_schema_has_every_section_as_a_property() {

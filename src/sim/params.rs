@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Rates are per second and turned into per-step factors with `exp(-rate * dt)`, so the
 /// behaviour does not depend on the step length. Velocities on the grid are in cells per
 /// second; lengths in world units are marked so.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct FluidParams {
     /// Cells per side of the square grid laid over the fog's area. Default 96.

@@ -15,7 +15,7 @@ use super::{FluidParams, FluidSim, GridMapping, grid};
 /// First bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"FOGSNAP\0";
 /// Format version; bump it whenever the byte layout or the meaning of a field changes.
-pub const SNAPSHOT_VERSION: u32 = 1;
+pub const SNAPSHOT_VERSION: u32 = 2;
 
 /// Why a snapshot could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,7 +24,10 @@ pub enum SnapshotError {
     #[error("not a fogbank snapshot (wrong magic bytes)")]
     BadMagic,
     /// Written by another format version.
-    #[error("snapshot format version {found}, this fogbank reads version {expected}")]
+    #[error(
+        "snapshot format version {found}, this fogbank reads version {expected}: delete the \
+         cache folder and fill it again with `fogbank simulate --cache DIR`"
+    )]
     Version {
         /// Version in the file.
         found: u32,
@@ -66,7 +69,8 @@ pub enum SnapshotError {
 /// The header every snapshot starts with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SnapshotHeader {
-    /// FNV-1a hash of the scene's canonical JSON (see `World::snapshot`).
+    /// The scene's `Scene::simulation_hash`: its canonical encoding without the `output`
+    /// section (see `scene::canonical` and `World::snapshot`).
     pub scene_hash: u64,
     /// Cells per side of the fluid grid.
     pub cells: u64,
