@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Shows that two fogbank builds give the same bytes: the state hashes of a 600-frame simulate,
-# the golden cases rendered as PNG (both compositors), the tiny scene, the fluid maps, and
-# frames at 1280x720. A refactor that claims "behaviour unchanged" runs this against the build
-# before it:
+# the golden cases rendered as PNG (both compositors), the tiny scene, the fluid maps, frames
+# at 1280x720, and the pixels of EXR frames and fog layers. A refactor that claims "behaviour
+# unchanged" runs this against the build before it:
 #
 #   git worktree add /tmp/before <commit> && (cd /tmp/before && cargo build --release)
 #   cargo build --release
@@ -56,5 +56,28 @@ done
 same_files tiny render tests/scenes/tiny.ron
 same_files large render --size 1280x720 --frames 90,150
 same_files maps maps --frames 0..120
+
+# EXR files may change in their compression; their pixels must not. ffmpeg decodes both to
+# raw 32-bit floats.
+if command -v ffmpeg >/dev/null 2>&1; then
+    for build in old new; do
+        exe=$old
+        [ "$build" = new ] && exe=$new
+        "$exe" render --size 320x180 --frames 30 --format exr --layers --set fog.sigma=0 \
+            --out "$work/$build-exr" --quiet
+    done
+    for name in frame_0030.exr fog_0030.exr; do
+        for build in old new; do
+            ffmpeg -v error -i "$work/$build-exr/$name" -f rawvideo -pix_fmt gbrapf32le - \
+                >"$work/$build-$name.raw"
+        done
+        if [ -s "$work/new-$name.raw" ] && cmp -s "$work/old-$name.raw" "$work/new-$name.raw"; then
+            echo "same   pixels of $name ($(stat -c %s "$work/old-exr/$name") -> $(stat -c %s "$work/new-exr/$name") bytes)"
+        else
+            echo "DIFFER pixels of $name"
+            differ=1
+        fi
+    done
+fi
 
 exit $differ

@@ -3,8 +3,11 @@
 //! visibly, and never under CI.
 //!
 //! Each suite includes this module with `mod common;` and uses only part of it, hence the
-//! `dead_code` (and unused macro) allowances.
-#![allow(dead_code)]
+//! `dead_code` (and unused macro) allowances, each with its reason.
+#![allow(
+    dead_code,
+    reason = "each test suite compiles this module and uses only part of it"
+)]
 
 pub mod exr;
 
@@ -138,7 +141,7 @@ pub fn report_skip(test: &str, why: &str) {
 }
 
 /// The name of the test function this is expanded in, as libtest prints it (`golden_temple_fog`).
-#[allow(unused_macros)]
+#[allow(unused_macros, reason = "not every suite renders")]
 macro_rules! test_name {
     () => {{
         fn here() {}
@@ -148,12 +151,12 @@ macro_rules! test_name {
         path.split_once("::").map_or(path, |(_, rest)| rest)
     }};
 }
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "not every suite renders")]
 pub(crate) use test_name;
 
 /// Returns from the calling test, after saying so, when there is no GPU adapter; fails it under
 /// CI (see [`gpu_available`]).
-#[allow(unused_macros)]
+#[allow(unused_macros, reason = "not every suite renders")]
 macro_rules! require_gpu {
     () => {
         if !$crate::common::gpu_available($crate::common::test_name!()) {
@@ -161,7 +164,7 @@ macro_rules! require_gpu {
         }
     };
 }
-#[allow(unused_imports)]
+#[allow(unused_imports, reason = "not every suite renders")]
 pub(crate) use require_gpu;
 
 /// Why there is no GPU adapter, or `Ok` when `fogbank info --json` lists one (lavapipe counts).
