@@ -352,49 +352,29 @@ impl<'a> SeqEncoder<'a> {
     }
 }
 
-impl ser::SerializeSeq for SeqEncoder<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncodeError> {
-        self.finish()
-    }
+/// Sequences, tuples, tuple structs and tuple variants are all "elements in order" to the
+/// encoder: one impl each, all the same.
+macro_rules! elements_in_order {
+    ($($trait:ident :: $method:ident),* $(,)?) => {$(
+        impl ser::$trait for SeqEncoder<'_> {
+            type Ok = ();
+            type Error = EncodeError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), EncodeError> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for SeqEncoder<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncodeError> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqEncoder<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncodeError> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqEncoder<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncodeError> {
-        self.finish()
-    }
-}
+elements_in_order!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
+);
 
 /// A map: its entries sorted by the bytes of their keys, so iteration order does not matter.
 struct MapEncoder<'a> {

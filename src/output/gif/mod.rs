@@ -121,20 +121,7 @@ pub(crate) fn unpack(key: u32) -> [u8; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A smooth three-channel gradient with far more than 256 colours.
-    fn gradient(width: u32, height: u32, shift: u32) -> Vec<u8> {
-        let mut rgba8 = Vec::new();
-        for y in 0..height {
-            for x in 0..width {
-                rgba8.push(((x + shift) * 255 / (width + 20)) as u8);
-                rgba8.push((40 + y * 150 / height) as u8);
-                rgba8.push((90 + (x + 2 * y) * 100 / (width + 2 * height)) as u8);
-                rgba8.push(255);
-            }
-        }
-        rgba8
-    }
+    use crate::output::video::test_support::gradient;
 
     fn reconstruct(q: &Quantized) -> Vec<[u8; 3]> {
         q.indices.iter().map(|&i| q.palette[i as usize]).collect()

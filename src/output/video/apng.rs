@@ -103,12 +103,7 @@ impl VideoSink for ApngSink {
         let writer = self.writer.take().ok_or(VideoError::AlreadyFinished)?;
         // Writes IEND and flushes; the file is closed when the writer goes.
         writer.finish().map_err(|e| self.pending.png_error(e))?;
-        let sync = File::open(self.pending.temp()).and_then(|file| {
-            file.sync_all()?;
-            Ok(file.metadata()?.len())
-        });
-        let bytes = sync.map_err(|source| self.pending.io_error("write", source))?;
-        let path = self.pending.commit()?;
+        let (path, bytes) = self.pending.sync_and_commit()?;
         Ok(VideoReport {
             path,
             frames_written: self.frames,

@@ -132,11 +132,9 @@ impl VideoSink for GifSink {
         let file = buffered
             .into_inner()
             .map_err(|e| self.pending.io_error("write", e.into_error()))?;
-        file.sync_all()
-            .map_err(|source| self.pending.io_error("write", source))?;
-        let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+        // Closed here; synced and measured by the commit.
         drop(file);
-        let path = self.pending.commit()?;
+        let (path, bytes) = self.pending.sync_and_commit()?;
         Ok(VideoReport {
             path,
             frames_written: self.encoded,
@@ -151,21 +149,8 @@ impl VideoSink for GifSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::video::test_support::gradient;
     use crate::output::video::{VideoFormat, open_video};
-
-    /// A smooth three-channel gradient with far more than 256 colours.
-    fn gradient(width: u32, height: u32, shift: u32) -> Vec<u8> {
-        let mut rgba8 = Vec::new();
-        for y in 0..height {
-            for x in 0..width {
-                rgba8.push(((x + shift) * 255 / (width + 20)) as u8);
-                rgba8.push((40 + y * 150 / height) as u8);
-                rgba8.push((90 + (x + 2 * y) * 100 / (width + 2 * height)) as u8);
-                rgba8.push(255);
-            }
-        }
-        rgba8
-    }
 
     #[test]
     fn delays_follow_the_clock() {

@@ -73,6 +73,18 @@ impl PendingFile {
         }
     }
 
+    /// Flushes the finished temporary file to disk, renames it to the target, and returns the
+    /// target and its size in bytes.
+    pub(crate) fn sync_and_commit(&mut self) -> Result<(PathBuf, u64), VideoError> {
+        let bytes = File::open(&self.temp)
+            .and_then(|file| {
+                file.sync_all()?;
+                Ok(file.metadata()?.len())
+            })
+            .map_err(|source| self.io_error("write", source))?;
+        Ok((self.commit()?, bytes))
+    }
+
     /// Renames the finished temporary file to the target.
     pub(crate) fn commit(&mut self) -> Result<PathBuf, VideoError> {
         fs::rename(&self.temp, &self.target)

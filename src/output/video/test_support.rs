@@ -7,6 +7,21 @@ use std::path::{Path, PathBuf};
 use super::{VideoSettings, find_ffmpeg_in, find_program_in};
 use crate::frame::Frame;
 
+/// A smooth three-channel RGBA8 gradient with far more than 256 colours (a palette's worst
+/// case), shifted right by `shift` pixels so consecutive frames differ.
+pub(crate) fn gradient(width: u32, height: u32, shift: u32) -> Vec<u8> {
+    let mut rgba8 = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            rgba8.push(((x + shift) * 255 / (width + 20)) as u8);
+            rgba8.push((40 + y * 150 / height) as u8);
+            rgba8.push((90 + (x + 2 * y) * 100 / (width + 2 * height)) as u8);
+            rgba8.push(255);
+        }
+    }
+    rgba8
+}
+
 /// Settings at `fps` with every encoder default.
 pub(crate) fn settings(fps: u32) -> VideoSettings {
     VideoSettings {

@@ -119,12 +119,7 @@ impl fmt::Display for SceneError {
                 };
                 let headline = format!("unknown field `{field}` {within}");
                 let (help, choices) = unknown_help(field, "field", suggestion, expected);
-                let mut report = Report::at(Severity::Error, &headline, place, None);
-                if let Some(choices) = &choices {
-                    report.notes.push((Footer::Note, choices));
-                }
-                report.notes.push((Footer::Help, &help));
-                report.fmt(f)
+                unknown_report(&headline, place, choices.as_deref(), &help).fmt(f)
             }
             SceneError::UnknownVariant {
                 place,
@@ -135,12 +130,7 @@ impl fmt::Display for SceneError {
             } => {
                 let headline = format!("unknown variant `{variant}` for {}", describe(field_path));
                 let (help, choices) = unknown_help(variant, "variant", suggestion, expected);
-                let mut report = Report::at(Severity::Error, &headline, place, None);
-                if let Some(choices) = &choices {
-                    report.notes.push((Footer::Note, choices));
-                }
-                report.notes.push((Footer::Help, &help));
-                report.fmt(f)
+                unknown_report(&headline, place, choices.as_deref(), &help).fmt(f)
             }
             SceneError::Invalid {
                 place,
@@ -182,6 +172,22 @@ impl fmt::Display for SceneError {
             }
         }
     }
+}
+
+/// The error report for an unknown field or variant: the place, the list of choices (when
+/// there is no suggestion), then the help.
+fn unknown_report<'a>(
+    headline: &'a str,
+    place: &'a Place,
+    choices: Option<&'a str>,
+    help: &'a str,
+) -> Report<'a> {
+    let mut report = Report::at(Severity::Error, headline, place, None);
+    if let Some(choices) = choices {
+        report.notes.push((Footer::Note, choices));
+    }
+    report.notes.push((Footer::Help, help));
+    report
 }
 
 /// Help (and, without a suggestion, a note listing the choices) for an unknown name.

@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -276,12 +275,7 @@ impl VideoSink for FfmpegSink {
                 stderr_tail,
             });
         }
-        let sync = File::open(self.pending.temp()).and_then(|file| {
-            file.sync_all()?;
-            Ok(file.metadata()?.len())
-        });
-        let bytes = sync.map_err(|source| self.pending.io_error("write", source))?;
-        let path = self.pending.commit()?;
+        let (path, bytes) = self.pending.sync_and_commit()?;
         Ok(VideoReport {
             path,
             frames_written: self.frames,
