@@ -11,6 +11,7 @@ use crate::commands::{
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor};
+use crate::output::exr::ExrCompression;
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -97,6 +98,12 @@ impl Cli {
                 format: match a.format {
                     FormatArg::Png => FrameFormat::Png,
                     FormatArg::Exr => FrameFormat::Exr,
+                },
+                exr_compression: match a.exr_compression {
+                    ExrCompressionArg::None => ExrCompression::None,
+                    ExrCompressionArg::Rle => ExrCompression::Rle,
+                    ExrCompressionArg::Zip => ExrCompression::Zip,
+                    ExrCompressionArg::Piz => ExrCompression::Piz,
                 },
                 layers: a.layers,
                 video: a.video,

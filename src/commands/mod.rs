@@ -103,6 +103,8 @@ pub struct RenderSettings {
     pub maps: bool,
     /// Format of the frame sequence.
     pub format: FrameFormat,
+    /// How EXR files are compressed.
+    pub exr_compression: crate::output::exr::ExrCompression,
     /// With [`FrameFormat::Exr`], also write the fog alone as `fog_NNNN.exr` (premultiplied,
     /// transparent where there is no fog, cut out by the pillars; no flames). An error with
     /// PNG or without frames.

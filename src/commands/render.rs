@@ -18,6 +18,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         view: settings.view,
         compositor: settings.gpu.compositor,
         format: settings.format,
+        exr_compression: settings.exr_compression,
         layers: settings.layers,
         write_frames: !settings.no_frames,
         maps: settings.maps,

@@ -45,6 +45,8 @@ pub enum ImageFormat {
     ExrF16 {
         /// The pixels.
         bits: Vec<u16>,
+        /// How they are compressed.
+        compression: super::exr::ExrCompression,
     },
 }
 
@@ -174,8 +176,8 @@ fn run_job(job: WriteJob) -> Done {
     let encoded = match &job.format {
         ImageFormat::Png => png::encode_rgba8(job.width, job.height, &job.rgba8, job.srgb)
             .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) }),
-        ImageFormat::ExrF16 { bits } => {
-            super::exr::encode_exr_rgba_f16(job.width, job.height, bits)
+        ImageFormat::ExrF16 { bits, compression } => {
+            super::exr::encode_exr_rgba_f16_with(job.width, job.height, bits, *compression)
                 .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) })
         }
     };
@@ -263,7 +265,10 @@ mod tests {
             height: 2,
             rgba8: Vec::new(),
             srgb: false,
-            format: ImageFormat::ExrF16 { bits: bits.clone() },
+            format: ImageFormat::ExrF16 {
+                bits: bits.clone(),
+                compression: Default::default(),
+            },
         })
         .unwrap();
         assert_eq!(pool.finish().unwrap().files, 1);
@@ -280,7 +285,10 @@ mod tests {
                 height: 2,
                 rgba8: Vec::new(),
                 srgb: false,
-                format: ImageFormat::ExrF16 { bits: vec![0; 5] },
+                format: ImageFormat::ExrF16 {
+                    bits: vec![0; 5],
+                    compression: Default::default(),
+                },
             })
             .unwrap();
         assert!(matches!(short.finish(), Err(crate::Error::Encode { .. })));

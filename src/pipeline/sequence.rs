@@ -13,6 +13,7 @@ use crate::Error;
 use crate::error::RequestError;
 use crate::frame::{Frame, View};
 use crate::gpu::{Compositor, GpuContext, GpuError, Readback};
+use crate::output::exr::ExrCompression;
 use crate::output::png::frame_file_name;
 use crate::output::video::{
     VideoFormat, VideoReport, VideoSettings, VideoSink, open_video, preflight,
@@ -59,6 +60,8 @@ pub struct RenderOptions {
     pub compositor: Compositor,
     /// Format of the frame files.
     pub format: FrameFormat,
+    /// How EXR files are compressed (lossless either way).
+    pub exr_compression: ExrCompression,
     /// With [`FrameFormat::Exr`], also write the fog alone as `fog_NNNN.exr` (premultiplied,
     /// transparent where there is no fog, cut out by the pillars; no flames).
     pub layers: bool,
@@ -82,6 +85,7 @@ impl RenderOptions {
             view: View::Fog,
             compositor: Compositor::Auto,
             format: FrameFormat::Png,
+            exr_compression: ExrCompression::Zip,
             layers: false,
             write_frames: true,
             maps: false,
@@ -207,7 +211,7 @@ pub fn render(
             create_dir(&options.out_dir)?;
             created = true;
         }
-        for job in frame_files(frame, options.format, options.layers, &options.out_dir)? {
+        for job in frame_files(frame, options, &options.out_dir)? {
             pool.submit(job)?;
         }
         Ok(())
@@ -240,12 +244,11 @@ pub fn render(
 /// layer. The renderer must have been asked for the pictures the format needs.
 fn frame_files(
     frame: Frame,
-    format: FrameFormat,
-    layers: bool,
+    options: &RenderOptions,
     out_dir: &Path,
 ) -> Result<Vec<WriteJob>, Error> {
     let (frame_index, width, height) = (frame.frame_index, frame.width, frame.height);
-    if format == FrameFormat::Png {
+    if options.format == FrameFormat::Png {
         return Ok(vec![WriteJob {
             path: out_dir.join(frame_file_name("frame", frame_index)),
             width,
@@ -266,11 +269,14 @@ fn frame_files(
             height,
             rgba8: Vec::new(),
             srgb: false,
-            format: ImageFormat::ExrF16 { bits },
+            format: ImageFormat::ExrF16 {
+                bits,
+                compression: options.exr_compression,
+            },
         })
     };
     let mut jobs = vec![exr("frame", frame.linear_f16, "linear picture")?];
-    if layers {
+    if options.layers {
         jobs.push(exr("fog", frame.fog_f16, "fog layer")?);
     }
     Ok(jobs)
