@@ -156,3 +156,47 @@ fn layers_without_exr_frames_are_refused() {
     assert!(!dir.exists());
     assert!(!Path::new("clip.gif").exists());
 }
+
+/// `--exr-compression` changes how the file is stored, never its pixels: each choice holds
+/// the same halves, and each is recorded in the file's header.
+#[test]
+fn every_exr_compression_holds_the_same_pixels() {
+    require_gpu!();
+    let mut pictures = Vec::new();
+    let mut sizes = Vec::new();
+    for kind in ["none", "rle", "zip", "piz"] {
+        let dir = temp_dir(&format!("exr-compression-{kind}"));
+        render_ok(&[
+            "--frames",
+            "30",
+            "--size",
+            "96x54",
+            "--format",
+            "exr",
+            "--exr-compression",
+            kind,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let file = dir.join("frame_0030.exr");
+        let bytes = std::fs::read(&file).unwrap();
+        let meta =
+            exr::meta::MetaData::read_from_buffered(std::io::Cursor::new(&bytes), false).unwrap();
+        let stored = format!("{:?}", meta.headers[0].compression).to_lowercase();
+        let expected = if kind == "none" { "uncompressed" } else { kind };
+        assert!(stored.starts_with(expected), "{kind}: header says {stored}");
+        sizes.push(bytes.len());
+        pictures.push(read_exr(&file));
+    }
+    for (kind, picture) in ["rle", "zip", "piz"].iter().zip(&pictures[1..]) {
+        assert!(
+            picture
+                .2
+                .iter()
+                .map(|v| v.to_bits())
+                .eq(pictures[0].2.iter().map(|v| v.to_bits())),
+            "{kind} changed the pixels"
+        );
+    }
+    assert!(sizes[1..].iter().all(|&size| size < sizes[0]), "{sizes:?}");
+}
