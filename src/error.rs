@@ -228,6 +228,20 @@ pub enum RequestError {
          chunks: add --chunks N with the job's `completions`"
     )]
     ChunkAutoNeedsCount,
+    /// `simulate --probe X,Z` outside the square the fluid covers.
+    #[error(
+        "--probe {x},{z} is outside the fog area: the fluid covers x and z in -{half}..={half} \
+         (fog.area = {}); probe a point inside, or widen the area with --set fog.area={}",
+        half * 2.0, (x.abs().max(z.abs()) * 2.0).ceil()
+    )]
+    ProbeOutsideFog {
+        /// The point's x, world units.
+        x: f32,
+        /// The point's z, world units.
+        z: f32,
+        /// Half the fog area's side, world units.
+        half: f32,
+    },
     /// `--skip-existing` with a video or without frame files.
     #[error(
         "--skip-existing keeps frame files that are already there, but a video needs every \

@@ -1,6 +1,7 @@
 //! Render farms: `--chunk` slices whose files together equal one full render (with and without
 //! a simulation cache, from flags and from a Slurm array's environment), `--skip-existing`
-//! resuming a damaged folder, `--threads` and `--gpu`.
+//! resuming a damaged folder, `--threads` and `--gpu`; and `simulate --probe` kept inside the
+//! fog area.
 
 mod common;
 
@@ -219,4 +220,20 @@ fn gpu_index_picks_an_adapter_or_names_the_flag() {
         &[("FOGBANK_GPU", "99")],
     );
     assert_exit(&out, 2);
+}
+
+#[test]
+fn a_probe_outside_the_fog_area_names_the_flag_and_the_bounds() {
+    // tiny.ron keeps the default fog area, 22 units: x and z in -11..=11.
+    let out = fogbank(&["simulate", TINY, "--frames", "0", "--probe", "30,0"]);
+    assert_exit(&out, 2);
+    let text = stderr(&out);
+    assert!(
+        text.contains("--probe 30,0") && text.contains("-11..=11"),
+        "{text}"
+    );
+    assert!(text.contains("--set fog.area="), "{text}");
+    fogbank_ok(&[
+        "simulate", "--quiet", TINY, "--frames", "0", "--probe", "11,-11",
+    ]);
 }
