@@ -237,3 +237,25 @@ fn a_probe_outside_the_fog_area_names_the_flag_and_the_bounds() {
         "simulate", "--quiet", TINY, "--frames", "0", "--probe", "11,-11",
     ]);
 }
+
+#[test]
+fn skip_existing_checks_exr_frames_and_fog_layers() {
+    require_gpu!();
+    let dir = temp_dir("farm-resume-exr");
+    let exr = ["--format", "exr", "--layers", "--frames", "0..4"];
+    render_tiny(&dir, &exr, &[]);
+    let fog = dir.join("fog_0002.exr");
+    let intact = std::fs::read(&fog).unwrap();
+    std::fs::write(&fog, &intact[..intact.len() - 16]).unwrap();
+    let out = render_tiny(
+        &dir,
+        &[&exr[..], &["--skip-existing", "--json"]].concat(),
+        &[],
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&summary["frames"], &summary["skipped"]),
+        (&1.into(), &3.into())
+    );
+    assert_eq!(std::fs::read(&fog).unwrap(), intact);
+}

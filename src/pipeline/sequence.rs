@@ -198,9 +198,12 @@ pub fn render(
         cache_dir: options.cache_dir.as_deref(),
     };
     let skip: Vec<u32> = if options.skip_existing {
+        // Decoding every file is the slow part of a resume: one file per rayon task, the
+        // result in frame order whatever the threads.
+        use rayon::prelude::*;
         frames
             .frames()
-            .iter()
+            .par_iter()
             .copied()
             .filter(|&frame| frame_is_complete(frame, scene, options))
             .collect()
