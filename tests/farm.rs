@@ -259,3 +259,13 @@ fn skip_existing_checks_exr_frames_and_fog_layers() {
     );
     assert_eq!(std::fs::read(&fog).unwrap(), intact);
 }
+
+#[test]
+fn simulate_gives_the_same_hashes_on_one_thread() {
+    let run = |extra: &[&str]| {
+        common::stdout(&fogbank_ok(
+            &[&["simulate", "--quiet", "--json", TINY][..], extra].concat(),
+        ))
+    };
+    assert_eq!(run(&[]), run(&["--threads", "1"]));
+}

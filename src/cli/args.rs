@@ -164,6 +164,10 @@ pub(super) struct SimulateArgs {
     #[arg(long = "cache-every", value_name = "N", default_value_t = 60,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) cache_every: u32,
+    /// CPU threads for the simulation. Default: every core. The same hashes whatever the
+    /// count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) threads: Option<u32>,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
 }

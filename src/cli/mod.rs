@@ -77,6 +77,7 @@ impl Cli {
                     .map(|p| parse_probe(p))
                     .collect::<Result<_, _>>()?,
                 cache_every_frames: a.cache_every,
+                threads: a.threads.map(|n| n as usize),
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Maps(a) => Command::Maps(MapsSettings {

@@ -65,6 +65,8 @@ pub struct SimulateSettings {
     pub probes_world: Vec<[f32; 2]>,
     /// With `scene.cache`, write a snapshot every this many frames.
     pub cache_every_frames: u32,
+    /// CPU threads for the simulation; every core when `None`.
+    pub threads: Option<usize>,
     /// No progress.
     pub quiet: bool,
 }
@@ -305,6 +307,16 @@ fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::Differences(what.to_string()))
+    }
+}
+
+/// Caps rayon's global pool, where the simulation's rows run, at `threads` (`--threads`). The
+/// pool can be built once per process; a program that built it already keeps its own.
+fn limit_threads(threads: Option<usize>) {
+    if let Some(threads) = threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
     }
 }
 

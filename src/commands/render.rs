@@ -1,19 +1,15 @@
 //! `fogbank render`: a frame sequence, maps and a video through [`pipeline::render`], then a
 //! summary line (or `--json`).
 
-use super::{ProgressMode, ProgressReporter, RenderSettings, load_scene, print_json};
+use super::{
+    ProgressMode, ProgressReporter, RenderSettings, limit_threads, load_scene, print_json,
+};
 use crate::Error;
 use crate::pipeline::{self, RenderOptions, VideoRequest};
 use std::path::Path;
 
 pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
-    if let Some(threads) = settings.threads {
-        // The simulation's rows run on rayon's global pool. It can be built once per process;
-        // a program that built it already keeps its own.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global();
-    }
+    limit_threads(settings.threads);
     let loaded = load_scene(&settings.scene)?;
     let scene = pipeline::sized_scene(&loaded.scene, settings.size);
     let frames = match settings.chunk {

@@ -1,6 +1,6 @@
 //! `fogbank simulate`: step the scene and print one line, or one JSON object, per frame.
 
-use super::{Progress, ProgressMode, SimulateSettings, load_scene};
+use super::{Progress, ProgressMode, SimulateSettings, limit_threads, load_scene};
 use crate::Error;
 use crate::error::RequestError;
 use crate::pipeline::{create_dir, frames_in_clip, start_playback};
@@ -10,6 +10,7 @@ use serde_json::json;
 use std::io::Write;
 
 pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
+    limit_threads(settings.threads);
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
     // The fluid covers [-area/2, area/2] in x and z; a probe outside would read the edge cell.
