@@ -127,15 +127,13 @@ impl FrameSet {
     /// The `index`-th (from 0) of `count` contiguous slices of these frames, as `--chunk I/N`
     /// renders: slice k starts at floor(k·len/count), so the slices cover every frame exactly
     /// once, in order, and their sizes differ by at most one. A slice is empty when `count`
-    /// exceeds the number of frames. `index` must be below `count` (checked by the caller:
-    /// [`Chunk::new`]); an index past the end gives an empty set.
+    /// exceeds the number of frames.
     pub fn chunk(&self, chunk: Chunk) -> FrameSet {
-        let len = self.frames.len() as u64;
-        let count = u64::from(chunk.count.max(1));
-        let index = u64::from(chunk.index).min(count);
-        let boundary = |k: u64| (k * len / count) as usize;
-        let (start, end) = (boundary(index), boundary((index + 1).min(count)));
-        FrameSet::from_sorted(self.frames[start..end.max(start)].to_vec())
+        // `Chunk` holds index < count, so both boundaries lie in 0..=len.
+        let (len, count) = (self.frames.len() as u64, u64::from(chunk.count));
+        let boundary = |k: u32| (u64::from(k) * len / count) as usize;
+        let (start, end) = (boundary(chunk.index), boundary(chunk.index + 1));
+        FrameSet::from_sorted(self.frames[start..end].to_vec())
     }
 }
 
