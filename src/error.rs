@@ -191,6 +191,91 @@ pub enum RequestError {
     /// `--max-diff`, `--pixel-budget` or `--min-ssim` out of range.
     #[error("tolerance flags: {0}")]
     Tolerance(String),
+    /// A `--chunk` value that is not `I/N` or `auto`.
+    #[error(
+        "--chunk {text}: write the slice as I/N, counting I from 0 (e.g. --chunk 0/4 .. 3/4), \
+         or --chunk auto inside a Slurm job array or a Kubernetes Indexed Job"
+    )]
+    ChunkSyntax {
+        /// The text given.
+        text: String,
+    },
+    /// `--chunk I/N` with `I >= N` or `N = 0`.
+    #[error(
+        "--chunk {index}/{count}: {}",
+        if *count == 0 {
+            "the number of chunks must be at least 1, e.g. --chunk 0/4".to_string()
+        } else {
+            format!("chunks count from 0, so with {count} chunks the index runs 0..={}", count - 1)
+        }
+    )]
+    ChunkOutOfRange {
+        /// The chunk asked for.
+        index: u64,
+        /// The number of chunks.
+        count: u64,
+    },
+    /// `--chunk auto` outside a job array.
+    #[error(
+        "--chunk auto: neither SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT (a Slurm job \
+         array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set; run inside one, or \
+         give the chunk as --chunk I/N"
+    )]
+    ChunkAutoOutsideArray,
+    /// `--chunk auto` in a Kubernetes Indexed Job without `--chunks`.
+    #[error(
+        "--chunk auto: JOB_COMPLETION_INDEX gives this task's index but not the number of \
+         chunks: add --chunks N with the job's `completions`"
+    )]
+    ChunkAutoNeedsCount,
+    /// `simulate --probe X,Z` outside the square the fluid covers.
+    #[error(
+        "--probe {x},{z} is outside the fog area: the fluid covers x and z in -{half}..={half} \
+         (fog.area = {}); probe a point inside, or widen the area with --set fog.area={}",
+        half * 2.0, (x.abs().max(z.abs()) * 2.0).ceil()
+    )]
+    ProbeOutsideFog {
+        /// The point's x, world units.
+        x: f32,
+        /// The point's z, world units.
+        z: f32,
+        /// Half the fog area's side, world units.
+        half: f32,
+    },
+    /// `--skip-existing` with a video or without frame files.
+    #[error(
+        "--skip-existing keeps frame files that are already there, but a video needs every \
+         frame rendered: drop --video (encode the finished frames afterwards) or \
+         --skip-existing"
+    )]
+    SkipExistingWithVideo,
+    /// `--gpu INDEX` past the adapters there are.
+    #[error(
+        "--gpu {index}: there is no adapter {index}{}; pick one of `fogbank info`'s \
+         indexes (also through FOGBANK_GPU)",
+        if adapters.is_empty() {
+            " (no adapter at all)".to_string()
+        } else {
+            format!(", the adapters are: {}", adapters.iter().enumerate()
+                .map(|(i, name)| format!("{i}: {name}")).collect::<Vec<_>>().join(", "))
+        }
+    )]
+    NoSuchGpu {
+        /// The index asked for.
+        index: usize,
+        /// The adapters there are, in `fogbank info` order.
+        adapters: Vec<String>,
+    },
+    /// `--chunk auto` with an environment variable that is not a whole number.
+    #[error(
+        "--chunk auto: {variable}={value} is not a whole number; run inside a job array that sets it, or give --chunk I/N"
+    )]
+    ChunkAutoBadVariable {
+        /// The variable.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+    },
 }
 
 impl Error {

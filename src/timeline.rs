@@ -123,6 +123,49 @@ impl FrameSet {
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
+
+    /// The `index`-th (from 0) of `count` contiguous slices of these frames, as `--chunk I/N`
+    /// renders: slice k starts at floor(k·len/count), so the slices cover every frame exactly
+    /// once, in order, and their sizes differ by at most one. A slice is empty when `count`
+    /// exceeds the number of frames.
+    pub fn chunk(&self, chunk: Chunk) -> FrameSet {
+        // `Chunk` holds index < count, so both boundaries lie in 0..=len.
+        let (len, count) = (self.frames.len() as u64, u64::from(chunk.count));
+        let boundary = |k: u32| (u64::from(k) * len / count) as usize;
+        let (start, end) = (boundary(chunk.index), boundary(chunk.index + 1));
+        FrameSet::from_sorted(self.frames[start..end].to_vec())
+    }
+}
+
+/// One slice of a frame set for a render farm (`--chunk I/N`): slice `index` (from 0) of
+/// `count`, with `index < count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    index: u32,
+    count: u32,
+}
+
+impl Chunk {
+    /// Slice `index` of `count`; `None` unless `index < count`.
+    pub fn new(index: u32, count: u32) -> Option<Chunk> {
+        (index < count).then_some(Chunk { index, count })
+    }
+
+    /// The slice's number, from 0.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The number of slices.
+    pub fn count(self) -> u32 {
+        self.count
+    }
+}
+
+impl fmt::Display for Chunk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 impl fmt::Display for FrameSet {
@@ -171,6 +214,40 @@ mod tests {
             FrameSet::parse("10, 0..2,1,20-21").unwrap().frames(),
             &[0, 1, 10, 20, 21]
         );
+    }
+
+    #[test]
+    fn chunks_cover_every_frame_once_in_contiguous_near_equal_slices() {
+        for frames in [
+            FrameSet::parse("0..12").unwrap(),
+            FrameSet::parse("3,5,9..20,40").unwrap(),
+        ] {
+            let len = frames.len();
+            for count in 1..=(len as u32 + 3) {
+                let slices: Vec<FrameSet> = (0..count)
+                    .map(|i| frames.chunk(Chunk::new(i, count).unwrap()))
+                    .collect();
+                let joined: Vec<u32> = slices.iter().flat_map(|s| s.frames().to_vec()).collect();
+                assert_eq!(joined, frames.frames(), "{count} chunks");
+                let sizes: Vec<usize> = slices.iter().map(FrameSet::len).collect();
+                let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(max - min <= 1, "{count} chunks: sizes {sizes:?}");
+                if count as usize > len {
+                    assert!(slices.iter().any(FrameSet::is_empty));
+                }
+            }
+        }
+        let twelve = FrameSet::parse("0..12").unwrap();
+        assert_eq!(
+            twelve.chunk(Chunk::new(1, 3).unwrap()).frames(),
+            &[4, 5, 6, 7]
+        );
+        assert_eq!(
+            twelve.chunk(Chunk::new(4, 5).unwrap()).frames(),
+            &[9, 10, 11]
+        );
+        assert!(Chunk::new(0, 0).is_none());
+        assert!(Chunk::new(4, 4).is_none());
     }
 
     #[test]

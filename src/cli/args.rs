@@ -100,6 +100,10 @@ pub(super) struct GpuArgs {
     /// Pick the adapter whose name contains this text (see `fogbank info`).
     #[arg(long, value_name = "NAME")]
     pub(super) adapter: Option<String>,
+    /// Use the adapter with this index in `fogbank info`'s list (env FOGBANK_GPU), e.g. one
+    /// GPU per task on a machine with several.
+    #[arg(long, value_name = "INDEX", conflicts_with = "adapter")]
+    pub(super) gpu: Option<usize>,
     /// How the fog sheets are put over the scene (the same picture either way, within the
     /// golden tolerance). The default picks compute on discrete GPUs, raster elsewhere.
     #[arg(long, value_enum, default_value_t = CompositorArg::Auto)]
@@ -160,6 +164,10 @@ pub(super) struct SimulateArgs {
     #[arg(long = "cache-every", value_name = "N", default_value_t = 60,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) cache_every: u32,
+    /// CPU threads for the simulation. Default: every core. The same hashes whatever the
+    /// count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) threads: Option<u32>,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
 }
@@ -230,6 +238,26 @@ pub(super) struct RenderArgs {
     /// Write only the video, no frame sequence.
     #[arg(long, requires = "video")]
     pub(super) no_frames: bool,
+    /// Render only slice I (from 0) of N equal, contiguous slices of the frames (of --frames,
+    /// or the whole clip), for a render farm: the N tasks together render every frame once.
+    /// `auto` reads the slice from a Slurm job array (SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with
+    /// --chunks).
+    #[arg(long, value_name = "I/N|auto", conflicts_with = "video")]
+    pub(super) chunk: Option<String>,
+    /// The number of slices for --chunk auto (the Indexed Job's completions; under Slurm it
+    /// overrides SLURM_ARRAY_TASK_COUNT).
+    #[arg(long, value_name = "N", requires = "chunk")]
+    pub(super) chunks: Option<u32>,
+    /// Keep frame files that are already there and complete (they decode at the right size);
+    /// render only the missing or damaged ones. For resuming an interrupted or resubmitted
+    /// task: the fluid is still simulated up to each frame.
+    #[arg(long, conflicts_with_all = ["video", "no_frames"])]
+    pub(super) skip_existing: bool,
+    /// CPU threads for the simulation and the encoders. Default: every core. The output is
+    /// the same bytes whatever the count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) threads: Option<u32>,
     /// Print a JSON summary on stdout when done.
     #[arg(long)]
     pub(super) json: bool,

@@ -21,7 +21,7 @@ mod values;
 
 use args::*;
 pub use docs::{Shell, completion_script, man_pages};
-pub use values::{FlagError, parse_probe, parse_size};
+pub use values::{FlagError, parse_chunk, parse_probe, parse_size};
 
 /// Offline renderer and video exporter for ground fog that behaves like a fluid.
 ///
@@ -77,6 +77,7 @@ impl Cli {
                     .map(|p| parse_probe(p))
                     .collect::<Result<_, _>>()?,
                 cache_every_frames: a.cache_every,
+                threads: a.threads.map(|n| n as usize),
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Maps(a) => Command::Maps(MapsSettings {
@@ -110,8 +111,15 @@ impl Cli {
                 crf: a.crf,
                 preset: a.preset,
                 no_frames: a.no_frames,
+                chunk: a
+                    .chunk
+                    .as_deref()
+                    .map(|text| parse_chunk(text, a.chunks, |name| std::env::var(name).ok()))
+                    .transpose()?,
+                skip_existing: a.skip_existing,
+                threads: a.threads.map(|n| n as usize),
                 json: a.json,
-                gpu: gpu_choice(a.gpu),
+                gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Still(a) => Command::Still(StillSettings {
@@ -120,7 +128,7 @@ impl Cli {
                 out_file: a.out,
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: view(a.view),
-                gpu: gpu_choice(a.gpu),
+                gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Sheet(a) => Command::Sheet(SheetSettings {
@@ -131,7 +139,7 @@ impl Cli {
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 thumb_width_px: a.thumb_width,
                 view: view(a.view),
-                gpu: gpu_choice(a.gpu),
+                gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Check(a) => Command::Check(CheckSettings {
@@ -144,7 +152,7 @@ impl Cli {
                 maps: a.maps,
                 json: a.json,
                 tolerance: tolerance(a.tolerance),
-                gpu: gpu_choice(a.gpu),
+                gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Compare(a) => Command::Compare(CompareSettings {
@@ -189,8 +197,24 @@ fn scene_choice(args: SceneArgs) -> SceneChoice {
     }
 }
 
-fn gpu_choice(args: GpuArgs) -> GpuChoice {
-    GpuChoice {
+fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
+    // `--gpu` wins over FOGBANK_GPU; `--adapter` over FOGBANK_GPU too.
+    let adapter_index = match (args.gpu, &args.adapter) {
+        (Some(index), _) => Some(index),
+        (None, Some(_)) => None,
+        (None, None) => match std::env::var("FOGBANK_GPU") {
+            Ok(text) if !text.trim().is_empty() => {
+                Some(text.trim().parse().map_err(|_| FlagError {
+                    flag: "FOGBANK_GPU",
+                    value: text.clone(),
+                    reason:
+                        "write the adapter's index in `fogbank info`, e.g. FOGBANK_GPU=0".into(),
+                })?)
+            }
+            _ => None,
+        },
+    };
+    Ok(GpuChoice {
         backend: match args.backend {
             BackendArg::Auto => BackendChoice::Auto,
             BackendArg::Vulkan => BackendChoice::Vulkan,
@@ -199,12 +223,13 @@ fn gpu_choice(args: GpuArgs) -> GpuChoice {
             BackendArg::Dx12 => BackendChoice::Dx12,
         },
         adapter_name: args.adapter,
+        adapter_index,
         compositor: match args.compositor {
             CompositorArg::Raster => Compositor::Raster,
             CompositorArg::Compute => Compositor::Compute,
             CompositorArg::Auto => Compositor::Auto,
         },
-    }
+    })
 }
 
 fn view(arg: ViewArg) -> View {

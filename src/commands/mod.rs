@@ -16,10 +16,11 @@ mod still;
 mod validate;
 
 use crate::Error;
+use crate::error::RequestError;
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, GpuContext, GpuOptions};
 use crate::scene::{self, LoadedScene};
-use crate::timeline::FrameSet;
+use crate::timeline::{Chunk, FrameSet};
 use std::path::PathBuf;
 
 pub use crate::compare::ToleranceFlags;
@@ -45,6 +46,8 @@ pub struct GpuChoice {
     pub backend: BackendChoice,
     /// Substring of the adapter name.
     pub adapter_name: Option<String>,
+    /// Index in `fogbank info`'s list (`--gpu`, `FOGBANK_GPU`).
+    pub adapter_index: Option<usize>,
     /// How the fog sheets are put over the scene.
     pub compositor: Compositor,
 }
@@ -62,6 +65,8 @@ pub struct SimulateSettings {
     pub probes_world: Vec<[f32; 2]>,
     /// With `scene.cache`, write a snapshot every this many frames.
     pub cache_every_frames: u32,
+    /// CPU threads for the simulation; every core when `None`.
+    pub threads: Option<usize>,
     /// No progress.
     pub quiet: bool,
 }
@@ -117,6 +122,12 @@ pub struct RenderSettings {
     pub preset: Option<String>,
     /// Skip the frame sequence (video only).
     pub no_frames: bool,
+    /// Render only this slice of the frames (`--chunk`).
+    pub chunk: Option<Chunk>,
+    /// Keep complete frame files already there (`--skip-existing`).
+    pub skip_existing: bool,
+    /// CPU threads for simulation and encoding; every core when `None`.
+    pub threads: Option<usize>,
     /// Print a JSON summary.
     pub json: bool,
     /// Which GPU.
@@ -262,7 +273,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Simulate(s) => simulate::run(&s),
         Command::Maps(s) => maps::run(&s),
         Command::Validate(s) => validate::run(&s),
-        Command::Render(s) => render::run(&s).map(|_| ()),
+        Command::Render(s) => render::run(&s),
         Command::Still(s) => still::run(&s),
         Command::Sheet(s) => sheet::run(&s),
         Command::Check(s) => {
@@ -299,6 +310,16 @@ fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
     }
 }
 
+/// Caps rayon's global pool, where the simulation's rows run, at `threads` (`--threads`). The
+/// pool can be built once per process; a program that built it already keeps its own.
+fn limit_threads(threads: Option<usize>) {
+    if let Some(threads) = threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+}
+
 /// Loads the scene and prints its warnings on stderr.
 fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
     let loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
@@ -311,9 +332,20 @@ fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
 impl GpuChoice {
     /// Opens the chosen GPU.
     fn open(&self) -> Result<GpuContext, Error> {
+        if let Some(index) = self.adapter_index {
+            let adapters = crate::gpu::list_adapters_of(self.backend);
+            if index >= adapters.len() {
+                return Err(RequestError::NoSuchGpu {
+                    index,
+                    adapters: adapters.into_iter().map(|a| a.name).collect(),
+                }
+                .into());
+            }
+        }
         Ok(GpuContext::new(&GpuOptions {
             backend: self.backend,
             adapter_name: self.adapter_name.clone(),
+            adapter_index: self.adapter_index,
         })?)
     }
 }

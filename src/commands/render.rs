@@ -1,20 +1,44 @@
 //! `fogbank render`: a frame sequence, maps and a video through [`pipeline::render`], then a
 //! summary line (or `--json`).
 
-use super::{ProgressMode, ProgressReporter, RenderSettings, load_scene, print_json};
+use super::{
+    ProgressMode, ProgressReporter, RenderSettings, limit_threads, load_scene, print_json,
+};
 use crate::Error;
-use crate::pipeline::{self, RenderOptions, RenderSummary, VideoRequest};
+use crate::pipeline::{self, RenderOptions, VideoRequest};
 use std::path::Path;
 
-pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
+pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
+    limit_threads(settings.threads);
     let loaded = load_scene(&settings.scene)?;
     let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let frames = match settings.chunk {
+        None => settings.frames.clone(),
+        Some(chunk) => {
+            let all = pipeline::frames_in_clip(settings.frames.as_ref(), &scene)?;
+            let part = all.chunk(chunk);
+            if part.is_empty() {
+                // More chunks than frames: this one has nothing to do, and that is fine.
+                eprintln!(
+                    "chunk {chunk} has no frames: {} split into {} chunks leaves some empty; \
+                     nothing to render",
+                    all,
+                    chunk.count()
+                );
+                return Ok(());
+            }
+            if !settings.quiet {
+                eprintln!("chunk {chunk}: {part} of {all}");
+            }
+            Some(part)
+        }
+    };
     let options = RenderOptions {
         out_dir: settings
             .out_dir
             .clone()
             .unwrap_or_else(|| Path::new("out").join(&scene.name)),
-        frames: settings.frames.clone(),
+        frames,
         view: settings.view,
         compositor: settings.gpu.compositor,
         format: settings.format,
@@ -28,6 +52,8 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
             preset: settings.preset.clone(),
         }),
         cache_dir: settings.scene.cache.clone(),
+        skip_existing: settings.skip_existing,
+        encoder_threads: settings.threads,
     };
     // Everything that can be checked is checked before the GPU opens: flags, frames, the
     // video's extension and settings, ffmpeg and its encoder.
@@ -54,8 +80,13 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
         } else {
             summary.out_dir.display().to_string()
         };
+        let kept = if summary.skipped > 0 {
+            format!(" ({} already complete, kept)", summary.skipped)
+        } else {
+            String::new()
+        };
         eprintln!(
-            "rendered {} frames to {} on {} in {:.1} s ({:.1} frames/s)",
+            "rendered {} frames{kept} to {} on {} in {:.1} s ({:.1} frames/s)",
             summary.frames,
             place,
             summary.adapter,
@@ -63,5 +94,5 @@ pub(super) fn run(settings: &RenderSettings) -> Result<RenderSummary, Error> {
             summary.frames as f64 / summary.total_s.max(1e-9)
         );
     }
-    Ok(summary)
+    Ok(())
 }

@@ -1,7 +1,8 @@
 //! `fogbank simulate`: step the scene and print one line, or one JSON object, per frame.
 
-use super::{Progress, ProgressMode, SimulateSettings, load_scene};
+use super::{Progress, ProgressMode, SimulateSettings, limit_threads, load_scene};
 use crate::Error;
+use crate::error::RequestError;
 use crate::pipeline::{create_dir, frames_in_clip, start_playback};
 use crate::playback::FrameState;
 use crate::sim::FluidSim;
@@ -9,8 +10,18 @@ use serde_json::json;
 use std::io::Write;
 
 pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
+    limit_threads(settings.threads);
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
+    // The fluid covers [-area/2, area/2] in x and z; a probe outside would read the edge cell.
+    let half = scene.fog.area * 0.5;
+    if let Some(&[x, z]) = settings
+        .probes_world
+        .iter()
+        .find(|[x, z]| x.abs() > half || z.abs() > half)
+    {
+        return Err(RequestError::ProbeOutsideFog { x, z, half }.into());
+    }
     let frames = frames_in_clip(settings.frames.as_ref(), scene)?;
     let first_frame = frames.frames().first().copied().unwrap_or(0);
     let mut playback = start_playback(settings.scene.cache.as_deref(), scene, first_frame)?;

@@ -98,6 +98,9 @@ pub struct GpuOptions {
     pub backend: BackendChoice,
     /// Use the adapter whose name contains this, case-insensitively (`--adapter`).
     pub adapter_name: Option<String>,
+    /// Use the adapter at this index of [`list_adapters_of`] for `backend` (`--gpu`, in
+    /// `fogbank info` order). Overrides `adapter_name`.
+    pub adapter_index: Option<usize>,
 }
 
 /// One adapter as `fogbank info` and the JSON summary describe it.
@@ -164,12 +167,22 @@ fn device_type_name(device_type: wgpu::DeviceType) -> &'static str {
 /// Every adapter of every backend this build supports, best first (the order
 /// [`GpuContext::new`] picks from with the `auto` backend). Empty when there is none.
 pub fn list_adapters() -> Vec<AdapterSummary> {
-    let mut adapters = enumerate(BackendChoice::Auto, |_| true);
-    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
-    adapters
+    list_adapters_of(BackendChoice::Auto)
+}
+
+/// The adapters of `backend`, best first: the list `--gpu INDEX` indexes (for `auto`, the one
+/// `fogbank info` prints).
+pub fn list_adapters_of(backend: BackendChoice) -> Vec<AdapterSummary> {
+    sorted_adapters(backend)
         .iter()
         .map(|adapter| AdapterSummary::new(&adapter.get_info(), &adapter.limits()))
         .collect()
+}
+
+fn sorted_adapters(backend: BackendChoice) -> Vec<wgpu::Adapter> {
+    let mut adapters = enumerate(backend, |_| true);
+    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
+    adapters
 }
 
 /// The adapters of `backend`. For `Auto`, GL is probed last and only when no Vulkan, Metal or
@@ -243,6 +256,20 @@ impl GpuContext {
     /// Without `adapter_name`, the best by [`list_adapters`]' order; with it, the best whose
     /// name contains it (case-insensitive).
     pub fn new(options: &GpuOptions) -> Result<GpuContext, GpuError> {
+        if let Some(index) = options.adapter_index {
+            let adapters = sorted_adapters(options.backend);
+            return match adapters.get(index) {
+                Some(adapter) => GpuContext::open(adapter),
+                None if adapters.is_empty() => Err(GpuError::NoAdapter {
+                    backend: options.backend,
+                }),
+                None => Err(GpuError::AdapterNotFound {
+                    wanted: format!("index {index}"),
+                    backend: options.backend,
+                    available: adapters.iter().map(|a| a.get_info().name).collect(),
+                }),
+            };
+        }
         let matches = |adapter: &wgpu::Adapter| match &options.adapter_name {
             None => true,
             Some(wanted) => adapter
@@ -265,7 +292,11 @@ impl GpuContext {
                 available: adapters.iter().map(|a| a.get_info().name).collect(),
             });
         };
+        GpuContext::open(adapter)
+    }
 
+    /// Opens `adapter` headless with its own limits.
+    fn open(adapter: &wgpu::Adapter) -> Result<GpuContext, GpuError> {
         let adapter_info = adapter.get_info();
         // The adapter's own limits: the largest frames it can do, not WebGPU's defaults.
         let limits = adapter.limits();

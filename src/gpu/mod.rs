@@ -54,7 +54,9 @@ mod terrain_geometry;
 #[cfg(test)]
 mod tests;
 
-pub use context::{AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters};
+pub use context::{
+    AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters, list_adapters_of,
+};
 pub use error::GpuError;
 pub use passes::fog_compute::Compositor;
 pub use readback::Readback;

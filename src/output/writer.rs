@@ -113,6 +113,13 @@ impl WriterPool {
         WriterPool::new(cores.saturating_sub(1).max(1), cores * 2)
     }
 
+    /// A pool of `threads` encoders (at least one) with a queue of twice as many jobs
+    /// (`--threads`).
+    pub fn with_threads(threads: usize) -> Self {
+        let threads = threads.max(1);
+        WriterPool::new(threads, threads * 2)
+    }
+
     /// Queues a job, blocking while the queue is full. Returns the first error seen so far, if
     /// any, so the producer can stop early.
     pub fn submit(&mut self, job: WriteJob) -> Result<(), crate::Error> {

@@ -64,12 +64,35 @@ pub struct LoopStats {
     pub hashes: Vec<FrameHash>,
 }
 
+/// How the frame loop runs, beyond what it renders: frames to leave out, encoder threads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoopOptions<'a> {
+    /// Frames of the job that are simulated (the fluid cannot skip) but neither rendered nor
+    /// handed to the sink, e.g. complete files a resumed render keeps (`--skip-existing`).
+    /// Sorted.
+    pub skip: &'a [u32],
+    /// Encoder threads; one per core beyond the first when `None`.
+    pub encoder_threads: Option<usize>,
+}
+
 /// Renders every frame of `job` and hands each finished one to `sink` in frame order, with the
 /// writer pool for any files it wants written. Stops between frames when an interruption was
 /// requested ([`crate::interrupt`]), after the files in flight are complete.
 pub fn run_frames(
     context: &GpuContext,
     job: &FrameJob<'_>,
+    reporter: &mut dyn Reporter,
+    sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
+) -> Result<LoopStats, Error> {
+    run_frames_with(context, job, LoopOptions::default(), reporter, sink)
+}
+
+/// [`run_frames`] with [`LoopOptions`]: frames in `options.skip` are simulated (their hashes
+/// and maps still come out) but not rendered nor given to `sink`.
+pub fn run_frames_with(
+    context: &GpuContext,
+    job: &FrameJob<'_>,
+    options: LoopOptions<'_>,
     reporter: &mut dyn Reporter,
     mut sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
 ) -> Result<LoopStats, Error> {
@@ -95,7 +118,10 @@ pub fn run_frames(
     }
     let first_frame = job.frames.frames().first().copied().unwrap_or(0);
     let mut playback = start_playback(job.cache_dir, scene, first_frame)?;
-    let mut pool = WriterPool::for_this_machine();
+    let mut pool = match options.encoder_threads {
+        Some(threads) => WriterPool::with_threads(threads),
+        None => WriterPool::for_this_machine(),
+    };
     let mut hashes = Vec::with_capacity(job.frames.len());
     let (mut simulate_s, mut render_s) = (0.0, 0.0);
 
@@ -119,6 +145,11 @@ pub fn run_frames(
             for map in map_jobs(dir, frame, fluid, fluid_map, lift_map) {
                 pool.submit(map)?;
             }
+        }
+        if options.skip.binary_search(&frame).is_ok() {
+            reporter.advance(Stage::Render, 1);
+            reporter.advance(Stage::Encode, 1);
+            continue;
         }
         let t = Instant::now();
         let finished = renderer.submit(&playback.frame_inputs(&state))?;

@@ -34,7 +34,9 @@ mod sequence;
 mod sheet;
 mod still;
 
-pub use frame_loop::{FrameHash, FrameJob, LoopStats, run_frames, start_playback};
+pub use frame_loop::{
+    FrameHash, FrameJob, LoopOptions, LoopStats, run_frames, run_frames_with, start_playback,
+};
 pub use maps::{MapsOptions, maps};
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};

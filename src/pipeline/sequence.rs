@@ -6,7 +6,7 @@
 //! never costs a simulation. Files are written atomically by the writer pool, so an interrupted
 //! run leaves only whole frames.
 
-use super::frame_loop::{FrameHash, FrameJob, run_frames};
+use super::frame_loop::{FrameHash, FrameJob, LoopOptions, run_frames_with};
 use super::report::Reporter;
 use super::{create_dir, create_parent, frames_in_clip};
 use crate::Error;
@@ -73,6 +73,11 @@ pub struct RenderOptions {
     pub video: Option<VideoRequest>,
     /// Start from this simulation cache (`--cache`).
     pub cache_dir: Option<PathBuf>,
+    /// Keep frame files already in `out_dir` that are complete (they decode at the right
+    /// size); render only the others (`--skip-existing`). Not with a video or without frames.
+    pub skip_existing: bool,
+    /// Encoder threads; one per core beyond the first when `None` (`--threads`).
+    pub encoder_threads: Option<usize>,
 }
 
 impl RenderOptions {
@@ -91,6 +96,8 @@ impl RenderOptions {
             maps: false,
             video: None,
             cache_dir: None,
+            skip_existing: false,
+            encoder_threads: None,
         }
     }
 
@@ -102,6 +109,9 @@ impl RenderOptions {
         }
         if self.layers && !self.write_frames {
             return Err(RequestError::LayersWithoutFrames.into());
+        }
+        if self.skip_existing && (self.video.is_some() || !self.write_frames) {
+            return Err(RequestError::SkipExistingWithVideo.into());
         }
         frames_in_clip(self.frames.as_ref(), scene)?;
         if let Some((format, settings)) = self.video_format(scene)? {
@@ -143,6 +153,8 @@ pub struct RenderSummary {
     pub out_dir: PathBuf,
     /// Number of frames rendered.
     pub frames: usize,
+    /// Number of frames whose complete files were already there and kept (`--skip-existing`).
+    pub skipped: usize,
     /// Seconds spent stepping the simulation.
     pub simulate_s: f64,
     /// Seconds spent submitting frames and waiting for the GPU.
@@ -185,9 +197,26 @@ pub fn render(
         maps_dir: options.maps.then_some(maps_dir.as_path()),
         cache_dir: options.cache_dir.as_deref(),
     };
+    let skip: Vec<u32> = if options.skip_existing {
+        // Decoding every file is the slow part of a resume: one file per rayon task, the
+        // result in frame order whatever the threads.
+        use rayon::prelude::*;
+        frames
+            .frames()
+            .par_iter()
+            .copied()
+            .filter(|&frame| frame_is_complete(frame, scene, options))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let loop_options = LoopOptions {
+        skip: &skip,
+        encoder_threads: options.encoder_threads,
+    };
     let mut created = false;
     let mut sink: Option<Box<dyn VideoSink>> = None;
-    let stats = run_frames(context, &job, reporter, |frame, pool| {
+    let stats = run_frames_with(context, &job, loop_options, reporter, |frame, pool| {
         if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
             if sink.is_none() {
                 create_parent(&request.path)?;
@@ -228,7 +257,8 @@ pub fn render(
         view: options.view,
         compositor: stats.compositor,
         out_dir: options.out_dir.clone(),
-        frames: frames.len(),
+        frames: frames.len() - skip.len(),
+        skipped: skip.len(),
         simulate_s: stats.simulate_s,
         render_s: stats.render_s,
         encode_s: stats.encode_s,
@@ -237,6 +267,28 @@ pub fn render(
         video_report,
         hashes: stats.hashes,
     })
+}
+
+/// Whether every file of `frame` is in `options.out_dir` and complete: it decodes, as a PNG or
+/// with [`crate::output::exr::decode_exr_rgba_f16`], at the scene's picture size. A truncated
+/// or damaged file (or a missing one) means the frame is rendered again.
+fn frame_is_complete(frame: u32, scene: &Scene, options: &RenderOptions) -> bool {
+    let size = (scene.output.width, scene.output.height);
+    let dir = &options.out_dir;
+    let read = |name: String| std::fs::read(dir.join(name)).ok();
+    match options.format {
+        FrameFormat::Png => read(frame_file_name("frame", frame))
+            .and_then(|bytes| crate::output::png::decode_rgba8(&bytes).ok())
+            .is_some_and(|(w, h, _)| (w, h) == size),
+        FrameFormat::Exr => {
+            let exr_ok = |prefix: &str| {
+                read(crate::output::exr::frame_file_name(prefix, frame))
+                    .and_then(|bytes| crate::output::exr::decode_exr_rgba_f16(&bytes).ok())
+                    .is_some_and(|(w, h, _)| (w, h) == size)
+            };
+            exr_ok("frame") && (!options.layers || exr_ok("fog"))
+        }
+    }
 }
 
 /// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from
