@@ -30,7 +30,7 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let mut out = stdout.lock();
     for &frame in frames.frames() {
         if crate::interrupt::requested() {
-            return Err(Error::Interrupted { written: 0 });
+            return Err(Error::interrupted(0));
         }
         let state = playback.advance_to(frame, || {});
         if let Some(error) = playback.take_cache_error() {

@@ -104,7 +104,7 @@ pub fn run_frames(
             drop(renderer);
             let written = pool.files_written();
             pool.finish()?;
-            return Err(Error::Interrupted { written });
+            return Err(Error::interrupted(written));
         }
         let t = Instant::now();
         let state = playback.advance_to(frame, || {});

@@ -38,7 +38,7 @@ pub fn maps(
         if crate::interrupt::requested() {
             let written = pool.files_written();
             pool.finish()?;
-            return Err(Error::Interrupted { written });
+            return Err(Error::interrupted(written));
         }
         playback.advance_to(frame, || {});
         let (fluid, fluid_map, lift_map) = playback.packed_maps();
