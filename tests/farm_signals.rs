@@ -1,12 +1,14 @@
-//! What a render farm sees when it stops a job: SIGTERM and SIGHUP end a run like Ctrl-C, between
-//! frames, with only whole files left, no ffmpeg child left running, and the exit code
-//! 128 + the signal's number (SIGTERM 143, SIGHUP 129).
+//! What a render farm relies on. Stopping a job: SIGTERM and SIGHUP end a run like Ctrl-C,
+//! between frames, with only whole files left, no ffmpeg child left running, and the exit code
+//! 128 + the signal's number (SIGTERM 143, SIGHUP 129). Its cache: a snapshot with any flipped
+//! byte or cut short is refused with exit code 2 naming the file, never used.
 
 mod common;
 
 use common::{
-    assert_only_whole_pngs, file_names, report_skip, require_gpu, send_signal, signal_after_start,
-    spawn_fogbank, stderr, temp_dir, test_name,
+    assert_exit, assert_only_whole_pngs, file_names, fogbank, fogbank_ok, gpu_available,
+    report_skip, require_gpu, send_signal, signal_after_start, spawn_fogbank, stderr, temp_dir,
+    test_name,
 };
 use std::path::Path;
 use std::process::Command;
@@ -184,4 +186,68 @@ fn sigterm_during_video_stops_ffmpeg_and_leaves_no_video() {
             "ffmpeg (pid {pid}) is still running"
         );
     }
+}
+
+/// The state hashes `simulate --json` prints for `args`.
+fn simulate_hashes(args: &[&str]) -> Vec<String> {
+    let out = fogbank_ok(&[&["simulate", "--json", "--quiet"], args].concat());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            value["hash"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_damaged_or_cut_snapshot_is_refused_naming_the_file() {
+    let dir = temp_dir("damaged-cache");
+    let dir_arg = dir.to_str().unwrap();
+    let grid = "fluid.grid=48";
+    let full = simulate_hashes(&["--set", grid, "--frames", "0..70"]);
+    simulate_hashes(&["--set", grid, "--cache", dir_arg, "--frames", "0..61"]);
+    let snap = dir.join("step_00000060.snap");
+    let good = std::fs::read(&snap).unwrap();
+    let from_cache = ["--set", grid, "--cache", dir_arg, "--frames", "60..70"];
+    assert_eq!(simulate_hashes(&from_cache), full[60..70], "a good cache");
+
+    let refused = |what: &str, bytes: &[u8], command: &[&str]| {
+        std::fs::write(&snap, bytes).unwrap();
+        let out = fogbank(&[command, &from_cache[..], &["--quiet"]].concat());
+        let message = stderr(&out);
+        assert_exit(&out, 2);
+        assert!(
+            message.contains("step_00000060.snap") && !message.contains("panicked"),
+            "{what}: {message}"
+        );
+        message
+    };
+    // Header (magic, version, scene hash, step, payload length, checksum), payload, last byte.
+    let middle = good.len() / 2;
+    for offset in [0, 9, 14, 30, 40, 45, middle, good.len() - 1] {
+        let mut damaged = good.clone();
+        damaged[offset] ^= 0x10;
+        refused(&format!("byte {offset}"), &damaged, &["simulate"]);
+    }
+    let mut damaged = good.clone();
+    damaged[middle] ^= 0x01;
+    let message = refused("payload", &damaged, &["simulate"]);
+    assert!(message.contains("checksum"), "{message}");
+    let message = refused("cut", &good[..good.len() - 1], &["simulate"]);
+    assert!(message.contains("truncated"), "{message}");
+    if gpu_available(test_name!()) {
+        let out_dir = temp_dir("damaged-cache-render");
+        let out_arg = out_dir.to_str().unwrap();
+        let render = ["render", "--size", "32x18", "--out", out_arg];
+        let message = refused("render", &damaged, &render);
+        assert!(message.contains("checksum"), "{message}");
+    }
+
+    std::fs::write(&snap, &good).unwrap();
+    assert_eq!(
+        simulate_hashes(&from_cache),
+        full[60..70],
+        "the cache again"
+    );
 }
