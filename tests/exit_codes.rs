@@ -217,3 +217,30 @@ fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
     );
     assert_only_whole_pngs(&out_dir);
 }
+
+#[test]
+fn a_closed_stdout_ends_simulate_quietly_with_0() {
+    // `fogbank simulate | head -1`: the reader goes away after one line.
+    for json in [false, true] {
+        let mut args = vec!["simulate", "--set", "output.frames=100000"];
+        if json {
+            args.push("--json");
+        }
+        let mut child = common::spawn_fogbank(&args);
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert!(!line.is_empty());
+        // The reader (and with it the pipe's only read end) is dropped here.
+        let out = child.wait_with_output().unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "json={json}: {message}");
+        assert!(
+            !message.contains("panicked") && !message.contains("error"),
+            "json={json}: {message}"
+        );
+    }
+}
