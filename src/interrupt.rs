@@ -63,6 +63,16 @@ pub fn signal() -> Option<i32> {
     }
 }
 
+/// For stepping loops ([`crate::playback::Playback::advance_to_or_stop`]): break once a stop
+/// signal arrived.
+pub fn poll() -> std::ops::ControlFlow<()> {
+    if requested() {
+        std::ops::ControlFlow::Break(())
+    } else {
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
 /// A signal's usual name ("SIGTERM"), or "signal N" for one without a known name.
 pub fn signal_name(signal: i32) -> String {
     signal_hook::low_level::signal_name(signal)

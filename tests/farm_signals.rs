@@ -93,6 +93,29 @@ fn sigterm_during_simulate_exits_143() {
 }
 
 #[test]
+fn sigterm_while_stepping_to_a_far_first_frame_exits_143() {
+    // One far frame is one long walk of steps: simulate stops between steps, not frames.
+    let child = spawn_fogbank(&[
+        "simulate",
+        "--set",
+        "output.frames=100000",
+        "--set",
+        "fluid.grid=128",
+        "--frames",
+        "99999",
+        "--quiet",
+    ]);
+    std::thread::sleep(Duration::from_millis(1500));
+    send_signal(child.id(), "TERM");
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(143), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(30), "{message}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn sigterm_during_still_exits_143() {
     // A still far into the clip spends its time stepping the world: it stops between steps.
     require_gpu!();

@@ -9,7 +9,6 @@ use crate::Error;
 use crate::frame::{Frame, View};
 use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
 use crate::scene::Scene;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 /// Which frame [`still`] renders, and how.
@@ -62,11 +61,7 @@ pub fn still(
     reporter.begin(Stage::Simulate, steps);
     let state = playback.advance_to_or_stop(options.frame, || {
         reporter.advance(Stage::Simulate, 1);
-        if crate::interrupt::requested() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+        crate::interrupt::poll()
     });
     let Some(state) = state else {
         return Err(Error::interrupted(0));
