@@ -25,8 +25,9 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code of `check` and `compare` when images differ beyond the tolerance.
 pub const EXIT_DIFFERENCES: i32 = 3;
-/// Exit code after SIGINT (Ctrl-C): 128 + 2, as shells report it.
-pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit code after SIGINT (Ctrl-C): 128 + 2, as shells report it. Every stop signal exits
+/// with 128 + its number: SIGTERM 143, SIGHUP 129 (see [`ErrorKind::Interrupted`]).
+pub const EXIT_INTERRUPTED: i32 = 128 + crate::interrupt::SIGINT;
 
 /// The four outcomes of a failed command, each with its exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +38,9 @@ pub enum ErrorKind {
     BadInput,
     /// `check` or `compare` found differences beyond the tolerance (exit 3).
     Differences,
-    /// The run was interrupted (exit 130).
-    Interrupted,
+    /// The run was stopped by this signal (exit 128 + its number: SIGINT 130, SIGTERM 143,
+    /// SIGHUP 129).
+    Interrupted(i32),
 }
 
 impl ErrorKind {
@@ -48,7 +50,7 @@ impl ErrorKind {
             ErrorKind::Failure => EXIT_FAILURE,
             ErrorKind::BadInput => EXIT_BAD_INPUT,
             ErrorKind::Differences => EXIT_DIFFERENCES,
-            ErrorKind::Interrupted => EXIT_INTERRUPTED,
+            ErrorKind::Interrupted(signal) => 128 + signal,
         }
     }
 }
@@ -136,11 +138,16 @@ pub enum Error {
     /// `check` or `compare` found differences beyond the tolerance (details already printed).
     #[error("{0}")]
     Differences(String),
-    /// The run was interrupted; finished files are kept, no partial file is left.
-    #[error("interrupted: {written} files were written completely, none partially")]
+    /// The run was stopped by a signal; finished files are kept, no partial file is left.
+    #[error(
+        "interrupted by {}: {written} files were written completely, none partially",
+        crate::interrupt::signal_name(*signal)
+    )]
     Interrupted {
         /// Files written before the interruption.
         written: usize,
+        /// The signal that stopped the run (SIGINT, SIGTERM, SIGHUP).
+        signal: i32,
     },
 }
 
@@ -279,6 +286,15 @@ pub enum RequestError {
 }
 
 impl Error {
+    /// The error of a run the loops stopped after `written` files because a stop signal
+    /// arrived ([`crate::interrupt::signal`]; SIGINT if none is recorded).
+    pub fn interrupted(written: usize) -> Self {
+        Error::Interrupted {
+            written,
+            signal: crate::interrupt::signal().unwrap_or(crate::interrupt::SIGINT),
+        }
+    }
+
     /// Which of the four outcomes this failure is: the only place that decides it.
     pub fn kind(&self) -> ErrorKind {
         match self {
@@ -305,7 +321,7 @@ impl Error {
             Error::Video(e) if e.is_bad_input() => ErrorKind::BadInput,
             Error::Sheet(e) if e.is_bad_input() => ErrorKind::BadInput,
             Error::Differences(_) => ErrorKind::Differences,
-            Error::Interrupted { .. } => ErrorKind::Interrupted,
+            Error::Interrupted { signal, .. } => ErrorKind::Interrupted(*signal),
             Error::Gpu(_)
             | Error::Write { .. }
             | Error::Encode { .. }
@@ -356,10 +372,12 @@ mod tests {
             ErrorKind::Failure,
             ErrorKind::BadInput,
             ErrorKind::Differences,
-            ErrorKind::Interrupted,
+            ErrorKind::Interrupted(crate::interrupt::SIGINT),
+            ErrorKind::Interrupted(crate::interrupt::SIGTERM),
+            ErrorKind::Interrupted(crate::interrupt::SIGHUP),
         ]
         .map(ErrorKind::exit_code);
-        assert_eq!(codes, [1, 2, 3, 130]);
+        assert_eq!(codes, [1, 2, 3, 130, 143, 129]);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::scene::Scene;
 use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
 use crate::world::World;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Why a simulation cache could not be used.
@@ -228,15 +229,32 @@ impl Playback {
     /// (for progress). Asking for a frame before the current step is a logic error and returns
     /// the current state's frame unchanged.
     pub fn advance_to(&mut self, frame: u32, mut on_step: impl FnMut()) -> FrameState {
+        let state = self.advance_to_or_stop(frame, || {
+            on_step();
+            ControlFlow::Continue(())
+        });
+        state.expect("stepping that never breaks reaches its frame")
+    }
+
+    /// Like [`Playback::advance_to`], but `on_step` may break after any step; then the world
+    /// stays at that step (a later call goes on from there) and `None` is returned. Long walks
+    /// to one frame (`fogbank still`) stop on a signal this way.
+    pub fn advance_to_or_stop(
+        &mut self,
+        frame: u32,
+        mut on_step: impl FnMut() -> ControlFlow<()>,
+    ) -> Option<FrameState> {
         let target_steps = self.timeline.steps_before(frame);
         while self.world.steps() < target_steps {
             self.events.extend(self.world.step());
             self.write_snapshot_if_due();
-            on_step();
+            if on_step().is_break() {
+                return None;
+            }
         }
         let time_s = self.timeline.frame_time_s(frame);
         let scene = self.world.scene();
-        FrameState {
+        Some(FrameState {
             frame,
             time_s,
             steps: self.world.steps(),
@@ -245,7 +263,7 @@ impl Playback {
             ball_pos_world: self.world.ball().pos_world,
             camera: self.world.camera_pose(time_s),
             ball_light_intensity: scene.lights.ball.intensity_at(time_s),
-        }
+        })
     }
 
     /// Packs the fluid's two shader maps for the current state and returns them with the

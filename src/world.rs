@@ -238,28 +238,28 @@ impl World {
 
 impl World {
     /// The whole state as bytes: a header (magic, format version, [`sim_scene_hash`], grid
-    /// size, step), the fluid (see `sim/snapshot.rs`), the ball with its script state, the
+    /// size, step, payload length, CRC-32; see [`SnapshotHeader::seal`]), the fluid (see `sim/snapshot.rs`), the ball with its script state, the
     /// camera's eye and the step count, all little-endian. [`World::restore`] reads it back.
     pub fn snapshot(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.fluid.mapping().cell_count() * 37);
-        SnapshotHeader {
-            scene_hash: sim_scene_hash(&self.scene),
-            cells: self.fluid.mapping().cells as u64,
-            step: self.steps,
-        }
-        .write(&mut out);
         self.fluid.write_snapshot(&mut out);
         self.ball.write_snapshot(&mut out);
         for v in self.camera.eye_world {
             out.extend_from_slice(&v.to_le_bytes());
         }
         put_u64(&mut out, self.steps);
-        out
+        SnapshotHeader {
+            scene_hash: sim_scene_hash(&self.scene),
+            cells: self.fluid.mapping().cells as u64,
+            step: self.steps,
+        }
+        .seal(&out)
     }
 
     /// The world of `scene` in the state saved by [`World::snapshot`]. Stepping it gives
     /// exactly what stepping the saved world would have. A snapshot of another scene, another
-    /// grid or another format version, or damaged bytes, is an error, never a panic.
+    /// grid or another format version, or damaged bytes (the checksum catches any flipped bit),
+    /// is an error, never a panic.
     pub fn restore(scene: &Scene, bytes: &[u8]) -> Result<World, SnapshotError> {
         let mut input = bytes;
         let header = SnapshotHeader::read(&mut input)?;

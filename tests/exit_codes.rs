@@ -1,22 +1,16 @@
 //! One test per exit code the README promises: 1 for a failure while working (an output
 //! folder that cannot be written), 2 for bad input (a scene with an unknown field), 3 for
-//! images that differ (`compare` and `check`), 130 after SIGINT — and that the message names
+//! images that differ (`compare` and `check`), 130 after SIGINT (tests/farm_signals.rs has SIGTERM and SIGHUP) — and that the message names
 //! the cause once, with `error:` in front.
 
 mod common;
 
-use common::{TempDir, assert_exit, file_names, fogbank, require_gpu, stderr, temp_dir};
-use std::io::{BufRead, BufReader};
+use common::{
+    TempDir, assert_exit, assert_only_whole_pngs, fogbank, require_gpu, signal_after_start, stderr,
+    temp_dir,
+};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// `fogbank` as a command to spawn, run from the project root.
-fn fogbank_command() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fogbank"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
+use std::process::Command;
 
 /// A folder nobody may create files in, with the guard that removes it. As root, permission
 /// bits do not stop writes, so the folder is then one inside `/proc`, where no process can
@@ -179,47 +173,9 @@ fn a_golden_mismatch_exits_3() {
     assert!(golden.join("frame_0001.diff.png").is_file());
 }
 
-/// Starts `fogbank args…`, waits for its first line on stdout (or for `ready` to exist), sends
-/// SIGINT, and returns how it ended.
-fn interrupt_after_start(args: &[&str], ready: Option<&Path>) -> (Option<i32>, String) {
-    let mut child = fogbank_command()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starting fogbank");
-    let started = Instant::now();
-    match ready {
-        None => {
-            let mut line = String::new();
-            BufReader::new(child.stdout.as_mut().unwrap())
-                .read_line(&mut line)
-                .unwrap();
-            assert!(!line.is_empty(), "fogbank printed nothing before it ended");
-        }
-        Some(path) => {
-            while !path.exists() {
-                assert!(
-                    started.elapsed() < Duration::from_secs(300),
-                    "{} never appeared",
-                    path.display()
-                );
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), stderr(&out))
-}
-
 #[test]
 fn sigint_during_simulate_exits_130() {
-    let (code, message) = interrupt_after_start(
+    let (code, message) = signal_after_start(
         &[
             "simulate",
             "--set",
@@ -229,6 +185,7 @@ fn sigint_during_simulate_exits_130() {
             "--quiet",
         ],
         None,
+        "INT",
     );
     assert_eq!(code, Some(130), "{message}");
     assert!(message.starts_with("error: interrupted"), "{message}");
@@ -238,7 +195,7 @@ fn sigint_during_simulate_exits_130() {
 fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
     require_gpu!();
     let out_dir = temp_dir("sigint-render");
-    let (code, message) = interrupt_after_start(
+    let (code, message) = signal_after_start(
         &[
             "render",
             "tests/scenes/tiny.ron",
@@ -251,16 +208,39 @@ fn sigint_during_render_exits_130_and_leaves_only_whole_files() {
             out_dir.to_str().unwrap(),
         ],
         Some(&out_dir.join("frame_0000.png")),
+        "INT",
     );
     assert_eq!(code, Some(130), "{message}");
-    let names = file_names(&out_dir);
-    assert!(!names.is_empty());
-    for name in &names {
+    assert!(
+        message.starts_with("error: interrupted by SIGINT"),
+        "{message}"
+    );
+    assert_only_whole_pngs(&out_dir);
+}
+
+#[test]
+fn a_closed_stdout_ends_simulate_quietly_with_0() {
+    // `fogbank simulate | head -1`: the reader goes away after one line.
+    for json in [false, true] {
+        let mut args = vec!["simulate", "--set", "output.frames=100000"];
+        if json {
+            args.push("--json");
+        }
+        let mut child = common::spawn_fogbank(&args);
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert!(!line.is_empty());
+        // The reader (and with it the pipe's only read end) is dropped here.
+        let out = child.wait_with_output().unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "json={json}: {message}");
         assert!(
-            name.starts_with("frame_") && name.ends_with(".png"),
-            "a temporary or partial file was left: {name}"
+            !message.contains("panicked") && !message.contains("error"),
+            "json={json}: {message}"
         );
-        let decoded = image::open(out_dir.join(name));
-        assert!(decoded.is_ok(), "{name} is not a whole PNG");
     }
 }

@@ -41,9 +41,12 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
     let mut out = stdout.lock();
     for &frame in frames.frames() {
         if crate::interrupt::requested() {
-            return Err(Error::Interrupted { written: 0 });
+            return Err(Error::interrupted(0));
         }
-        let state = playback.advance_to(frame, || {});
+        // Stoppable between steps too: a far first frame can take minutes to reach.
+        let Some(state) = playback.advance_to_or_stop(frame, crate::interrupt::poll) else {
+            return Err(Error::interrupted(0));
+        };
         if let Some(error) = playback.take_cache_error() {
             return Err(error.into());
         }

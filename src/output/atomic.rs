@@ -1,8 +1,15 @@
 //! Atomic file writes: bytes go to a hidden temporary file beside the target, then a rename.
 //!
 //! A reader (ffmpeg, Blender, a farm's checker) therefore sees either no file or a whole one,
-//! and an interrupted run leaves no truncated PNG behind. Temporary names start with `.` and
-//! end with `.tmp` so they are easy to recognise and to sweep.
+//! and an interrupted run leaves no truncated PNG behind. Temporary names are
+//! `.NAME.PID.tmp` (a leading `.`, the process id, `.tmp` at the end) so they are easy to
+//! recognise and to sweep.
+//!
+//! The temporary file is created exclusively (`create_new`): fogbank never writes into a file
+//! it did not create. A file of that name already there can only be left over from a dead
+//! process that had the same id (in a container fogbank is often process 1 on every run): it is
+//! removed and the creation retried once. After the rename the folder itself is synced (on
+//! Unix), so the new name survives a power cut as well as the bytes do.
 
 use std::fs;
 use std::io::{self, Write};
@@ -17,12 +24,59 @@ pub fn temp_path_for(target: &Path) -> PathBuf {
     target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
-/// Writes `bytes` to `target` atomically: temporary file, flush and sync, then rename.
-/// On any failure the temporary file is removed and `target` is untouched.
+/// Creates the temporary file `temp` exclusively; a stale file of that name (left by a dead
+/// process with the same id) is removed and the creation retried once.
+pub fn create_temp(temp: &Path) -> io::Result<fs::File> {
+    let create = || {
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(temp)
+    };
+    match create() {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(temp)?;
+            create()
+        }
+        result => result,
+    }
+}
+
+/// Syncs the folder holding `path`, so a rename into it is durable. A no-op where folders
+/// cannot be opened or synced (not Unix, or a file system that does not support it).
+pub fn sync_parent_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        match fs::File::open(parent).and_then(|dir| dir.sync_all()) {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported
+                ) =>
+            {
+                Ok(())
+            }
+            result => result,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to `target` atomically: exclusive temporary file, write, sync, rename, then
+/// sync the folder. On any failure before the rename the temporary file is removed and
+/// `target` is untouched.
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let temp = temp_path_for(target);
     let result = (|| {
-        let mut file = fs::File::create(&temp)?;
+        let mut file = create_temp(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
@@ -31,7 +85,8 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
-    result
+    result?;
+    sync_parent_dir(target)
 }
 
 #[cfg(test)]
@@ -53,6 +108,25 @@ mod tests {
             .collect();
         assert!(leftovers.is_empty());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_stale_temporary_file_of_the_same_name_does_not_break_a_write() {
+        let dir = std::env::temp_dir().join(format!("fogbank-atomic-stale-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("frame_0001.png");
+        // Left by a dead process that had our id, longer than what we write.
+        fs::write(temp_path_for(&target), b"stale bytes from an earlier run").unwrap();
+        write_atomic(&target, b"new").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        assert!(!temp_path_for(&target).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_relative_target_in_the_current_folder_is_written() {
+        // The folder sync opens "." for a bare file name.
+        assert!(sync_parent_dir(Path::new("frame_0000.png")).is_ok());
     }
 
     #[test]

@@ -76,8 +76,9 @@ pub struct LoopOptions<'a> {
 }
 
 /// Renders every frame of `job` and hands each finished one to `sink` in frame order, with the
-/// writer pool for any files it wants written. Stops between frames when an interruption was
-/// requested ([`crate::interrupt`]), after the files in flight are complete.
+/// writer pool for any files it wants written. Stops between frames, or between the steps up
+/// to a frame, when an interruption was requested ([`crate::interrupt`]), after the files in
+/// flight are complete.
 pub fn run_frames(
     context: &GpuContext,
     job: &FrameJob<'_>,
@@ -126,14 +127,19 @@ pub fn run_frames_with(
     let (mut simulate_s, mut render_s) = (0.0, 0.0);
 
     for &frame in job.frames.frames() {
-        if crate::interrupt::requested() {
+        // A signal stops the loop between frames, or between the steps up to a far frame.
+        let t = Instant::now();
+        let stepped = if crate::interrupt::requested() {
+            None
+        } else {
+            playback.advance_to_or_stop(frame, crate::interrupt::poll)
+        };
+        let Some(state) = stepped else {
             drop(renderer);
             let written = pool.files_written();
             pool.finish()?;
-            return Err(Error::Interrupted { written });
-        }
-        let t = Instant::now();
-        let state = playback.advance_to(frame, || {});
+            return Err(Error::interrupted(written));
+        };
         simulate_s += t.elapsed().as_secs_f64();
         reporter.advance(Stage::Simulate, 1);
         hashes.push(FrameHash {

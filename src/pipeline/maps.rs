@@ -38,9 +38,16 @@ pub fn maps(
         if crate::interrupt::requested() {
             let written = pool.files_written();
             pool.finish()?;
-            return Err(Error::Interrupted { written });
+            return Err(Error::interrupted(written));
         }
-        playback.advance_to(frame, || {});
+        if playback
+            .advance_to_or_stop(frame, crate::interrupt::poll)
+            .is_none()
+        {
+            let written = pool.files_written();
+            pool.finish()?;
+            return Err(Error::interrupted(written));
+        }
         let (fluid, fluid_map, lift_map) = playback.packed_maps();
         for job in map_jobs(&options.out_dir, frame, fluid, fluid_map, lift_map) {
             pool.submit(job)?;

@@ -59,7 +59,13 @@ pub fn still(
     let mut playback = start_playback(options.cache_dir.as_deref(), &scene, options.frame)?;
     let steps = playback.timeline().steps_before(options.frame);
     reporter.begin(Stage::Simulate, steps);
-    let state = playback.advance_to(options.frame, || reporter.advance(Stage::Simulate, 1));
+    let state = playback.advance_to_or_stop(options.frame, || {
+        reporter.advance(Stage::Simulate, 1);
+        crate::interrupt::poll()
+    });
+    let Some(state) = state else {
+        return Err(Error::interrupted(0));
+    };
     reporter.end(Stage::Simulate);
     let frame = renderer.render_one(&playback.frame_inputs(&state))?;
     Ok(Still {

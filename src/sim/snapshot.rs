@@ -3,8 +3,10 @@
 //! --cache`).
 //!
 //! The format is plain little-endian: a header (magic, format version, the scene's hash, the
-//! grid size and the step index), then each field of the fluid as raw `f32`/`u8` values in a
-//! fixed order. Scratch buffers are not stored: every stage overwrites them before reading.
+//! grid size, the step index, the payload's length and a CRC-32 of the header fields after the
+//! version and of the payload), then the payload: each field of the fluid as raw `f32`/`u8`
+//! values in a fixed order (the world appends the ball, the camera and the step count). Any
+//! flipped bit after the version or any truncation is refused before a field is interpreted. Scratch buffers are not stored: every stage overwrites them before reading.
 //! The pressure is stored because the next solve starts from it (warm start); leaving it out
 //! would change every later step. Reading checks the header against what the caller expects
 //! and never panics on short or damaged input.
@@ -15,7 +17,10 @@ use super::{FluidParams, FluidSim, GridMapping, grid};
 /// First bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"FOGSNAP\0";
 /// Format version; bump it whenever the byte layout or the meaning of a field changes.
-pub const SNAPSHOT_VERSION: u32 = 2;
+/// Version 3 added the payload length and the CRC-32.
+pub const SNAPSHOT_VERSION: u32 = 3;
+/// Bytes in a snapshot header: magic, version, scene hash, cells, step, payload length, CRC-32.
+pub const SNAPSHOT_HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4;
 
 /// Why a snapshot could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +66,17 @@ pub enum SnapshotError {
         /// Bytes missing.
         needed: usize,
     },
+    /// The checksum does not match the bytes: the file was damaged after it was written.
+    #[error(
+        "snapshot is damaged: its CRC-32 checksum says {stored:08x}, its bytes give \
+         {computed:08x}; delete it and fill the cache again with `fogbank simulate --cache DIR`"
+    )]
+    Checksum {
+        /// The checksum stored in the header.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
     /// Bytes are left after the snapshot's end, or a value is out of range.
     #[error("snapshot is corrupt: {0}")]
     Corrupt(String),
@@ -79,16 +95,25 @@ pub struct SnapshotHeader {
 }
 
 impl SnapshotHeader {
-    /// Appends the header: magic, version, scene hash, cells, step.
-    pub fn write(&self, out: &mut Vec<u8>) {
+    /// The snapshot file: this header (magic, version, scene hash, cells, step, the payload's
+    /// length and the CRC-32 of those fields and the payload), then `payload`.
+    pub fn seal(&self, payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(SNAPSHOT_HEADER_LEN + payload.len());
         out.extend_from_slice(&SNAPSHOT_MAGIC);
         out.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
-        put_u64(out, self.scene_hash);
-        put_u64(out, self.cells);
-        put_u64(out, self.step);
+        let checked_from = out.len();
+        put_u64(&mut out, self.scene_hash);
+        put_u64(&mut out, self.cells);
+        put_u64(&mut out, self.step);
+        put_u64(&mut out, payload.len() as u64);
+        let crc = checksum(&out[checked_from..], payload);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out.extend_from_slice(payload);
+        out
     }
 
-    /// Reads a header and checks magic and version (the caller checks hash and grid).
+    /// Reads a header, checks magic, version, the payload's length and the checksum, and
+    /// leaves `input` at the payload (the caller checks scene hash and grid).
     pub fn read(input: &mut &[u8]) -> Result<SnapshotHeader, SnapshotError> {
         let magic = take(input, SNAPSHOT_MAGIC.len(), "magic")?;
         if magic != SNAPSHOT_MAGIC {
@@ -101,12 +126,42 @@ impl SnapshotHeader {
                 expected: SNAPSHOT_VERSION,
             });
         }
-        Ok(SnapshotHeader {
-            scene_hash: get_u64(input, "scene hash")?,
-            cells: get_u64(input, "grid size")?,
-            step: get_u64(input, "step")?,
-        })
+        let checked = take(input, 4 * 8, "header")?;
+        let mut fields = checked;
+        let stored = u32::from_le_bytes(take_array(input, "checksum")?);
+        let header = SnapshotHeader {
+            scene_hash: get_u64(&mut fields, "scene hash")?,
+            cells: get_u64(&mut fields, "grid size")?,
+            step: get_u64(&mut fields, "step")?,
+        };
+        let payload_len = get_u64(&mut fields, "payload length")?;
+        let available = input.len() as u64;
+        if available < payload_len {
+            return Err(SnapshotError::Truncated {
+                what: "payload",
+                needed: usize::try_from(payload_len - available).unwrap_or(usize::MAX),
+            });
+        }
+        if available > payload_len {
+            return Err(SnapshotError::Corrupt(format!(
+                "{} bytes left after the end",
+                available - payload_len
+            )));
+        }
+        let computed = checksum(checked, input);
+        if computed != stored {
+            return Err(SnapshotError::Checksum { stored, computed });
+        }
+        Ok(header)
     }
+}
+
+/// CRC-32 (IEEE) of the checked header fields followed by the payload.
+fn checksum(header_fields: &[u8], payload: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(header_fields);
+    hasher.update(payload);
+    hasher.finalize()
 }
 
 impl FluidSim {
@@ -274,9 +329,12 @@ mod tests {
             cells: 64,
             step: 600,
         };
-        let mut bytes = Vec::new();
-        header.write(&mut bytes);
-        assert_eq!(SnapshotHeader::read(&mut bytes.as_slice()), Ok(header));
+        let payload = [1u8, 2, 3, 4, 5];
+        let bytes = header.seal(&payload);
+        assert_eq!(bytes.len(), SNAPSHOT_HEADER_LEN + payload.len());
+        let mut input = bytes.as_slice();
+        assert_eq!(SnapshotHeader::read(&mut input), Ok(header));
+        assert_eq!(input, payload);
         let mut newer = bytes.clone();
         newer[8] = newer[8].wrapping_add(1);
         assert!(matches!(
@@ -288,6 +346,39 @@ mod tests {
         assert_eq!(
             SnapshotHeader::read(&mut garbage.as_slice()),
             Err(SnapshotError::BadMagic)
+        );
+    }
+
+    #[test]
+    fn every_flipped_bit_after_the_version_and_every_cut_is_refused() {
+        let header = SnapshotHeader {
+            scene_hash: 0x0fed_cba9_8765_4321,
+            cells: 8,
+            step: 60,
+        };
+        let payload: Vec<u8> = (0..=255).collect();
+        let bytes = header.seal(&payload);
+        for index in 12..bytes.len() {
+            for bit in 0..8 {
+                let mut damaged = bytes.clone();
+                damaged[index] ^= 1 << bit;
+                let result = SnapshotHeader::read(&mut damaged.as_slice());
+                assert!(result.is_err(), "byte {index} bit {bit}: {result:?}");
+            }
+        }
+        for cut in 0..bytes.len() {
+            let result = SnapshotHeader::read(&mut &bytes[..cut]);
+            assert!(
+                matches!(result, Err(SnapshotError::Truncated { .. })),
+                "cut at {cut}: {result:?}"
+            );
+        }
+        let mut damaged = bytes.clone();
+        *damaged.last_mut().unwrap() ^= 0x40;
+        let result = SnapshotHeader::read(&mut damaged.as_slice());
+        assert!(
+            matches!(result, Err(SnapshotError::Checksum { .. })),
+            "{result:?}"
         );
     }
 }

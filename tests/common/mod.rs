@@ -11,10 +11,11 @@
 
 pub mod exr;
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// Runs fogbank with `args` from the repository root (scene and golden paths are relative to it).
 pub fn fogbank(args: &[&str]) -> Output {
@@ -210,4 +211,78 @@ pub fn gpu_available(test: &str) -> bool {
 /// Whether FOGBANK_REQUIRE_FFMPEG=1 (CI sets it): ffmpeg and ffprobe must then be on PATH.
 pub fn ffmpeg_required() -> bool {
     std::env::var("FOGBANK_REQUIRE_FFMPEG").is_ok_and(|v| v == "1")
+}
+
+/// Starts `fogbank args…` from the repository root with stdout and stderr piped.
+pub fn spawn_fogbank(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_fogbank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting fogbank")
+}
+
+/// Waits until `child` has started working: its first line on stdout, or, with `ready`, until
+/// that path exists.
+pub fn wait_until_started(child: &mut Child, ready: Option<&Path>) {
+    let started = Instant::now();
+    match ready {
+        None => {
+            let mut line = String::new();
+            BufReader::new(child.stdout.as_mut().unwrap())
+                .read_line(&mut line)
+                .unwrap();
+            assert!(!line.is_empty(), "fogbank printed nothing before it ended");
+        }
+        Some(path) => {
+            while !path.exists() {
+                assert!(
+                    started.elapsed() < Duration::from_secs(300),
+                    "{} never appeared",
+                    path.display()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}
+
+/// Sends `signal` ("INT", "TERM", "HUP") to process `pid` with `kill`.
+pub fn send_signal(pid: u32, signal: &str) {
+    let killed = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "kill -{signal} {pid} failed");
+}
+
+/// Starts `fogbank args…`, waits until it has started ([`wait_until_started`]), sends
+/// `signal`, and returns its exit code and stderr.
+pub fn signal_after_start(
+    args: &[&str],
+    ready: Option<&Path>,
+    signal: &str,
+) -> (Option<i32>, String) {
+    let mut child = spawn_fogbank(args);
+    wait_until_started(&mut child, ready);
+    send_signal(child.id(), signal);
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), stderr(&out))
+}
+
+/// Asserts that `dir` holds only whole PNG frames (`frame_*.png`, each decoding), and at least
+/// one: no temporary or partial file.
+pub fn assert_only_whole_pngs(dir: &Path) {
+    let names = file_names(dir);
+    assert!(!names.is_empty(), "no frame was written");
+    for name in &names {
+        assert!(
+            name.starts_with("frame_") && name.ends_with(".png"),
+            "a temporary or partial file was left: {name}"
+        );
+        let decoded = image::open(dir.join(name));
+        assert!(decoded.is_ok(), "{name} is not a whole PNG");
+    }
 }

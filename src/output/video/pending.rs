@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::{EncoderError, VideoError};
 use crate::frame::Frame;
-use crate::output::atomic::temp_path_for;
+use crate::output::atomic::{create_temp, sync_parent_dir, temp_path_for};
 
 /// A file being made: the target, its hidden temporary path, and whether it was committed.
 /// Dropping it uncommitted deletes the temporary file.
@@ -36,9 +36,9 @@ impl PendingFile {
         &self.temp
     }
 
-    /// Creates (truncates) the temporary file.
+    /// Creates the temporary file exclusively (see [`create_temp`]).
     pub(crate) fn create(&self) -> Result<File, VideoError> {
-        File::create(&self.temp).map_err(|source| self.io_error("create", source))
+        create_temp(&self.temp).map_err(|source| self.io_error("create", source))
     }
 
     pub(crate) fn io_error(&self, action: &'static str, source: io::Error) -> VideoError {
@@ -90,6 +90,8 @@ impl PendingFile {
         fs::rename(&self.temp, &self.target)
             .map_err(|source| self.io_error("rename into place", source))?;
         self.committed = true;
+        sync_parent_dir(&self.target)
+            .map_err(|source| self.io_error("sync the folder of", source))?;
         Ok(self.target.clone())
     }
 }
