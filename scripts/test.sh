@@ -18,3 +18,13 @@ cargo test --locked
 
 # The way a user checks a scene in their own CI: render it and compare with the references.
 cargo run --quiet --locked -- check tests/scenes/tiny.ron --golden tests/golden/tiny --quiet
+
+# A real scheduler: fogbank under a single-node Slurm (needs root to start the daemons).
+if [ "$(id -u)" -eq 0 ]; then
+    bash scripts/farm-test.sh
+elif command -v sudo >/dev/null 2>&1; then
+    sudo --preserve-env=PATH,XDG_RUNTIME_DIR FOGBANK="$PWD/target/debug/fogbank" bash scripts/farm-test.sh
+else
+    echo "skipped scripts/farm-test.sh: it needs root to start Slurm's daemons" >&2
+    if [ "${CI:-}" = true ]; then exit 1; fi
+fi
