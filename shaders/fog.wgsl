@@ -1,17 +1,24 @@
 // fog.wgsl: the `fog` pass — ground fog as a stack of see-through horizontal sheets.
 //
-// Each sheet fragment reads the CPU fluid through two maps at its floor point (how much fog,
-// how far the air carried it, how high it was thrown, how fast the air moves), samples a 3D
-// noise where the air carried this fog, shapes the density by height and lift, fades it at the
-// edges of the fog's square, carves the ball out in 3D and turns the density into alpha with
-// Beer–Lambert over the spacing between sheets along the view ray. Drawn back to front with
-// blending, the sheets add up the volume as a raymarch through the same slabs would; the depth
-// test against the scene hides the fog behind pillars for free.
+// The fog is one continuous medium, `fog_medium`: at any point it reads the CPU fluid through
+// two maps at the point's floor position (how much fog, how far the air carried it, how high it
+// was thrown, how fast the air moves), samples a 3D noise where the air carried this fog,
+// shapes the density by height and lift, fades it at the edges of the fog's square, carves the
+// ball out in 3D and lights it. Each sheet fragment turns that medium into alpha with
+// Beer–Lambert over the slab between sheets along the view ray (`shade_sheet`). Drawn back to
+// front with blending, the sheets add up the volume as a raymarch through the same slabs
+// would; the depth test against the scene hides the fog behind pillars. The raymarch reference
+// (`march_medium`, the `raymarch` pass) integrates the same medium in small steps instead.
 //
-// `shade_sheet` holds all of the shading and takes everything it reads as arguments (no
-// derivatives, and no bindings but the fires, which sit at group 0 beside the frame uniforms
-// that any pass binds), so a compute compositor that marches the same sheets per pixel can
-// call it and agree with this raster pass (see ARCHITECTURE.md, "Data flow").
+// Each pixel moves its sheets by a stable amount within their slabs (`sheet_jitter`), shading
+// and depth testing the moved point, so where the sheets cut a pillar the steps turn to grain.
+//
+// `fog_medium` and `shade_sheet` take everything they read as arguments (no derivatives, and
+// no bindings but the fires, which sit at group 0 beside the frame uniforms that any pass
+// binds), so the compute compositor, the raymarch and the flames' fog can call them and agree
+// with this raster pass (see ARCHITECTURE.md, "Data flow"). Every input that differs between
+// adapters is avoided: the noise hash is integer (noise.wgsl) and the maps are filtered by hand
+// (`sample_map`).
 //
 // Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`) and
 // fires.wgsl (`fire_glow_in_fog`).
@@ -24,7 +31,7 @@ struct FogKnobs {
     ball: vec4<f32>,
     // xyz: how far the noise drifts per second (world units); w: time of the frame (seconds).
     wind: vec4<f32>,
-    // rgb: the fog's colour (display sRGB, see `shade_sheet`); w: unused.
+    // rgb: the fog's colour (display sRGB, see `fog_medium`); w: unused.
     fog_color: vec4<f32>,
     // rgb: colour of the ball's glow in the fog (display sRGB); w: glow strength.
     glow_color: vec4<f32>,
@@ -33,35 +40,69 @@ struct FogKnobs {
     // x: extinction sigma (1/world unit); y: drift range of the map (world units);
     // z: 1 shows the fluid on the fog (the `fluid` view), 0 the fog; w: unused.
     optics: vec4<f32>,
+    // x: sheet count; y: 1 jitters each pixel's sheets within their slabs (`sheet_jitter`), 0
+    // keeps them at their heights; z: the raymarch's steps per ray, 0 when the fog is drawn as
+    // sheets; w: top of the highest sheet's slab (world).
+    sampling: vec4<f32>,
 }
 
-// The fog at one point of one sheet: straight-alpha colour (linear) and opacity of the slab
-// of fog the sheet stands for.
+// One texel of a fluid map, the coordinates clamped to its edge (as a clamp-to-edge sampler).
+fn map_texel(map: texture_2d<f32>, texel: vec2<i32>, size: vec2<i32>) -> vec4<f32> {
+    return textureLoad(map, clamp(texel, vec2<i32>(0), size - vec2<i32>(1)), 0);
+}
+
+// A fluid map at `uv` (0..1 across the fog's square), filtered bilinearly by hand, clamped to
+// its edge: what a linear sampler returns, with exact weights. Samplers filter with as few as 8
+// fractional bits on some GPUs (NVIDIA) and in full float on others (lavapipe), so the same map
+// read through a sampler gives a slightly different fog on each; these loads and this `mix` do
+// not.
+fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
+    let size = vec2<i32>(textureDimensions(map));
+    let texel_pos = uv * vec2<f32>(size) - vec2<f32>(0.5);
+    let floor_pos = floor(texel_pos);
+    let f = texel_pos - floor_pos;
+    let i = vec2<i32>(floor_pos);
+    let a = map_texel(map, i, size);
+    let b = map_texel(map, i + vec2<i32>(1, 0), size);
+    let c = map_texel(map, i + vec2<i32>(0, 1), size);
+    let d = map_texel(map, i + vec2<i32>(1, 1), size);
+    return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+}
+
+// The continuous fog at one point: what the sheets sample and the raymarch integrates.
+struct FogMedium {
+    // Colour of the light the fog sends toward the eye here (linear, straight alpha).
+    color: vec3<f32>,
+    // Extinction: the fraction of light taken per world unit of path, σ times the density.
+    extinction_per_world: f32,
+    // The `fluid` view's marker band: the opacity a sheet in it shows (0 elsewhere and in the
+    // other views).
+    debug_alpha: f32,
+}
+
+// The continuous fog at `pos_world`: its colour and extinction.
 //
 // The colour is worked out as the example does, in display (sRGB) values — the fog colour
 // scaled by a tone and the ball's glow added — and converted to linear light once at the end,
 // so each sheet has the example's colours while blending and lighting stay linear.
 //
-// `pos_world` is the point on the sheet; `view_dir_world` the unit direction from the camera
-// to it. The maps are read with `map_sampler` (linear, clamp to edge) at the point's floor
-// position; `fluid_map` holds density / 2, drift x and z (0.5 = none); `lift_map` holds lift
-// and air speed. The fires' glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added
-// in linear light on top, so the fog glows round every torch and brazier.
-fn shade_sheet(
+// The maps are read (`sample_map`) at the point's floor position; `fluid_map` holds
+// density / 2, drift x and z (0.5 = none); `lift_map` holds lift and air speed. The fires'
+// glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added in linear light on top,
+// so the fog glows round every torch and brazier.
+fn fog_medium(
     pos_world: vec3<f32>,
-    view_dir_world: vec3<f32>,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
-    map_sampler: sampler,
-) -> vec4<f32> {
+) -> FogMedium {
     let p = pos_world;
     let uv = (p.xz - knobs.area.xy) / knobs.area.zw;
     let debug = knobs.optics.z;
 
     // What the fluid says here: how much fog, where the air carried it, how high it was thrown.
-    let fluid = textureSampleLevel(fluid_map, map_sampler, uv, 0.0);
-    let raised = textureSampleLevel(lift_map, map_sampler, uv, 0.0);
+    let fluid = sample_map(fluid_map, uv);
+    let raised = sample_map(lift_map, uv);
     let amount = fluid.r * 2.0;
     let drift_world = (fluid.gb - vec2<f32>(0.5)) * knobs.optics.y;
     let lift = raised.r;
@@ -75,7 +116,7 @@ fn shade_sheet(
 
     // No fog here at all: skip the noise (the result would be fully transparent anyway).
     if profile * amount <= 0.0 && debug <= 0.0 {
-        return vec4<f32>(0.0);
+        return FogMedium(vec3<f32>(0.0), 0.0, 0.0);
     }
 
     // The noise is read where the air has carried this fog: the wisps travel with the current.
@@ -95,10 +136,6 @@ fn shade_sheet(
     let ball_distance = length(to_ball) + (n - 0.5) * 0.35;
     density *= smoothstep(ball_radius * 0.9, ball_radius * 1.6, ball_distance);
 
-    // Beer–Lambert over the slab this sheet stands for, measured along the view ray.
-    let thickness_world = knobs.layer.w / max(abs(view_dir_world.y), 0.2);
-    let alpha = 1.0 - exp(-density * knobs.optics.x * thickness_world);
-
     let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
     let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
     let color = knobs.fog_color.rgb * tone + glow;
@@ -107,13 +144,168 @@ fn shade_sheet(
     let shown = mix(color, fluid.rgb, debug);
     let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
     let fire_glow = fire_glow_in_fog(p, knobs.wind.w) * (1.0 - debug);
-    return vec4<f32>(srgb_to_linear(shown) + fire_glow, clamp(max(alpha, debug_alpha), 0.0, 1.0));
+    return FogMedium(srgb_to_linear(shown) + fire_glow, density * knobs.optics.x, debug_alpha);
+}
+
+// Length along the view ray of the slab of fog one sheet stands for: the spacing between
+// sheets over the ray's slope, capped at five spacings for grazing rays.
+fn sheet_slab_world(view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
+    return knobs.layer.w / max(abs(view_dir_world.y), 0.2);
+}
+
+// The fog at one point of one sheet: straight-alpha colour (linear) and opacity of the slab of
+// fog the sheet stands for, Beer–Lambert of the continuous fog's extinction over the slab's
+// length along the view ray. `pos_world` is the point on the sheet; `view_dir_world` the unit
+// direction from the camera to it.
+fn shade_sheet(
+    pos_world: vec3<f32>,
+    view_dir_world: vec3<f32>,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> vec4<f32> {
+    let medium = fog_medium(pos_world, knobs, fluid_map, lift_map);
+    let alpha = 1.0 - exp(-medium.extinction_per_world * sheet_slab_world(view_dir_world, knobs));
+    return vec4<f32>(medium.color, clamp(max(alpha, medium.debug_alpha), 0.0, 1.0));
+}
+
+// A stable fraction in [0, 1) per pixel, spread evenly over neighbouring pixels: the R2
+// low-discrepancy sequence of Roberts ("The unreasonable effectiveness of quasirandom
+// sequences", 2018) over the pixel grid, fract(x·0.7548776662 + y·0.5698402910), computed in
+// 32-bit fixed point (the multipliers times 2^32; wrapping is the `fract`), so it is exact and
+// the same on every adapter. Neighbouring pixels get values far apart, so the error it spreads
+// looks like fine grain rather than blobs.
+fn pixel_dither(pixel: vec2<u32>) -> f32 {
+    let h = pixel.x * 3242174889u + pixel.y * 2447445414u;
+    return f32(h >> 8u) / 16777216.0;
+}
+
+// How far along the view ray (world units) this pixel moves every sheet it crosses: its sheets
+// sit at a stable random height within their slabs, ±half a slab, instead of at the slab's
+// middle. Every pixel then sees its sheets cut a pillar at a different height, so the steps
+// where one more sheet disappears behind the pillar become grain instead of bands. 0 when the
+// jitter is off (`sampling.y`).
+fn sheet_jitter(pixel: vec2<u32>, view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
+    return (pixel_dither(pixel) - 0.5) * sheet_slab_world(view_dir_world, knobs) * knobs.sampling.y;
+}
+
+// A pseudo-random fraction in [0, 1) per pixel with no pattern (white noise): a PCG-style
+// integer hash of its coordinates, the same on every adapter. The raymarch starts each ray this
+// fraction of a step along, so its error shows as grain, not as bands.
+fn pixel_hash(pixel: vec2<u32>) -> f32 {
+    var h = pixel.x * 747796405u + pixel.y * 2891336453u + 2654435769u;
+    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+    h = (h >> 22u) ^ h;
+    return f32(h >> 8u) / 16777216.0;
+}
+
+// Where a ray from `origin` along `dir` is inside the fog's box (the square, from the floor to
+// the highest the fog can reach): the entry and exit distances, entry > exit when it misses.
+fn fog_box_span(origin: vec3<f32>, dir: vec3<f32>, knobs: FogKnobs) -> vec2<f32> {
+    let top_world = max(knobs.layer.y + knobs.layer.z, knobs.sampling.w);
+    let lo = vec3<f32>(knobs.area.x, knobs.layer.x, knobs.area.y);
+    let hi = vec3<f32>(knobs.area.x + knobs.area.z, top_world, knobs.area.y + knobs.area.w);
+    // Components of `dir` at 0 divide to ±inf, which the min and max below handle.
+    let inv = vec3<f32>(1.0) / dir;
+    let t_lo = (lo - origin) * inv;
+    let t_hi = (hi - origin) * inv;
+    let t_near = min(t_lo, t_hi);
+    let t_far = max(t_lo, t_hi);
+    let enter = max(max(t_near.x, t_near.y), max(t_near.z, 0.0));
+    let exit = min(min(t_far.x, t_far.y), t_far.z);
+    return vec2<f32>(enter, exit);
+}
+
+// The light the continuous fog sends along a ray and what it lets through.
+struct RayFog {
+    // Premultiplied colour (linear), each point seen through the distance fog.
+    color: vec3<f32>,
+    transmittance: f32,
+}
+
+// Below this transmittance whatever lies further along adds at most 1/512 of its colour, about
+// one 8-bit level: a march stops.
+const FOG_MIN_TRANSMITTANCE: f32 = 1.0 / 512.0;
+
+// Integrates the continuous fog (`fog_medium`) along the ray from `eye_world` along the unit
+// `ray_world` up to `t_end_world`, front to back, in `steps` equal steps over the part of the
+// ray inside the fog's box, each sampled `offset` (0..1) of the way along: the reference the
+// sheets approximate. Each step is Beer–Lambert of the point's extinction over the step.
+fn march_medium(
+    eye_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    t_end_world: f32,
+    steps: u32,
+    offset: f32,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> RayFog {
+    var color = vec3<f32>(0.0);
+    var transmittance = 1.0;
+    let span = fog_box_span(eye_world, ray_world, knobs);
+    let t_start = span.x;
+    let t_stop = min(span.y, t_end_world);
+    if t_stop <= t_start || steps == 0u {
+        return RayFog(color, transmittance);
+    }
+    let step_world = (t_stop - t_start) / f32(steps);
+    for (var i = 0u; i < steps; i += 1u) {
+        let t_world = t_start + (f32(i) + offset) * step_world;
+        let pos_world = eye_world + ray_world * t_world;
+        let medium = fog_medium(pos_world, knobs, fluid_map, lift_map);
+        // The `fluid` view's band: the opacity of one sheet spread over its slab.
+        let debug_per_world = -log(1.0 - medium.debug_alpha) / knobs.layer.w;
+        let alpha = 1.0 - exp(-(medium.extinction_per_world + debug_per_world) * step_world);
+        if alpha <= 0.0 {
+            continue;
+        }
+        color += apply_distance_fog(medium.color, pos_world) * (alpha * transmittance);
+        transmittance *= 1.0 - alpha;
+        if transmittance < FOG_MIN_TRANSMITTANCE {
+            break;
+        }
+    }
+    return RayFog(color, transmittance);
+}
+
+// What the sheets let through along the ray from `eye_world` along the unit `ray_world` up to
+// `t_end_world`, as the compositors cross them for pixel `pixel`: the sheets' own heights
+// moved by the pixel's jitter, only inside the fog's square.
+fn sheets_transmittance(
+    eye_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    t_end_world: f32,
+    pixel: vec2<u32>,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> f32 {
+    var transmittance = 1.0;
+    if ray_world.y == 0.0 {
+        return transmittance;
+    }
+    let count = u32(knobs.sampling.x);
+    let jitter_world = sheet_jitter(pixel, ray_world, knobs);
+    for (var i = 0u; i < count; i += 1u) {
+        let height_world = knobs.layer.x + knobs.layer.w * (f32(i) + 0.5);
+        let t_world = (height_world - eye_world.y) / ray_world.y + jitter_world;
+        if t_world <= 0.0 || t_world >= t_end_world {
+            continue;
+        }
+        let pos_world = eye_world + ray_world * t_world;
+        let uv = (pos_world.xz - knobs.area.xy) / knobs.area.zw;
+        if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+            continue;
+        }
+        transmittance *= 1.0 - shade_sheet(pos_world, ray_world, knobs, fluid_map, lift_map).a;
+    }
+    return transmittance;
 }
 
 @group(1) @binding(0) var<uniform> fog: FogKnobs;
 @group(1) @binding(1) var fluid_map: texture_2d<f32>;
 @group(1) @binding(2) var lift_map: texture_2d<f32>;
-@group(1) @binding(3) var map_sampler: sampler;
 
 struct SheetOut {
     @builtin(position) pos_clip: vec4<f32>,
@@ -136,11 +328,22 @@ fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f
     return out;
 }
 
-// Premultiplied output: the blend state adds it over what is behind.
+struct SheetFragment {
+    // Premultiplied: the blend state adds it over what is behind.
+    @location(0) color: vec4<f32>,
+    // The depth of the jittered point, so the scene hides this pixel's sheet where it is.
+    @builtin(frag_depth) depth: f32,
+}
+
+// The sheet at this pixel, moved along the view ray by the pixel's jitter (`sheet_jitter`):
+// shaded there and depth tested there.
 @fragment
-fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
+fn fs_fog(in: SheetOut) -> SheetFragment {
     let view_dir_world = normalize(in.pos_world - frame.eye_world.xyz);
-    let shaded = shade_sheet(in.pos_world, view_dir_world, fog, fluid_map, lift_map, map_sampler);
-    let color = apply_distance_fog(shaded.rgb, in.pos_world);
-    return vec4<f32>(color * shaded.a, shaded.a);
+    let pixel = vec2<u32>(in.pos_clip.xy);
+    let pos_world = in.pos_world + view_dir_world * sheet_jitter(pixel, view_dir_world, fog);
+    let shaded = shade_sheet(pos_world, view_dir_world, fog, fluid_map, lift_map);
+    let color = apply_distance_fog(shaded.rgb, pos_world);
+    let clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    return SheetFragment(vec4<f32>(color * shaded.a, shaded.a), clamp(clip.z / clip.w, 0.0, 1.0));
 }

@@ -26,7 +26,8 @@
 // in one rounding instead of one per sheet.
 //
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
-// (`FogKnobs`, `shade_sheet` and the group-1 bindings 0 to 3, which this pass binds alike).
+// (`FogKnobs`, `shade_sheet`, `sheet_jitter` and the group-1 bindings 0 to 2, which this pass
+// binds alike).
 
 // keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
 struct MarchKnobs {
@@ -36,21 +37,17 @@ struct MarchKnobs {
     size: vec4<u32>,
 }
 
-@group(1) @binding(4) var<uniform> march: MarchKnobs;
+@group(1) @binding(3) var<uniform> march: MarchKnobs;
 // The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
-@group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
+@group(1) @binding(4) var<storage, read> sheet_heights_world: array<f32>;
 // The picture as the scene pass left it (a copy), and its depth.
-@group(1) @binding(6) var scene_color: texture_2d<f32>;
-@group(1) @binding(7) var scene_depth: texture_depth_2d;
+@group(1) @binding(5) var scene_color: texture_2d<f32>;
+@group(1) @binding(6) var scene_depth: texture_depth_2d;
 // The picture, written where the fog covers it.
-@group(1) @binding(8) var composited: texture_storage_2d<rgba16float, write>;
+@group(1) @binding(7) var composited: texture_storage_2d<rgba16float, write>;
 // The fog layer (premultiplied, linear), written at every pixel: only `cs_fog_with_layer`
 // uses it, so `cs_fog`'s pipeline leaves it out of its layout.
-@group(1) @binding(9) var fog_layer: texture_storage_2d<rgba16float, write>;
-
-// Below this transmittance the sheets further along (and the scene) add at most 1/512 of their
-// colour to fog that is already opaque, about one 8-bit level at most: the march stops.
-const MIN_TRANSMITTANCE: f32 = 1.0 / 512.0;
+@group(1) @binding(8) var fog_layer: texture_storage_2d<rgba16float, write>;
 
 // Depth in clip space (0 at the near plane, 1 at the far plane) of a point, as the rasteriser
 // stores it.
@@ -89,6 +86,9 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     let count = i32(march.size.z);
     // A level ray sees every sheet edge-on and crosses none.
     if ray_world.y != 0.0 {
+        // As fs_fog: every sheet moved along the ray by this pixel's jitter, shaded and depth
+        // tested there. The move is the same for every sheet of the ray, so they stay in order.
+        let jitter_world = sheet_jitter(id, ray_world, fog);
         // Looking down the sheets below the eye come highest first; looking up, those above
         // come lowest first. The others lie behind the eye and are skipped.
         let down = ray_world.y < 0.0;
@@ -98,23 +98,23 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
             if t_world <= 0.0 {
                 continue;
             }
-            let pos_world = eye_world + ray_world * t_world;
-            let depth = clip_depth(pos_world);
-            // Hidden by the scene (the raster pass's depth test, `less`): so is every sheet
-            // further along the ray.
-            if depth >= depth_scene {
-                break;
-            }
-            // Nearer than the near plane, where the rasteriser clips.
-            if depth < 0.0 {
+            let on_sheet_world = eye_world + ray_world * t_world;
+            // Nearer than the near plane, where the rasteriser clips the quad.
+            if clip_depth(on_sheet_world) < 0.0 {
                 continue;
             }
+            let pos_world = on_sheet_world + ray_world * jitter_world;
+            // Hidden by the scene (the raster pass's depth test, `less`, of its fragment
+            // depth, clamped as the rasteriser clamps it): so is every sheet further along.
+            if clamp(clip_depth(pos_world), 0.0, 1.0) >= depth_scene {
+                break;
+            }
             // Off the sheet's quad: the raster pass draws no fragment here.
-            let uv = (pos_world.xz - fog.area.xy) / fog.area.zw;
+            let uv = (on_sheet_world.xz - fog.area.xy) / fog.area.zw;
             if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
                 continue;
             }
-            let shaded = shade_sheet(pos_world, ray_world, fog, fluid_map, lift_map, map_sampler);
+            let shaded = shade_sheet(pos_world, ray_world, fog, fluid_map, lift_map);
             if shaded.a <= 0.0 {
                 continue;
             }
@@ -122,7 +122,7 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
             let sheet_color = apply_distance_fog(shaded.rgb, pos_world);
             color += sheet_color * (shaded.a * transmittance);
             transmittance *= 1.0 - shaded.a;
-            if transmittance < MIN_TRANSMITTANCE {
+            if transmittance < FOG_MIN_TRANSMITTANCE {
                 break;
             }
         }

@@ -6,21 +6,34 @@
 // - `tile_fbm`: a 2D value noise that repeats every stone slab, seeded, standing in for the
 //   example's 32-pixel painted floor tile.
 
-// A pseudo-random value in [0, 1) for a lattice point of the fog's noise.
-fn fog_hash(p: vec3<f32>) -> f32 {
-    let q = fract(p * 0.3183099 + vec3<f32>(0.1, 0.2, 0.3)) * 17.0;
-    return fract(q.x * q.y * q.z * (q.x + q.y + q.z));
+// A pseudo-random value in [0, 1) for an integer lattice point of the fog's noise: the `pcg3d`
+// permutation of Jarzynski & Olano, "Hash Functions for GPU Rendering" (JCGT 2020), on the
+// point's coordinates as 32-bit integers. Integer multiplies, adds, xors and shifts are exact
+// on every adapter, and the top 24 bits convert to an f32 exactly, so every GPU (and lavapipe)
+// gets the same lattice values bit for bit; a float hash (`fract` of a product of numbers up to
+// 17^4) keeps digits that GPUs round differently, which showed as blobs of different fog.
+fn fog_hash(cell: vec3<i32>) -> f32 {
+    var v = bitcast<vec3<u32>>(cell) * 1664525u + vec3<u32>(1013904223u);
+    v.x += v.y * v.z;
+    v.y += v.z * v.x;
+    v.z += v.x * v.y;
+    v = v ^ (v >> vec3<u32>(16u));
+    v.x += v.y * v.z;
+    v.y += v.z * v.x;
+    v.z += v.x * v.y;
+    return f32(v.x >> 8u) / 16777216.0;
 }
 
 // Value noise in [0, 1]: the lattice values blended with a smoothstep along each axis.
 fn fog_noise(p: vec3<f32>) -> f32 {
-    let cell = floor(p);
-    let f = fract(p);
+    let floor_p = floor(p);
+    let cell = vec3<i32>(floor_p);
+    let f = p - floor_p;
     let w = f * f * (3.0 - 2.0 * f);
-    let x00 = mix(fog_hash(cell), fog_hash(cell + vec3<f32>(1.0, 0.0, 0.0)), w.x);
-    let x10 = mix(fog_hash(cell + vec3<f32>(0.0, 1.0, 0.0)), fog_hash(cell + vec3<f32>(1.0, 1.0, 0.0)), w.x);
-    let x01 = mix(fog_hash(cell + vec3<f32>(0.0, 0.0, 1.0)), fog_hash(cell + vec3<f32>(1.0, 0.0, 1.0)), w.x);
-    let x11 = mix(fog_hash(cell + vec3<f32>(0.0, 1.0, 1.0)), fog_hash(cell + vec3<f32>(1.0, 1.0, 1.0)), w.x);
+    let x00 = mix(fog_hash(cell), fog_hash(cell + vec3<i32>(1, 0, 0)), w.x);
+    let x10 = mix(fog_hash(cell + vec3<i32>(0, 1, 0)), fog_hash(cell + vec3<i32>(1, 1, 0)), w.x);
+    let x01 = mix(fog_hash(cell + vec3<i32>(0, 0, 1)), fog_hash(cell + vec3<i32>(1, 0, 1)), w.x);
+    let x11 = mix(fog_hash(cell + vec3<i32>(0, 1, 1)), fog_hash(cell + vec3<i32>(1, 1, 1)), w.x);
     return mix(mix(x00, x10, w.y), mix(x01, x11, w.y), w.z);
 }
 

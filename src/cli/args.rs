@@ -104,10 +104,15 @@ pub(super) struct GpuArgs {
     /// GPU per task on a machine with several.
     #[arg(long, value_name = "INDEX", conflicts_with = "adapter")]
     pub(super) gpu: Option<usize>,
-    /// How the fog sheets are put over the scene (the same picture either way, within the
-    /// golden tolerance). The default picks compute on discrete GPUs, raster elsewhere.
+    /// How the fog is put over the scene: the sheets by the raster or the compute pipeline
+    /// (the same picture either way, within the golden tolerance), or the raymarch reference.
+    /// The default picks compute on discrete GPUs, raster elsewhere.
     #[arg(long, value_enum, default_value_t = CompositorArg::Auto)]
     pub(super) compositor: CompositorArg,
+    /// Steps per ray of `--compositor raymarch` through the fog (default 256): more is
+    /// closer to the exact integral and slower.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub(super) steps: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -119,6 +124,9 @@ pub(super) enum CompositorArg {
     Compute,
     /// Compute on a discrete GPU, raster otherwise.
     Auto,
+    /// No sheets: the continuous fog integrated along each pixel's ray in `--steps` steps, the
+    /// reference the sheets approximate (slow).
+    Raymarch,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

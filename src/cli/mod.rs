@@ -10,7 +10,7 @@ use crate::commands::{
     ToleranceFlags, ValidateSettings,
 };
 use crate::frame::View;
-use crate::gpu::{BackendChoice, Compositor};
+use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
 use crate::output::exr::ExrCompression;
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -214,6 +214,23 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
             _ => None,
         },
     };
+    let compositor = match (args.compositor, args.steps) {
+        (CompositorArg::Raymarch, steps) => Compositor::Raymarch {
+            steps: steps.unwrap_or(DEFAULT_RAYMARCH_STEPS),
+        },
+        (_, Some(steps)) => {
+            return Err(FlagError {
+                flag: "--steps",
+                value: steps.to_string(),
+                reason: "only the raymarch has steps: add `--compositor raymarch`, or drop \
+                         `--steps`"
+                    .into(),
+            });
+        }
+        (CompositorArg::Raster, None) => Compositor::Raster,
+        (CompositorArg::Compute, None) => Compositor::Compute,
+        (CompositorArg::Auto, None) => Compositor::Auto,
+    };
     Ok(GpuChoice {
         backend: match args.backend {
             BackendArg::Auto => BackendChoice::Auto,
@@ -224,11 +241,7 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
         },
         adapter_name: args.adapter,
         adapter_index,
-        compositor: match args.compositor {
-            CompositorArg::Raster => Compositor::Raster,
-            CompositorArg::Compute => Compositor::Compute,
-            CompositorArg::Auto => Compositor::Auto,
-        },
+        compositor,
     })
 }
 

@@ -3,20 +3,20 @@
 //!
 //! Texel (i, j) is fluid cell (i, j): row j = 0 is the fog square's edge at the smallest z, so
 //! `uv = (pos.xz - area_min) / area_size` reads a world point's cell with the texel centres at
-//! the cell centres (the sim's `GridMapping`). The `fog` pass samples them with linear
-//! filtering and clamp-to-edge; the `overlay` pass reads single texels.
+//! the cell centres (the sim's `GridMapping`). The fog shaders filter them bilinearly by hand
+//! from single texels, clamped to the edge (`sample_map` in shaders/fog.wgsl: a sampler's
+//! filtering weights differ between GPUs); the `overlay` pass reads single texels.
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::targets::{texture_2d, view_of};
 
-/// The fluid maps and the sampler the fog reads them with.
+/// The fluid maps.
 pub(crate) struct FluidMaps {
     fluid: wgpu::Texture,
     lift: wgpu::Texture,
     pub fluid_view: wgpu::TextureView,
     pub lift_view: wgpu::TextureView,
-    pub sampler: wgpu::Sampler,
     grid: u32,
 }
 
@@ -31,22 +31,11 @@ impl FluidMaps {
         };
         let fluid = texture("maps.fluid");
         let lift = texture("maps.lift");
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("maps.sampler"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            address_mode_w: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-            ..Default::default()
-        });
         FluidMaps {
             fluid_view: view_of(&fluid, "maps.fluid.view"),
             lift_view: view_of(&lift, "maps.lift.view"),
             fluid,
             lift,
-            sampler,
             grid,
         }
     }

@@ -58,6 +58,6 @@ pub use context::{
     AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters, list_adapters_of,
 };
 pub use error::GpuError;
-pub use passes::fog_compute::Compositor;
+pub use passes::fog_compute::{Compositor, DEFAULT_RAYMARCH_STEPS};
 pub use readback::Readback;
 pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};

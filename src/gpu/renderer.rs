@@ -22,9 +22,10 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
-use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass};
+use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::passes::raymarch::raymarch_pass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
@@ -93,8 +94,11 @@ pub struct Renderer {
     targets: Targets,
     scene: ScenePass,
     fog: FogPass,
-    /// Recorded instead of `fog` when the compositor is `Compute`.
+    /// Recorded instead of `fog` when the compositor is `Compute` (or `Raymarch`: then it is
+    /// the `raymarch` pass).
     fog_compute: Option<FogComputePass>,
+    /// The compositor that runs (`Auto` resolved).
+    compositor: Compositor,
     flame: FlamePass,
     overlay: OverlayPass,
     encode: EncodePass,
@@ -138,7 +142,7 @@ impl Renderer {
                     &device,
                     config.width,
                     config.height,
-                    compositor == Compositor::Compute,
+                    compositor.is_per_pixel(),
                 ),
             )
         })?;
@@ -150,9 +154,9 @@ impl Renderer {
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
         let fog_layer = if config.readback.fog_layer_f16 {
-            let layer_fog = match compositor {
-                Compositor::Compute => None,
-                _ => Some(fog_pass(fog_layer::NAME)?),
+            let layer_fog = match compositor.is_per_pixel() {
+                true => None,
+                false => Some(fog_pass(fog_layer::NAME)?),
             };
             Some(FogLayer::new(
                 &device,
@@ -163,22 +167,26 @@ impl Renderer {
         } else {
             None
         };
+        // The per-pixel passes: the sheets (`fog_compute`) or the continuous fog (`raymarch`).
+        let pictures = ComputePictures {
+            targets: &targets,
+            fog_layer: fog_layer.as_ref().map(|layer| &layer.view),
+        };
+        let view = config.view;
         let fog_compute = match compositor {
-            Compositor::Compute => {
-                let pictures = ComputePictures {
-                    targets: &targets,
-                    fog_layer: fog_layer.as_ref().map(|layer| &layer.view),
-                };
-                Some(FogComputePass::new(
-                    &device,
-                    &errors,
-                    &frame,
-                    &maps,
-                    pictures,
-                    scene,
-                    config.view,
-                )?)
-            }
+            Compositor::Compute => Some(FogComputePass::new(
+                &device,
+                &errors,
+                &frame,
+                &maps,
+                pictures,
+                scene,
+                view,
+                Marched::Sheets,
+            )?),
+            Compositor::Raymarch { steps } => Some(raymarch_pass(
+                &device, &errors, &frame, &maps, pictures, scene, view, steps,
+            )?),
             _ => None,
         };
         let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
@@ -206,6 +214,7 @@ impl Renderer {
             scene: scene_pass,
             fog,
             fog_compute,
+            compositor,
             flame,
             overlay,
             encode,
@@ -221,11 +230,7 @@ impl Renderer {
 
     /// The compositor that runs (`Auto` resolved for this adapter).
     pub fn compositor(&self) -> Compositor {
-        if self.fog_compute.is_some() {
-            Compositor::Compute
-        } else {
-            Compositor::Raster
-        }
+        self.compositor
     }
 
     /// Frames submitted and not yet returned.

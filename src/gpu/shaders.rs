@@ -4,7 +4,8 @@
 //! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises, `fires.wgsl` for
 //! the fires as lights), concatenated
 //! here from `include_str!`. The `fog_compute` module also takes the raster `fog` pass's file
-//! in front of its own, for `shade_sheet` and the fog's bindings. Pipelines and the naga validation test both take their source
+//! in front of its own, for `shade_sheet` and the fog's bindings, and so do the `raymarch` and
+//! `flame` modules, for `fog_medium`, the marches and the bindings. Pipelines and the naga validation test both take their source
 //! from [`ShaderName::source`], so what is tested is exactly what runs.
 
 use crate::gpu::GpuError;
@@ -16,6 +17,7 @@ const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
+const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
@@ -26,6 +28,7 @@ pub(crate) enum ShaderName {
     Scene,
     Fog,
     FogCompute,
+    Raymarch,
     Flame,
     Overlay,
     Encode,
@@ -34,10 +37,11 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 6] = [
+    pub(crate) const ALL: [ShaderName; 7] = [
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
+        ShaderName::Raymarch,
         ShaderName::Flame,
         ShaderName::Overlay,
         ShaderName::Encode,
@@ -49,6 +53,7 @@ impl ShaderName {
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
+            ShaderName::Raymarch => "raymarch",
             ShaderName::Flame => "flame",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
@@ -69,6 +74,8 @@ impl ShaderName {
                 FOG_WGSL,
                 FOG_COMPUTE_WGSL,
             ],
+            // The continuous fog (`fog_medium`, `march_medium`) and the bindings of fog.wgsl.
+            ShaderName::Raymarch => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, RAYMARCH_WGSL],
             ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],

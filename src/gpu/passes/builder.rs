@@ -80,15 +80,6 @@ pub(crate) fn filterable_texture(
     )
 }
 
-/// A filtering sampler at `binding`.
-pub(crate) fn sampler(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    entry(
-        binding,
-        visibility,
-        wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-    )
-}
-
 /// A write-only 2D storage texture of `format` at `binding`.
 pub(crate) fn storage_texture(
     binding: u32,

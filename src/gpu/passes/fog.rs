@@ -16,7 +16,7 @@ use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_render_pass, filterable_texture, sampler, uniform,
+    begin_render_pass, filterable_texture, uniform,
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
@@ -43,7 +43,14 @@ pub(crate) struct FogKnobs {
     pub layer: [f32; 4],
     /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: unused.
     pub optics: [f32; 4],
+    /// x: sheet count; y: 1 moves each pixel's sheets within their slabs by a stable amount
+    /// (the de-banding jitter), 0 keeps them at [`Fog::sheet_height`]; z: the raymarch's steps
+    /// per ray, 0 when the fog is drawn as sheets; w: top of the highest sheet's slab.
+    pub sampling: [f32; 4],
 }
+
+/// Whether the sheets are jittered per pixel within their slabs (`FogKnobs::sampling`'s y).
+pub(crate) const SHEET_JITTER: f32 = 0.0;
 
 impl FogKnobs {
     /// The knobs for `view` (the `flow` view thins the fog to a veil, the `fluid` view shows the
@@ -69,7 +76,21 @@ impl FogKnobs {
             glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
             optics: [sigma, fog.offset_range, debug, 0.0],
+            sampling: [fog.sheets as f32, SHEET_JITTER, 0.0, fog.sheets_top],
         }
+    }
+
+    /// These knobs for a raymarch of `steps` steps per ray instead of sheets.
+    pub(crate) fn raymarched(mut self, steps: u32) -> Self {
+        self.sampling[2] = steps as f32;
+        self
+    }
+
+    /// These knobs with the per-pixel sheet jitter on or off.
+    #[cfg(test)]
+    pub(crate) fn with_sheet_jitter(mut self, on: bool) -> Self {
+        self.sampling[1] = if on { 1.0 } else { 0.0 };
+        self
     }
 
     /// These knobs with this frame's ball and time.
@@ -149,7 +170,6 @@ impl FogPass {
             uniform(0, ALL_STAGES),
             filterable_texture(1, DRAW_STAGES),
             filterable_texture(2, DRAW_STAGES),
-            sampler(3, wgpu::ShaderStages::FRAGMENT),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -157,7 +177,6 @@ impl FogPass {
                 knobs_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&maps.fluid_view),
                 wgpu::BindingResource::TextureView(&maps.lift_view),
-                wgpu::BindingResource::Sampler(&maps.sampler),
             ],
         );
         let attributes = wgpu::vertex_attr_array![0 => Float32];

@@ -29,7 +29,7 @@ use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    PassBuilder, filterable_texture, sampler, storage_buffer, storage_texture, texture, uniform,
+    PassBuilder, filterable_texture, storage_buffer, storage_texture, texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, sheet_heights};
 use crate::gpu::shaders::ShaderName;
@@ -40,9 +40,11 @@ use crate::scene::Scene;
 /// `@workgroup_size`.
 const WORKGROUP_SIDE_PX: u32 = 8;
 
-/// How the fog sheets are put over the scene (`--compositor`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The raymarch's steps per ray when `--steps` is not given.
+pub const DEFAULT_RAYMARCH_STEPS: u32 = 256;
+
+/// How the fog is put over the scene (`--compositor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Compositor {
     /// The `fog` pass: the sheets as quads, rasterised and blended back to front.
     #[default]
@@ -51,11 +53,31 @@ pub enum Compositor {
     Compute,
     /// `Compute` on a discrete GPU (where fragment work is the bottleneck), `Raster` otherwise.
     Auto,
+    /// The `raymarch` pass: no sheets, the continuous fog integrated along each pixel's ray in
+    /// `steps` steps (shaders/raymarch.wgsl): the reference the sheets approximate.
+    Raymarch {
+        /// Steps per ray through the fog's box, at least 1.
+        steps: u32,
+    },
+}
+
+impl serde::Serialize for Compositor {
+    /// The name alone, as `--compositor` takes it (a raymarch's steps are reported apart).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 impl Compositor {
-    /// Every choice, in the order the CLI lists them.
-    pub const ALL: [Compositor; 3] = [Compositor::Raster, Compositor::Compute, Compositor::Auto];
+    /// Every choice, in the order the CLI lists them (the raymarch with its default steps).
+    pub const ALL: [Compositor; 4] = [
+        Compositor::Raster,
+        Compositor::Compute,
+        Compositor::Auto,
+        Compositor::Raymarch {
+            steps: DEFAULT_RAYMARCH_STEPS,
+        },
+    ];
 
     /// The name used by `--compositor` and the JSON summary.
     pub fn name(self) -> &'static str {
@@ -63,6 +85,7 @@ impl Compositor {
             Compositor::Raster => "raster",
             Compositor::Compute => "compute",
             Compositor::Auto => "auto",
+            Compositor::Raymarch { .. } => "raymarch",
         }
     }
 
@@ -75,17 +98,25 @@ impl Compositor {
             chosen => chosen,
         }
     }
+
+    /// Whether a compute pass writes the fog per pixel (`Compute` and `Raymarch`), reading the
+    /// scene from a copy and writing the picture as a storage texture.
+    pub fn is_per_pixel(self) -> bool {
+        matches!(self, Compositor::Compute | Compositor::Raymarch { .. })
+    }
 }
 
 /// What the march needs besides the frame uniforms and the fog's knobs.
 ///
-/// keep in sync with shaders/fog_compute.wgsl: MarchKnobs
+/// keep in sync with shaders/fog_compute.wgsl: MarchKnobs, and shaders/raymarch.wgsl:
+/// MarchKnobs
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct MarchKnobs {
     /// Clip space to world space: the inverse of the frame's `clip_from_world`.
     pub world_from_clip: [[f32; 4]; 4],
-    /// x: picture width (pixels); y: picture height (pixels); z: sheet count; w: unused.
+    /// x: picture width (pixels); y: picture height (pixels); z: sheet count (the `raymarch`
+    /// pass: steps per ray); w: unused.
     pub size: [u32; 4],
 }
 
@@ -100,8 +131,21 @@ pub(crate) struct ComputePictures<'a> {
     pub fog_layer: Option<&'a wgpu::TextureView>,
 }
 
-/// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour.
+/// What a per-pixel fog pass marches along each ray.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Marched {
+    /// The sheets (the `fog_compute` pass).
+    Sheets,
+    /// The continuous fog in `steps` steps (the `raymarch` pass, `raymarch.rs`).
+    Medium { steps: u32 },
+}
+
+/// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour; also
+/// the `raymarch` pass (`raymarch.rs`), which binds the same pictures and maps without the
+/// sheet heights.
 pub(crate) struct FogComputePass {
+    /// `fog_compute` or `raymarch`: the label of the pass.
+    name: &'static str,
     pipeline: wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
@@ -111,11 +155,14 @@ pub(crate) struct FogComputePass {
     scene_copy: wgpu::Texture,
     width: u32,
     height: u32,
-    sheet_count: u32,
+    /// Sheets crossed (or raymarch steps) per ray; nothing is recorded at 0.
+    count: u32,
 }
 
 impl FogComputePass {
-    /// The pass for `scene` in `view` over `pictures` (see [`ComputePictures`]).
+    /// The pass for `scene` in `view` over `pictures` (see [`ComputePictures`]), marching
+    /// `marched`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
@@ -124,17 +171,29 @@ impl FogComputePass {
         pictures: ComputePictures<'_>,
         scene: &Scene,
         view: View,
+        marched: Marched,
     ) -> Result<Self, GpuError> {
         let ComputePictures { targets, fog_layer } = pictures;
-        let module = ShaderName::FogCompute.create_module(device, errors)?;
-        let build = PassBuilder::new(device, ShaderName::FogCompute.name());
-        let knobs = FogKnobs::new(scene, view);
+        let shader = match marched {
+            Marched::Sheets => ShaderName::FogCompute,
+            Marched::Medium { .. } => ShaderName::Raymarch,
+        };
+        let name = shader.name();
+        let module = shader.create_module(device, errors)?;
+        let build = PassBuilder::new(device, name);
+        let knobs = match marched {
+            Marched::Sheets => FogKnobs::new(scene, view),
+            Marched::Medium { steps } => FogKnobs::new(scene, view).raymarched(steps),
+        };
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let march_buffer = build.uniform_buffer::<MarchKnobs>("march");
         // Lowest first, the same values the raster pass draws its quads at. At least one
         // element: a zero-sized storage buffer cannot be bound.
         let mut heights_world = sheet_heights(&scene.fog);
-        let sheet_count = heights_world.len() as u32;
+        let count = match marched {
+            Marched::Sheets => heights_world.len() as u32,
+            Marched::Medium { steps } => steps,
+        };
         if heights_world.is_empty() {
             heights_world.push(0.0);
         }
@@ -157,42 +216,46 @@ impl FogComputePass {
         let compute = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let mut layout_entries = vec![
-            // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
+            // 0 to 2 as the raster `fog` pass binds them (declared in fog.wgsl).
             uniform(0, compute),
             filterable_texture(1, compute),
             filterable_texture(2, compute),
-            sampler(3, compute),
-            uniform(4, compute),
-            storage_buffer(5, compute),
-            texture(6, compute, unfilterable),
-            texture(7, compute, wgpu::TextureSampleType::Depth),
-            storage_texture(8, compute, COLOR_FORMAT),
+            uniform(3, compute),
+            // The sheet heights: the `raymarch` pass's layout has them too, unread.
+            storage_buffer(4, compute),
+            texture(5, compute, unfilterable),
+            texture(6, compute, wgpu::TextureSampleType::Depth),
+            storage_texture(7, compute, COLOR_FORMAT),
         ];
         let mut resources = vec![
             knobs_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&maps.fluid_view),
             wgpu::BindingResource::TextureView(&maps.lift_view),
-            wgpu::BindingResource::Sampler(&maps.sampler),
             march_buffer.as_entire_binding(),
             heights_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&scene_copy_view),
             wgpu::BindingResource::TextureView(&targets.depth_view),
             wgpu::BindingResource::TextureView(&targets.color_linear_view),
         ];
-        // The fog layer: binding 9, read only by `cs_fog_with_layer`.
+        // The fog layer: binding 8, read only by the `…_with_layer` entry point.
+        let (plain, with_layer) = match marched {
+            Marched::Sheets => ("cs_fog", "cs_fog_with_layer"),
+            Marched::Medium { .. } => ("cs_raymarch", "cs_raymarch_with_layer"),
+        };
         let entry_point = match fog_layer {
             Some(layer_view) => {
-                layout_entries.push(storage_texture(9, compute, COLOR_FORMAT));
+                layout_entries.push(storage_texture(8, compute, COLOR_FORMAT));
                 resources.push(wgpu::BindingResource::TextureView(layer_view));
-                "cs_fog_with_layer"
+                with_layer
             }
-            None => "cs_fog",
+            None => plain,
         };
         let layout = build.bind_group_layout(&layout_entries);
         let bind_group = build.bind_group(&layout, resources);
         let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
 
         Ok(FogComputePass {
+            name,
             pipeline,
             bind_group,
             knobs_buffer,
@@ -201,7 +264,7 @@ impl FogComputePass {
             scene_copy,
             width,
             height,
-            sheet_count,
+            count,
         })
     }
 
@@ -211,7 +274,7 @@ impl FogComputePass {
         let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
         MarchKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
-            size: [self.width, self.height, self.sheet_count, 0],
+            size: [self.width, self.height, self.count, 0],
         }
     }
 
@@ -232,7 +295,7 @@ impl FogComputePass {
         targets: &Targets,
         frame: &FrameBinding,
     ) {
-        if self.sheet_count == 0 {
+        if self.count == 0 {
             return;
         }
         let color_linear = targets.color_linear_view.texture();
@@ -242,7 +305,7 @@ impl FogComputePass {
             color_linear.size(),
         );
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(ShaderName::FogCompute.name()),
+            label: Some(self.name),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.pipeline);
@@ -282,7 +345,12 @@ mod tests {
         }
         assert_eq!(Compositor::default(), Compositor::Raster);
         let names: Vec<&str> = Compositor::ALL.iter().map(|c| c.name()).collect();
-        assert_eq!(names, ["raster", "compute", "auto"]);
+        assert_eq!(names, ["raster", "compute", "auto", "raymarch"]);
+        let raymarch = Compositor::Raymarch { steps: 64 };
+        assert_eq!(raymarch.resolve(DeviceType::DiscreteGpu), raymarch);
+        assert!(raymarch.is_per_pixel() && Compositor::Compute.is_per_pixel());
+        assert!(!Compositor::Raster.is_per_pixel());
+        assert_eq!(serde_json::to_string(&raymarch).unwrap(), "\"raymarch\"");
     }
 
     /// The shader's ray through a pixel centre, done on the CPU with the same matrices, passes

@@ -11,4 +11,5 @@ pub(crate) mod fog;
 pub(crate) mod fog_compute;
 pub(crate) mod fog_layer;
 pub(crate) mod overlay;
+pub(crate) mod raymarch;
 pub(crate) mod scene;

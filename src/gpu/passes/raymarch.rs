@@ -1,0 +1,36 @@
+//! The `raymarch` pass: the reference renderer of the fog (shaders/raymarch.wgsl,
+//! `--compositor raymarch [--steps N]`). No sheets: one compute invocation per pixel integrates
+//! the continuous fog the sheets sample (`fog_medium` in shaders/fog.wgsl) along the pixel's
+//! view ray, front to back from the eye to the scene's depth, in `steps` equal steps over the
+//! part of the ray inside the fog's box, with a per-pixel random start within the first step
+//! (an integer hash of the pixel), and composites it over the scene.
+//!
+//! It binds and composites exactly as the `fog_compute` pass does (a copy of the scene colour,
+//! the scene depth, the picture and the fog layer as storage textures), so it is that pass's
+//! [`FogComputePass`] built with [`Marched::Medium`]; this module names it. Slow is fine: it
+//! is the ground truth `fogbank quality` measures the sheets against, and it converges as the
+//! steps grow (`src/gpu/tests/raymarch.rs`).
+
+use crate::frame::View;
+use crate::gpu::GpuError;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::fog_compute::{ComputePictures, FogComputePass, Marched};
+use crate::scene::Scene;
+
+/// The `raymarch` pass for `scene` in `view` over `pictures`, `steps` steps per ray.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn raymarch_pass(
+    device: &wgpu::Device,
+    errors: &ErrorSink,
+    frame: &FrameBinding,
+    maps: &FluidMaps,
+    pictures: ComputePictures<'_>,
+    scene: &Scene,
+    view: View,
+    steps: u32,
+) -> Result<FogComputePass, GpuError> {
+    let marched = Marched::Medium { steps };
+    FogComputePass::new(device, errors, frame, maps, pictures, scene, view, marched)
+}
