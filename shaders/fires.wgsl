@@ -77,7 +77,7 @@ fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: 
 }
 
 // How fast the glow in the fog fades with distance from the light, per world unit (the ball's
-// glow in shade_sheet fades at 1.15).
+// glow in fog_medium fades at 1.15).
 const FIRE_GLOW_FADE: f32 = 1.0;
 
 // The light the fog scatters toward the eye at `pos_world` from every fire at `time_s` (linear):

@@ -5,15 +5,16 @@
 // was thrown, how fast the air moves), samples a 3D noise where the air carried this fog,
 // shapes the density by height and lift, fades it at the edges of the fog's square, carves the
 // ball out in 3D and lights it. Each sheet fragment turns that medium into alpha with
-// Beer–Lambert over the slab between sheets along the view ray (`shade_sheet`). Drawn back to
+// Beer–Lambert over the slab between sheets along the view ray (`sample_sheet`). Drawn back to
 // front with blending, the sheets add up the volume as a raymarch through the same slabs
 // would; the depth test against the scene hides the fog behind pillars. The raymarch reference
 // (`march_medium`, the `raymarch` pass) integrates the same medium in small steps instead.
 //
-// Each pixel moves its sheets by a stable amount within their slabs (`sheet_jitter`), shading
-// and depth testing the moved point, so where the sheets cut a pillar the steps turn to grain.
+// No depth test per sheet: each sheet counts the part of its slab in front of the scene
+// (`visible_slab_world`, from the scene's depth read as a texture), so where the sheets cut a
+// pillar the fog thins smoothly to its foot instead of in one band per sheet.
 //
-// `fog_medium` and `shade_sheet` take everything they read as arguments (no derivatives, and
+// `fog_medium` and `sample_sheet` take everything they read as arguments (no derivatives, and
 // no bindings but the fires, which sit at group 0 beside the frame uniforms that any pass
 // binds), so the compute compositor, the raymarch and the flames' fog can call them and agree
 // with this raster pass (see ARCHITECTURE.md, "Data flow"). Every input that differs between
@@ -40,9 +41,9 @@ struct FogKnobs {
     // x: extinction sigma (1/world unit); y: drift range of the map (world units);
     // z: 1 shows the fluid on the fog (the `fluid` view), 0 the fog; w: unused.
     optics: vec4<f32>,
-    // x: sheet count; y: 1 jitters each pixel's sheets within their slabs (`sheet_jitter`), 0
-    // keeps them at their heights; z: the raymarch's steps per ray, 0 when the fog is drawn as
-    // sheets; w: top of the highest sheet's slab (world).
+    // x: sheet count; y: 1 counts the part of each sheet's slab in front of the scene, 0 each
+    // slab whole or not at all (tests only, `visible_slab_world`); z: the raymarch's steps per
+    // ray, 0 when the fog is drawn as sheets; w: top of the highest sheet's slab (world).
     sampling: vec4<f32>,
 }
 
@@ -147,46 +148,80 @@ fn fog_medium(
     return FogMedium(srgb_to_linear(shown) + fire_glow, density * knobs.optics.x, debug_alpha);
 }
 
+// The height of sheet `index` (world), lowest first: `Fog::sheet_height`, the height the raster
+// pass draws its quad at, as the shaders compute it (from the knobs).
+fn sheet_height_world(index: u32, knobs: FogKnobs) -> f32 {
+    return knobs.layer.x + (knobs.sampling.w - knobs.layer.x) * (f32(index) + 0.5) / knobs.sampling.x;
+}
+
 // Length along the view ray of the slab of fog one sheet stands for: the spacing between
 // sheets over the ray's slope, capped at five spacings for grazing rays.
 fn sheet_slab_world(view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
     return knobs.layer.w / max(abs(view_dir_world.y), 0.2);
 }
 
-// The fog at one point of one sheet: straight-alpha colour (linear) and opacity of the slab of
-// fog the sheet stands for, Beer–Lambert of the continuous fog's extinction over the slab's
-// length along the view ray. `pos_world` is the point on the sheet; `view_dir_world` the unit
-// direction from the camera to it.
-fn shade_sheet(
+// Distance along the unit ray from `eye_world` along `ray_world` to the scene surface whose
+// clip depth is `depth_scene` (3e38 where nothing was drawn: depth 1, the far plane). Along a
+// ray from the eye a perspective projection's clip depth is A + B / t, so the depths of the
+// points at t = 1 and t = 2 give A and B and the surface's t follows, without the inverse
+// matrix: the raster `fog` pass, the `fog_compute` pass and the flames compute it alike.
+fn scene_distance_world(eye_world: vec3<f32>, ray_world: vec3<f32>, depth_scene: f32) -> f32 {
+    if depth_scene >= 1.0 {
+        return 3.0e38;
+    }
+    let at_1 = frame.clip_from_world * vec4<f32>(eye_world + ray_world, 1.0);
+    let at_2 = frame.clip_from_world * vec4<f32>(eye_world + ray_world * 2.0, 1.0);
+    let depth_1 = at_1.z / at_1.w;
+    let depth_2 = at_2.z / at_2.w;
+    let b = (depth_1 - depth_2) * 2.0;
+    let a = depth_1 - b;
+    return b / min(depth_scene - a, -1e-30);
+}
+
+// How much of a sheet's slab of fog lies in front of the scene, world units along the ray:
+// the slab is `slab_world` long, centred on the sheet's crossing at `t_sheet_world`, and the
+// scene's surface is at `t_scene_world`. Where a pillar cuts the slab only the part in front of
+// it counts, so the fog thins smoothly to the pillar's foot instead of in one step per sheet
+// (the bands of a depth test per sheet). With `sampling.y` at 0 (tests only) the slab counts
+// whole or not at all, as a per-sheet depth test would.
+fn visible_slab_world(
+    t_sheet_world: f32,
+    slab_world: f32,
+    t_scene_world: f32,
+    knobs: FogKnobs,
+) -> f32 {
+    // One branch-free form for both (lavapipe's compute shaders crashed on a branch here): the
+    // slab's visible length, or with `sampling.y` at 0 a step at the sheet itself made sharp by
+    // a huge slope.
+    let sharpness = select(1.0e20, 1.0, knobs.sampling.y > 0.0);
+    let front_world = 0.5 * slab_world * knobs.sampling.y;
+    return clamp((t_scene_world - t_sheet_world + front_world) * sharpness, 0.0, slab_world);
+}
+
+// One sheet's fog along a ray: straight-alpha colour (linear) and opacity of the `visible_world`
+// long part of its slab in front of the scene (`visible_slab_world`), shaded at the middle of
+// that part, `pos_world` moved back from the sheet's crossing `on_sheet_world` when the scene
+// cuts the slab. The shared step of the raster and compute compositors and the flames' fog.
+struct SheetSample {
+    shaded: vec4<f32>,
     pos_world: vec3<f32>,
-    view_dir_world: vec3<f32>,
+}
+
+fn sample_sheet(
+    on_sheet_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    visible_world: f32,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
-) -> vec4<f32> {
+) -> SheetSample {
+    let slab_world = sheet_slab_world(ray_world, knobs);
+    let pos_world = on_sheet_world - ray_world * (0.5 * (slab_world - visible_world));
     let medium = fog_medium(pos_world, knobs, fluid_map, lift_map);
-    let alpha = 1.0 - exp(-medium.extinction_per_world * sheet_slab_world(view_dir_world, knobs));
-    return vec4<f32>(medium.color, clamp(max(alpha, medium.debug_alpha), 0.0, 1.0));
-}
-
-// A stable fraction in [0, 1) per pixel, spread evenly over neighbouring pixels: the R2
-// low-discrepancy sequence of Roberts ("The unreasonable effectiveness of quasirandom
-// sequences", 2018) over the pixel grid, fract(x·0.7548776662 + y·0.5698402910), computed in
-// 32-bit fixed point (the multipliers times 2^32; wrapping is the `fract`), so it is exact and
-// the same on every adapter. Neighbouring pixels get values far apart, so the error it spreads
-// looks like fine grain rather than blobs.
-fn pixel_dither(pixel: vec2<u32>) -> f32 {
-    let h = pixel.x * 3242174889u + pixel.y * 2447445414u;
-    return f32(h >> 8u) / 16777216.0;
-}
-
-// How far along the view ray (world units) this pixel moves every sheet it crosses: its sheets
-// sit at a stable random height within their slabs, ±half a slab, instead of at the slab's
-// middle. Every pixel then sees its sheets cut a pillar at a different height, so the steps
-// where one more sheet disappears behind the pillar become grain instead of bands. 0 when the
-// jitter is off (`sampling.y`).
-fn sheet_jitter(pixel: vec2<u32>, view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
-    return (pixel_dither(pixel) - 0.5) * sheet_slab_world(view_dir_world, knobs) * knobs.sampling.y;
+    let alpha = 1.0 - exp(-medium.extinction_per_world * visible_world);
+    let debug_alpha = medium.debug_alpha * step(0.5 * slab_world, visible_world);
+    let shaded = vec4<f32>(medium.color, clamp(max(alpha, debug_alpha), 0.0, 1.0));
+    return SheetSample(shaded, pos_world);
 }
 
 // A pseudo-random fraction in [0, 1) per pixel with no pattern (white noise): a PCG-style
@@ -270,13 +305,12 @@ fn march_medium(
 }
 
 // What the sheets let through along the ray from `eye_world` along the unit `ray_world` up to
-// `t_end_world`, as the compositors cross them for pixel `pixel`: the sheets' own heights
-// moved by the pixel's jitter, only inside the fog's square.
+// `t_end_world` (a flame's point): every sheet slab, or the part of it, in front of that point,
+// inside the fog's square, as the compositors cross them.
 fn sheets_transmittance(
     eye_world: vec3<f32>,
     ray_world: vec3<f32>,
     t_end_world: f32,
-    pixel: vec2<u32>,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
@@ -286,19 +320,21 @@ fn sheets_transmittance(
         return transmittance;
     }
     let count = u32(knobs.sampling.x);
-    let jitter_world = sheet_jitter(pixel, ray_world, knobs);
+    let slab_world = sheet_slab_world(ray_world, knobs);
     for (var i = 0u; i < count; i += 1u) {
-        let height_world = knobs.layer.x + knobs.layer.w * (f32(i) + 0.5);
-        let t_world = (height_world - eye_world.y) / ray_world.y + jitter_world;
-        if t_world <= 0.0 || t_world >= t_end_world {
+        let height_world = sheet_height_world(i, knobs);
+        let t_world = (height_world - eye_world.y) / ray_world.y;
+        if t_world <= 0.0 {
             continue;
         }
-        let pos_world = eye_world + ray_world * t_world;
-        let uv = (pos_world.xz - knobs.area.xy) / knobs.area.zw;
-        if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+        let visible_world = visible_slab_world(t_world, slab_world, t_end_world, knobs);
+        let on_sheet_world = eye_world + ray_world * t_world;
+        let uv = (on_sheet_world.xz - knobs.area.xy) / knobs.area.zw;
+        if visible_world <= 0.0 || any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
             continue;
         }
-        transmittance *= 1.0 - shade_sheet(pos_world, ray_world, knobs, fluid_map, lift_map).a;
+        let sample = sample_sheet(on_sheet_world, ray_world, visible_world, knobs, fluid_map, lift_map);
+        transmittance *= 1.0 - sample.shaded.a;
     }
     return transmittance;
 }
@@ -306,6 +342,8 @@ fn sheets_transmittance(
 @group(1) @binding(0) var<uniform> fog: FogKnobs;
 @group(1) @binding(1) var fluid_map: texture_2d<f32>;
 @group(1) @binding(2) var lift_map: texture_2d<f32>;
+// The scene's depth, read (not depth tested against: see `visible_slab_world`).
+@group(1) @binding(3) var scene_depth: texture_depth_2d;
 
 struct SheetOut {
     @builtin(position) pos_clip: vec4<f32>,
@@ -328,22 +366,22 @@ fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f
     return out;
 }
 
-struct SheetFragment {
-    // Premultiplied: the blend state adds it over what is behind.
-    @location(0) color: vec4<f32>,
-    // The depth of the jittered point, so the scene hides this pixel's sheet where it is.
-    @builtin(frag_depth) depth: f32,
-}
-
-// The sheet at this pixel, moved along the view ray by the pixel's jitter (`sheet_jitter`):
-// shaded there and depth tested there.
+// Premultiplied output: the blend state adds it over what is behind. The part of the sheet's
+// slab in front of the scene (none: discarded) is shaded at its middle.
 @fragment
-fn fs_fog(in: SheetOut) -> SheetFragment {
-    let view_dir_world = normalize(in.pos_world - frame.eye_world.xyz);
-    let pixel = vec2<u32>(in.pos_clip.xy);
-    let pos_world = in.pos_world + view_dir_world * sheet_jitter(pixel, view_dir_world, fog);
-    let shaded = shade_sheet(pos_world, view_dir_world, fog, fluid_map, lift_map);
-    let color = apply_distance_fog(shaded.rgb, pos_world);
-    let clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
-    return SheetFragment(vec4<f32>(color * shaded.a, shaded.a), clamp(clip.z / clip.w, 0.0, 1.0));
+fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
+    let eye_world = frame.eye_world.xyz;
+    let to_sheet = in.pos_world - eye_world;
+    let t_sheet_world = length(to_sheet);
+    let view_dir_world = to_sheet / t_sheet_world;
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0);
+    let t_scene_world = scene_distance_world(eye_world, view_dir_world, depth_scene);
+    let slab_world = sheet_slab_world(view_dir_world, fog);
+    let visible_world = visible_slab_world(t_sheet_world, slab_world, t_scene_world, fog);
+    if visible_world <= 0.0 {
+        discard;
+    }
+    let sample = sample_sheet(in.pos_world, view_dir_world, visible_world, fog, fluid_map, lift_map);
+    let color = apply_distance_fog(sample.shaded.rgb, sample.pos_world);
+    return vec4<f32>(color * sample.shaded.a, sample.shaded.a);
 }

@@ -3,17 +3,17 @@
 //
 // One invocation per pixel rebuilds the view ray through the pixel's centre from the camera's
 // matrices, crosses the horizontal sheet planes front to back, stops where the scene's depth
-// hides the rest, shades every crossing with the very `shade_sheet` the raster `fog` pass calls,
+// hides the rest, shades every crossing with the very `sample_sheet` the raster `fog` pass calls,
 // and accumulates colour and transmittance front to back. Front-to-back "under" accumulation of
 // the sheets the raster pass blends back to front with "over" gives the same sum: colour
 // Σ T_i·a_i·c_i and transmittance Π (1 − a_i), then the scene behind times that transmittance.
 //
 // What the raster pass draws, this pass crosses, and nothing else: only sheets in front of the
-// eye and nearer than the scene (the raster pass's own depth test, in clip depth: comparing
-// distances along the ray instead flips more pixels where a sheet meets the floor), only
-// points inside the fog's square (the quads' coverage), and only beyond the near plane (where
-// the rasteriser clips). Each crossing gets the raster fragment's inputs: the point on the
-// sheet and the unit direction from the eye to it.
+// eye whose slab is at least partly in front of the scene (`visible_slab_world`, from the
+// scene's depth turned into a distance along the ray by `scene_distance_world`, as the raster
+// fragments do), only points inside the fog's square (the quads' coverage), and only beyond
+// the near plane (where the rasteriser clips). Each crossing is shaded by `sample_sheet` with
+// the raster fragment's inputs: the point on the sheet and the unit direction to it.
 //
 // The scene colour is read from a copy of the picture and the result written to the picture as
 // a write-only storage texture (Rgba16Float storage is core WebGPU); pixels the fog leaves
@@ -26,8 +26,8 @@
 // in one rounding instead of one per sheet.
 //
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
-// (`FogKnobs`, `shade_sheet`, `sheet_jitter` and the group-1 bindings 0 to 2, which this pass
-// binds alike).
+// (`FogKnobs`, `sample_sheet`, `visible_slab_world`, `scene_distance_world` and the group-1
+// bindings 0 to 3, which this pass binds alike).
 
 // keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
 struct MarchKnobs {
@@ -37,12 +37,11 @@ struct MarchKnobs {
     size: vec4<u32>,
 }
 
-@group(1) @binding(3) var<uniform> march: MarchKnobs;
+@group(1) @binding(4) var<uniform> march: MarchKnobs;
 // The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
-@group(1) @binding(4) var<storage, read> sheet_heights_world: array<f32>;
-// The picture as the scene pass left it (a copy), and its depth.
-@group(1) @binding(5) var scene_color: texture_2d<f32>;
-@group(1) @binding(6) var scene_depth: texture_depth_2d;
+@group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
+// The picture as the scene pass left it (a copy); its depth is `scene_depth` (fog.wgsl).
+@group(1) @binding(6) var scene_color: texture_2d<f32>;
 // The picture, written where the fog covers it.
 @group(1) @binding(7) var composited: texture_storage_2d<rgba16float, write>;
 // The fog layer (premultiplied, linear), written at every pixel: only `cs_fog_with_layer`
@@ -80,15 +79,14 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     let ray_world = normalize(far_clip.xyz / far_clip.w - eye_world);
     // 1 (the far plane) where the scene pass drew nothing.
     let depth_scene = textureLoad(scene_depth, pixel, 0);
+    let t_scene_world = scene_distance_world(eye_world, ray_world, depth_scene);
 
     var color = vec3<f32>(0.0);
     var transmittance = 1.0;
     let count = i32(march.size.z);
     // A level ray sees every sheet edge-on and crosses none.
     if ray_world.y != 0.0 {
-        // As fs_fog: every sheet moved along the ray by this pixel's jitter, shaded and depth
-        // tested there. The move is the same for every sheet of the ray, so they stay in order.
-        let jitter_world = sheet_jitter(id, ray_world, fog);
+        let slab_world = sheet_slab_world(ray_world, fog);
         // Looking down the sheets below the eye come highest first; looking up, those above
         // come lowest first. The others lie behind the eye and are skipped.
         let down = ray_world.y < 0.0;
@@ -99,29 +97,30 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
                 continue;
             }
             let on_sheet_world = eye_world + ray_world * t_world;
+            // As fs_fog: the part of the sheet's slab in front of the scene; none, and so none
+            // of any sheet further along.
+            let visible_world = visible_slab_world(t_world, slab_world, t_scene_world, fog);
+            if visible_world <= 0.0 {
+                break;
+            }
             // Nearer than the near plane, where the rasteriser clips the quad.
             if clip_depth(on_sheet_world) < 0.0 {
                 continue;
-            }
-            let pos_world = on_sheet_world + ray_world * jitter_world;
-            // Hidden by the scene (the raster pass's depth test, `less`, of its fragment
-            // depth, clamped as the rasteriser clamps it): so is every sheet further along.
-            if clamp(clip_depth(pos_world), 0.0, 1.0) >= depth_scene {
-                break;
             }
             // Off the sheet's quad: the raster pass draws no fragment here.
             let uv = (on_sheet_world.xz - fog.area.xy) / fog.area.zw;
             if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
                 continue;
             }
-            let shaded = shade_sheet(pos_world, ray_world, fog, fluid_map, lift_map);
-            if shaded.a <= 0.0 {
+            let sample = sample_sheet(on_sheet_world, ray_world, visible_world, fog, fluid_map, lift_map);
+            let alpha = sample.shaded.a;
+            if alpha <= 0.0 {
                 continue;
             }
             // As fs_fog: the sheet's colour seen through the distance fog.
-            let sheet_color = apply_distance_fog(shaded.rgb, pos_world);
-            color += sheet_color * (shaded.a * transmittance);
-            transmittance *= 1.0 - shaded.a;
+            let sheet_color = apply_distance_fog(sample.shaded.rgb, sample.pos_world);
+            color += sheet_color * (alpha * transmittance);
+            transmittance *= 1.0 - alpha;
             if transmittance < FOG_MIN_TRANSMITTANCE {
                 break;
             }

@@ -10,13 +10,14 @@
 // along (`pixel_hash`, an integer hash: deterministic and the same on every adapter), so the
 // march's own error is grain that shrinks as the steps grow, never bands.
 //
-// The bindings and the compositing are those of fog_compute.wgsl (binding 4, the sheet heights,
+// The bindings and the compositing are those of fog_compute.wgsl (binding 5, the sheet heights,
 // is bound but unread):
 // the scene colour from a copy of the picture, the scene depth, the picture and (with
 // `--layers`, `cs_raymarch_with_layer`) the fog layer written as storage textures.
 //
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
-// (`FogKnobs`, `march_medium` and the group-1 bindings 0 to 2, which this pass binds alike).
+// (`FogKnobs`, `march_medium`, `scene_distance_world` and the group-1 bindings 0 to 3, which this
+// pass binds alike).
 
 // keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
 struct MarchKnobs {
@@ -26,10 +27,9 @@ struct MarchKnobs {
     size: vec4<u32>,
 }
 
-@group(1) @binding(3) var<uniform> march: MarchKnobs;
-// The picture as the scene pass left it (a copy), and its depth.
-@group(1) @binding(5) var scene_color: texture_2d<f32>;
-@group(1) @binding(6) var scene_depth: texture_depth_2d;
+@group(1) @binding(4) var<uniform> march: MarchKnobs;
+// The picture as the scene pass left it (a copy); its depth is `scene_depth` (fog.wgsl).
+@group(1) @binding(6) var scene_color: texture_2d<f32>;
 // The picture, written where the fog covers it.
 @group(1) @binding(7) var composited: texture_storage_2d<rgba16float, write>;
 // The fog layer (premultiplied, linear), written at every pixel by `cs_raymarch_with_layer`.
@@ -49,11 +49,7 @@ fn raymarch_pixel(id: vec2<u32>) -> RayFog {
     // The scene's surface along the ray, from its depth; none where the scene pass drew
     // nothing (depth 1, the far plane).
     let depth_scene = textureLoad(scene_depth, vec2<i32>(id), 0);
-    var t_scene_world = 3.0e38;
-    if depth_scene < 1.0 {
-        let surface = march.world_from_clip * vec4<f32>(ndc, depth_scene, 1.0);
-        t_scene_world = dot(surface.xyz / surface.w - eye_world, ray_world);
-    }
+    let t_scene_world = scene_distance_world(eye_world, ray_world, depth_scene);
     return march_medium(
         eye_world,
         ray_world,

@@ -324,6 +324,42 @@ pub(super) struct SheetArgs {
 }
 
 #[derive(Debug, Args)]
+pub(super) struct QualityArgs {
+    #[command(flatten)]
+    pub(super) scene: SceneArgs,
+    /// Frames to measure: A..B, A..=B, A-B or a comma list.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: String,
+    /// Sheet counts to measure, a comma list, each 1..=512.
+    #[arg(long, value_name = "LIST", default_value = "8,16,24,32,48,64,96,128")]
+    pub(super) sheets: String,
+    /// Steps per ray of the raymarch reference.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub(super) steps: u32,
+    /// Picture size, e.g. 640x360. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// Write the reference, every render, its error heat map and chart.png here.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+    /// Print the report as JSON on stdout instead of the table.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Graphics backend to use.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub(super) backend: BackendArg,
+    /// Pick the adapter whose name contains this text (see `fogbank info`).
+    #[arg(long, value_name = "NAME")]
+    pub(super) adapter: Option<String>,
+    /// Use the adapter with this index in `fogbank info`'s list (env FOGBANK_GPU).
+    #[arg(long, value_name = "INDEX", conflicts_with = "adapter")]
+    pub(super) gpu: Option<usize>,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
 pub(super) struct StillArgs {
     #[command(flatten)]
     pub(super) scene: SceneArgs,

@@ -6,8 +6,8 @@
 
 use crate::commands::{
     CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
-    RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings, StillSettings,
-    ToleranceFlags, ValidateSettings,
+    QualitySettings, RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings,
+    StillSettings, ToleranceFlags, ValidateSettings,
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
@@ -21,7 +21,7 @@ mod values;
 
 use args::*;
 pub use docs::{Shell, completion_script, man_pages};
-pub use values::{FlagError, parse_chunk, parse_probe, parse_size};
+pub use values::{FlagError, parse_chunk, parse_probe, parse_sheet_counts, parse_size};
 
 /// Offline renderer and video exporter for ground fog that behaves like a fluid.
 ///
@@ -53,6 +53,9 @@ enum CliCommand {
     Check(CheckArgs),
     /// Compare two PNG images with the same rules as `check` (exit 3 when they differ).
     Compare(CompareArgs),
+    /// Measure the fog sheets against the raymarch reference: error, SSIM and frame time per
+    /// sheet count, with the raster and the compute compositor.
+    Quality(QualityArgs),
     /// List GPU adapters, backends and limits.
     Info(InfoArgs),
     /// Print the resolved scene (after --set) as RON, or the scene format's JSON Schema.
@@ -162,6 +165,23 @@ impl Cli {
                 exact: a.exact,
                 tolerance: tolerance(a.tolerance),
                 json: a.json,
+            }),
+            CliCommand::Quality(a) => Command::Quality(QualitySettings {
+                scene: scene_choice(a.scene),
+                frames: FrameSet::parse(&a.frames)?,
+                sheet_counts: parse_sheet_counts(&a.sheets)?,
+                steps: a.steps,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                out_dir: a.out,
+                json: a.json,
+                gpu: gpu_choice(GpuArgs {
+                    backend: a.backend,
+                    adapter: a.adapter,
+                    gpu: a.gpu,
+                    compositor: CompositorArg::Auto,
+                    steps: None,
+                })?,
+                quiet: a.quiet.quiet,
             }),
             CliCommand::Info(a) => Command::Info(InfoSettings { json: a.json }),
             CliCommand::Scene(a) => Command::Scene(SceneSettings {

@@ -16,6 +16,35 @@ pub struct FlagError {
     pub reason: String,
 }
 
+/// Parses `--sheets`: a comma list of sheet counts, each 1..=512 (the range of `fog.sheets`),
+/// returned ascending without repeats.
+pub fn parse_sheet_counts(text: &str) -> Result<Vec<u32>, FlagError> {
+    let fail = |reason: String| FlagError {
+        flag: "--sheets",
+        value: text.to_string(),
+        reason,
+    };
+    let mut counts = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        let count: u32 = part.parse().map_err(|_| {
+            fail(format!(
+                "`{part}` is not a whole number: write sheet counts separated by commas, e.g. \
+                 16,32,48"
+            ))
+        })?;
+        if !(1..=512).contains(&count) {
+            return Err(fail(format!(
+                "{count} sheets is outside 1..=512, the range of fog.sheets"
+            )));
+        }
+        counts.push(count);
+    }
+    counts.sort_unstable();
+    counts.dedup();
+    Ok(counts)
+}
+
 /// Parses `WxH` (also `W×H`), each side 1..=16384.
 pub fn parse_size(text: &str) -> Result<(u32, u32), FlagError> {
     let fail = |reason: &str| FlagError {
@@ -108,6 +137,15 @@ pub fn parse_chunk(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sheet_counts() {
+        assert_eq!(parse_sheet_counts("48, 8,16,8").unwrap(), vec![8, 16, 48]);
+        for bad in ["", "8,,16", "0", "513", "ten", "-4"] {
+            let error = parse_sheet_counts(bad).unwrap_err();
+            assert_eq!(error.flag, "--sheets", "{bad}");
+        }
+    }
 
     fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |name| {

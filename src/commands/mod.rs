@@ -8,6 +8,7 @@ mod check;
 mod info;
 mod maps;
 mod progress;
+mod quality;
 mod render;
 mod scene_show;
 mod sheet;
@@ -178,6 +179,29 @@ pub struct StillSettings {
     pub quiet: bool,
 }
 
+/// `fogbank quality`.
+#[derive(Debug, Clone)]
+pub struct QualitySettings {
+    /// The scene.
+    pub scene: SceneChoice,
+    /// Frames to measure.
+    pub frames: FrameSet,
+    /// Sheet counts to measure, ascending.
+    pub sheet_counts: Vec<u32>,
+    /// Steps per ray of the reference.
+    pub steps: u32,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// Folder for the pictures and the chart.
+    pub out_dir: Option<PathBuf>,
+    /// Print JSON instead of the table.
+    pub json: bool,
+    /// Which GPU (its compositor is not used: every sheet compositor is measured).
+    pub gpu: GpuChoice,
+    /// No progress.
+    pub quiet: bool,
+}
+
 /// `fogbank check`.
 #[derive(Debug, Clone)]
 pub struct CheckSettings {
@@ -257,6 +281,8 @@ pub enum Command {
     Check(CheckSettings),
     /// Compare two images.
     Compare(CompareSettings),
+    /// Measure the sheets against the raymarch.
+    Quality(QualitySettings),
     /// List adapters.
     Info(InfoSettings),
     /// Print the resolved scene or the scene schema.
@@ -276,6 +302,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Render(s) => render::run(&s),
         Command::Still(s) => still::run(&s),
         Command::Sheet(s) => sheet::run(&s),
+        Command::Quality(s) => quality::run(&s),
         Command::Check(s) => {
             passed_or_differences(check::run(&s)?, "frames differ from their references")
         }

@@ -148,8 +148,10 @@ impl Renderer {
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
         // The raster fog's sheets, as the pass `name`.
-        let fog_pass =
-            |name| FogPass::new(&device, &errors, &frame, &maps, scene, config.view, name);
+        let fog_pass = |name| {
+            let view = config.view;
+            FogPass::new(&device, &errors, &frame, &maps, &targets, scene, view, name)
+        };
         let fog = fog_pass(ShaderName::Fog.name())?;
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
@@ -233,6 +235,16 @@ impl Renderer {
         self.compositor
     }
 
+    /// Turns the sheets' counting of partial slabs at the scene's depth (the de-banding) on or
+    /// off from the next frame (tests measure the sheets with and without it).
+    #[cfg(test)]
+    pub(crate) fn set_partial_slabs(&mut self, on: bool) {
+        self.fog.set_partial_slabs(on);
+        if let Some(fog_compute) = &mut self.fog_compute {
+            fog_compute.set_partial_slabs(on);
+        }
+    }
+
     /// Frames submitted and not yet returned.
     pub fn frames_in_flight(&self) -> usize {
         self.readback.in_flight()
@@ -288,7 +300,7 @@ impl Renderer {
                 None => fog.record(&mut encoder, targets, frame),
             }
             if let Some(layer) = fog_layer {
-                layer.record(&mut encoder, targets, frame);
+                layer.record(&mut encoder, frame);
             }
             flame.record(&mut encoder, targets, frame);
             overlay.record(&mut encoder, targets, frame);

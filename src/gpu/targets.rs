@@ -23,17 +23,16 @@ pub(crate) struct Targets {
 
 impl Targets {
     /// The targets of a `width` × `height` picture. With `fog_compute` the picture can also be
-    /// written as a storage texture and the depth read as a texture, as the `fog_compute` pass
-    /// does; without it they keep only what the raster passes need.
+    /// written as a storage texture, as the `fog_compute` pass does; the depth can always be
+    /// read as a texture (the fog passes read it).
     pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32, fog_compute: bool) -> Self {
-        let (color_compute, depth_compute) = if fog_compute {
-            (
-                wgpu::TextureUsages::STORAGE_BINDING,
-                wgpu::TextureUsages::TEXTURE_BINDING,
-            )
+        let color_compute = if fog_compute {
+            wgpu::TextureUsages::STORAGE_BINDING
         } else {
-            (wgpu::TextureUsages::empty(), wgpu::TextureUsages::empty())
+            wgpu::TextureUsages::empty()
         };
+        // Every fog compositor reads the scene's depth as a texture.
+        let depth_compute = wgpu::TextureUsages::TEXTURE_BINDING;
         let texture =
             |label: &str, format, usage| texture_2d(device, label, (width, height), format, usage);
         let color_linear = texture(

@@ -17,6 +17,7 @@ mod distance_fog;
 mod flame;
 mod fog_compute;
 mod layers;
+mod raymarch;
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no
 /// adapter outside CI. Under CI a missing adapter fails the test.

@@ -7,6 +7,7 @@
 //! labels drawn in [`font`].
 
 pub mod atomic;
+pub mod chart;
 pub mod exr;
 pub mod font;
 pub mod gif;

@@ -29,6 +29,7 @@
 
 mod frame_loop;
 mod maps;
+mod quality;
 mod report;
 mod sequence;
 mod sheet;
@@ -38,6 +39,10 @@ pub use frame_loop::{
     FrameHash, FrameJob, LoopOptions, LoopStats, run_frames, run_frames_with, start_playback,
 };
 pub use maps::{MapsOptions, maps};
+pub use quality::{
+    DEFAULT_SHEET_COUNTS, ErrorHistogram, PAYING_FRACTION, QualityOptions, QualityReport,
+    QualityRow, enough_sheets, quality,
+};
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
 pub use sheet::{MAX_STILLS, SheetOptions, sheet};

@@ -1,6 +1,8 @@
 //! The `fog` pass: the ground fog as `fog.sheets` horizontal see-through sheets over the fog's
 //! square, one shared shader (shaders/fog.wgsl, `shade_sheet`), drawn back to front over the
-//! scene with premultiplied blending, depth-tested against the scene and writing no depth.
+//! scene with premultiplied blending. No depth test: each fragment reads the scene's depth and
+//! counts only the part of its sheet's slab of fog in front of it, so the fog thins smoothly to
+//! a pillar's foot instead of in bands.
 //!
 //! The sheets never move; only their drawing order changes with the camera. They are
 //! horizontal planes, so along any view ray the sheet farther from the eye's height is
@@ -15,8 +17,8 @@ use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_render_pass, filterable_texture, uniform,
+    ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass,
+    filterable_texture, texture, uniform,
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
@@ -43,14 +45,15 @@ pub(crate) struct FogKnobs {
     pub layer: [f32; 4],
     /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: unused.
     pub optics: [f32; 4],
-    /// x: sheet count; y: 1 moves each pixel's sheets within their slabs by a stable amount
-    /// (the de-banding jitter), 0 keeps them at [`Fog::sheet_height`]; z: the raymarch's steps
-    /// per ray, 0 when the fog is drawn as sheets; w: top of the highest sheet's slab.
+    /// x: sheet count; y: 1 counts the part of a sheet's slab in front of the scene (the
+    /// de-banding), 0 the whole slab or nothing; z: the raymarch's steps per ray, 0 when the fog
+    /// is drawn as sheets; w: top of the highest sheet's slab.
     pub sampling: [f32; 4],
 }
 
-/// Whether the sheets are jittered per pixel within their slabs (`FogKnobs::sampling`'s y).
-pub(crate) const SHEET_JITTER: f32 = 0.0;
+/// 1: each sheet counts the part of its slab in front of the scene (the de-banding), 0: its
+/// whole slab or nothing, as a depth test per sheet would (`FogKnobs::sampling`'s y).
+pub(crate) const PARTIAL_SLABS: f32 = 1.0;
 
 impl FogKnobs {
     /// The knobs for `view` (the `flow` view thins the fog to a veil, the `fluid` view shows the
@@ -76,7 +79,7 @@ impl FogKnobs {
             glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
             optics: [sigma, fog.offset_range, debug, 0.0],
-            sampling: [fog.sheets as f32, SHEET_JITTER, 0.0, fog.sheets_top],
+            sampling: [fog.sheets as f32, PARTIAL_SLABS, 0.0, fog.sheets_top],
         }
     }
 
@@ -86,9 +89,9 @@ impl FogKnobs {
         self
     }
 
-    /// These knobs with the per-pixel sheet jitter on or off.
+    /// These knobs with partial slabs at the scene's depth counted (on) or not (off).
     #[cfg(test)]
-    pub(crate) fn with_sheet_jitter(mut self, on: bool) -> Self {
+    pub(crate) fn with_partial_slabs(mut self, on: bool) -> Self {
         self.sampling[1] = if on { 1.0 } else { 0.0 };
         self
     }
@@ -144,11 +147,13 @@ pub(crate) struct FogPass {
 impl FogPass {
     /// The sheets of `scene` in `view`, as the pass `name` (`fog`, or `fog_layer` for the
     /// layer's own pass).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         maps: &FluidMaps,
+        targets: &Targets,
         scene: &Scene,
         view: View,
         name: &'static str,
@@ -170,6 +175,13 @@ impl FogPass {
             uniform(0, ALL_STAGES),
             filterable_texture(1, DRAW_STAGES),
             filterable_texture(2, DRAW_STAGES),
+            // The scene's depth, read by the fragments (no depth attachment: see
+            // `record_sheets`).
+            texture(
+                3,
+                wgpu::ShaderStages::FRAGMENT,
+                wgpu::TextureSampleType::Depth,
+            ),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -177,6 +189,7 @@ impl FogPass {
                 knobs_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&maps.fluid_view),
                 wgpu::BindingResource::TextureView(&maps.lift_view),
+                wgpu::BindingResource::TextureView(&targets.depth_view),
             ],
         );
         let attributes = wgpu::vertex_attr_array![0 => Float32];
@@ -194,7 +207,9 @@ impl FogPass {
             topology: wgpu::PrimitiveTopology::TriangleList,
             // Seen from above and from below.
             cull_mode: None,
-            depth: Some(DepthTest::OVER),
+            // No depth test: each fragment counts the part of its slab in front of the scene
+            // (`visible_slab_world` in fog.wgsl) and discards itself where there is none.
+            depth: None,
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
         });
@@ -208,6 +223,12 @@ impl FogPass {
             sheet_order,
             heights_world,
         })
+    }
+
+    /// Turns the counting of partial slabs on or off from the next frame (tests compare both).
+    #[cfg(test)]
+    pub(crate) fn set_partial_slabs(&mut self, on: bool) {
+        self.knobs = self.knobs.with_partial_slabs(on);
     }
 
     /// Queues this frame's knobs and sheet order (applied at the next submit).
@@ -228,11 +249,12 @@ impl FogPass {
         frame: &FrameBinding,
     ) {
         let color = &targets.color_linear_view;
-        self.record_sheets(encoder, color, wgpu::LoadOp::Load, targets, frame);
+        self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
     }
 
     /// Records the sheets, back to front, into `color_view` (kept with `LoadOp::Load`, or
-    /// cleared first), depth-tested against the scene's depth target: the `fog` pass itself,
+    /// cleared first), each fragment weighed by the part of its slab in front of the scene's
+    /// depth, which the pass reads as a texture (so it is no attachment): the `fog` pass itself,
     /// and the fog layer (`fog_layer.rs`) over transparent black. The blend is premultiplied
     /// "over" in colour and alpha alike, so over transparent black the layer's alpha is the
     /// fog's total coverage `1 - Π(1 - αᵢ)`, and the layer over the fogless picture gives
@@ -242,11 +264,9 @@ impl FogPass {
         encoder: &mut wgpu::CommandEncoder,
         color_view: &wgpu::TextureView,
         load: wgpu::LoadOp<wgpu::Color>,
-        targets: &Targets,
         frame: &FrameBinding,
     ) {
-        let depth = Some((&targets.depth_view, wgpu::LoadOp::Load));
-        let mut pass = begin_render_pass(encoder, self.name, color_view, load, depth);
+        let mut pass = begin_render_pass(encoder, self.name, color_view, load, None);
         if self.heights_world.is_empty() {
             return;
         }

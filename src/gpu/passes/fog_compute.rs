@@ -216,25 +216,25 @@ impl FogComputePass {
         let compute = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let mut layout_entries = vec![
-            // 0 to 2 as the raster `fog` pass binds them (declared in fog.wgsl).
+            // 0 to 3 as the raster `fog` pass binds them (declared in fog.wgsl).
             uniform(0, compute),
             filterable_texture(1, compute),
             filterable_texture(2, compute),
-            uniform(3, compute),
+            texture(3, compute, wgpu::TextureSampleType::Depth),
+            uniform(4, compute),
             // The sheet heights: the `raymarch` pass's layout has them too, unread.
-            storage_buffer(4, compute),
-            texture(5, compute, unfilterable),
-            texture(6, compute, wgpu::TextureSampleType::Depth),
+            storage_buffer(5, compute),
+            texture(6, compute, unfilterable),
             storage_texture(7, compute, COLOR_FORMAT),
         ];
         let mut resources = vec![
             knobs_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&maps.fluid_view),
             wgpu::BindingResource::TextureView(&maps.lift_view),
+            wgpu::BindingResource::TextureView(&targets.depth_view),
             march_buffer.as_entire_binding(),
             heights_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&scene_copy_view),
-            wgpu::BindingResource::TextureView(&targets.depth_view),
             wgpu::BindingResource::TextureView(&targets.color_linear_view),
         ];
         // The fog layer: binding 8, read only by the `…_with_layer` entry point.
@@ -276,6 +276,12 @@ impl FogComputePass {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
             size: [self.width, self.height, self.count, 0],
         }
+    }
+
+    /// Turns the counting of partial slabs on or off from the next frame (tests compare both).
+    #[cfg(test)]
+    pub(crate) fn set_partial_slabs(&mut self, on: bool) {
+        self.knobs = self.knobs.with_partial_slabs(on);
     }
 
     /// Queues this frame's knobs (applied at the next submit).

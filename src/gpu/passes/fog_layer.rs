@@ -7,7 +7,7 @@
 //! A compositor wants to grade or relight the fog without re-rendering the hall, so the layer
 //! holds the fog alone, in linear light with premultiplied alpha (what EXR and every
 //! compositor expect): transparent where there is no fog, and cut out by the pillars, the
-//! altar and the ball because the sheets are depth-tested against the scene's depth target.
+//! altar and the ball because the sheets count only their fog in front of the scene's depth.
 //! `fs_fog` already returns premultiplied colour and the blend is premultiplied "over" in
 //! colour and alpha, so the layer's alpha is the fog's coverage and the layer composited over
 //! a render without fog (`--set fog.sigma=0`) gives back the beauty frame up to half-float
@@ -29,7 +29,7 @@
 use crate::frame::FrameInputs;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::passes::fog::FogPass;
-use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
+use crate::gpu::targets::{COLOR_FORMAT, texture_2d, view_of};
 
 /// The name of the layer's target and of its raster pass (a [`FogPass`] of its own).
 pub(crate) const NAME: &str = "fog_layer";
@@ -79,15 +79,10 @@ impl FogLayer {
     }
 
     /// Records the layer: clear to transparent black, then the sheets against the depth the
-    /// `scene` pass left in `targets`; nothing when the `fog_compute` pass writes the layer.
-    pub(crate) fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
-    ) {
+    /// `scene` pass left in the targets; nothing when the `fog_compute` pass writes the layer.
+    pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding) {
         let Some(fog) = &self.fog else { return };
         let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
-        fog.record_sheets(encoder, &self.view, clear, targets, frame);
+        fog.record_sheets(encoder, &self.view, clear, frame);
     }
 }

@@ -1,0 +1,63 @@
+//! `fogbank quality`: the sheets measured against the raymarch reference through
+//! [`pipeline::quality`], printed as a table (or `--json`).
+
+use super::{ProgressMode, ProgressReporter, QualitySettings, load_scene, print_json};
+use crate::Error;
+use crate::gpu::Compositor;
+use crate::pipeline::{self, PAYING_FRACTION, QualityOptions, QualityReport};
+
+pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
+    let loaded = load_scene(&settings.scene)?;
+    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let context = settings.gpu.open()?;
+    let options = QualityOptions {
+        frames: settings.frames.clone(),
+        sheet_counts: settings.sheet_counts.clone(),
+        compositors: vec![Compositor::Raster, Compositor::Compute],
+        steps: settings.steps,
+        out_dir: settings.out_dir.clone(),
+        cache_dir: settings.scene.cache.clone(),
+    };
+    let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
+    let report = pipeline::quality(&context, &scene, &options, &mut reporter)?;
+    if settings.json {
+        print_json(&report);
+    } else {
+        print_table(&report, &pipeline::adapter_line(&context));
+    }
+    Ok(())
+}
+
+fn print_table(report: &QualityReport, adapter: &str) {
+    let frames: Vec<String> = report.frames.iter().map(|f| f.to_string()).collect();
+    println!(
+        "{}x{}, frames {}, against a raymarch of {} steps ({:.1} ms a frame) on {adapter}",
+        report.width,
+        report.height,
+        frames.join(","),
+        report.steps,
+        report.reference_frame_time_ms
+    );
+    println!("compositor  sheets  mean error  p99 error  SSIM     frame time");
+    for row in &report.rows {
+        println!(
+            "{:<10}  {:>6}  {:>10.3}  {:>9}  {:.5}  {:>7.1} ms",
+            row.compositor.name(),
+            row.sheets,
+            row.mean_error,
+            row.p99_error,
+            row.ssim,
+            row.frame_time_ms
+        );
+    }
+    for (compositor, sheets) in &report.enough_sheets {
+        println!(
+            "{}: more than {sheets} sheets stop paying (within {:.0} % of the lowest mean error)",
+            compositor.name(),
+            PAYING_FRACTION * 100.0
+        );
+    }
+    for file in &report.files {
+        println!("wrote {}", file.display());
+    }
+}
