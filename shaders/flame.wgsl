@@ -16,9 +16,13 @@
 //
 // The clock is the frame's time plus the fire's phase, so renders are reproducible and no two
 // fires move in step. The result is added to the picture (additive blending, alpha 0), depth
-// tested against the scene so pillars hide flames, writing no depth; the distance fog dims it.
+// tested against the scene so pillars hide flames, writing no depth; the distance fog dims it,
+// and so does the ground fog between the eye and the flame (`ground_fog_transmittance`), as
+// the compositor that drew the fog crossed it, so a brazier standing in the fog glows through.
 //
-// Needs common.wgsl (frame uniforms, distance fog) and fires.wgsl (the fires, `fire_flicker`).
+// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl (the fires,
+// `fire_flicker`) and fog.wgsl (the marches and group 1's bindings 0 to 2:
+// the fog's knobs and the fluid maps, which this pass binds with its own copy of the knobs).
 
 // The quad's width over its height for a torch: narrower than tall, with room for the sway.
 // A fire's `shape.w` widens it (braziers).
@@ -188,5 +192,29 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     let brightness = fire.flame_color.w * fire_flicker(time_s, phase_rad, fire.shape.y);
     let seen = 1.0 - distance_fog_factor(frame.eye_world.xyz, in.pos_world, distance_fog);
     // Alpha 0 with the pass's additive blend: the flame only adds light, it hides nothing.
-    return vec4<f32>(color * (mask * brightness * seen), 0.0);
+    let light = color * (mask * brightness * seen);
+    if all(light <= vec3<f32>(0.0)) {
+        return vec4<f32>(0.0);
+    }
+    return vec4<f32>(light * ground_fog_transmittance(in.pos_world, in.pos_clip.xy), 0.0);
+}
+
+// What the ground fog in front of a flame's point lets through, as the compositor that drew
+// the fog sees it: the sheets (`sheets_transmittance`, the raster and compute compositors) or
+// the continuous fog in the raymarch's steps (`march_medium`, the pixel's same random start).
+// The fog drawn before the flames is in the picture already; the flame, added after it, is
+// dimmed here by the part of that fog between the eye and the flame.
+fn ground_fog_transmittance(pos_world: vec3<f32>, frag_xy: vec2<f32>) -> f32 {
+    let eye_world = frame.eye_world.xyz;
+    let to_flame = pos_world - eye_world;
+    let t_world = length(to_flame);
+    let ray_world = to_flame / t_world;
+    let steps = u32(fog.sampling.z);
+    if steps > 0u {
+        let pixel = vec2<u32>(frag_xy);
+        return march_medium(
+            eye_world, ray_world, t_world, steps, pixel_hash(pixel), fog, fluid_map, lift_map,
+        ).transmittance;
+    }
+    return sheets_transmittance(eye_world, ray_world, t_world, fog, fluid_map, lift_map);
 }

@@ -1,6 +1,7 @@
 //! Golden images: frames rendered on a GPU adapter (lavapipe in CI) compared with the references
 //! in tests/golden/<case>/ through `fogbank check` — every view, the fires, the exact pin of
-//! linear fog (`tiny_exact`), and the compute compositor against the raster references.
+//! linear fog (`tiny_exact`), the raymarch reference (`tiny_raymarch`), and the compute
+//! compositor against the raster references.
 //!
 //! Each case's golden.json names the adapter that made it. The tolerance is `fogbank check`'s
 //! default (max Δ 8 levels, 0.2 % of pixels, SSIM ≥ 0.98), loosened automatically when the
@@ -88,6 +89,26 @@ fn golden_temple_fluid_view() {
 fn golden_temple_fires() {
     require_gpu!();
     golden("temple_fires", &["--size", "160x90", "--frames", "30"]);
+}
+
+/// The raymarch reference (`--compositor raymarch`) of the tiny scene, 64 steps a ray: the
+/// continuous fog the sheets approximate, with its per-pixel random start (an integer hash, the
+/// same on every adapter).
+#[test]
+fn golden_tiny_raymarch() {
+    require_gpu!();
+    golden(
+        "tiny_raymarch",
+        &[
+            "tests/scenes/tiny.ron",
+            "--frames",
+            "0,6",
+            "--compositor",
+            "raymarch",
+            "--steps",
+            "64",
+        ],
+    );
 }
 
 /// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the

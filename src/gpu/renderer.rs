@@ -191,7 +191,10 @@ impl Renderer {
             )?),
             _ => None,
         };
-        let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
+        let fires = fire_lights.count();
+        let flame = FlamePass::new(
+            &device, &errors, &frame, &maps, scene, view, compositor, fires,
+        )?;
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
@@ -243,6 +246,7 @@ impl Renderer {
         if let Some(fog_compute) = &mut self.fog_compute {
             fog_compute.set_partial_slabs(on);
         }
+        self.flame.set_partial_slabs(on);
     }
 
     /// Frames submitted and not yet returned.
@@ -290,6 +294,7 @@ impl Renderer {
             if let Some(fog_compute) = fog_compute {
                 fog_compute.prepare(queue, inputs);
             }
+            flame.prepare(queue, inputs);
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),

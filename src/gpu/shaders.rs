@@ -76,7 +76,8 @@ impl ShaderName {
             ],
             // The continuous fog (`fog_medium`, `march_medium`) and the bindings of fog.wgsl.
             ShaderName::Raymarch => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, RAYMARCH_WGSL],
-            ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
+            // The ground fog in front of each flame: the marches of fog.wgsl.
+            ShaderName::Flame => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, FLAME_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };

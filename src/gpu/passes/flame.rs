@@ -7,13 +7,25 @@
 //! (a flame only adds light) and order-free; the quads are depth tested against the scene, so
 //! a pillar hides a flame behind it, and write no depth. Draw order is the scene's list order,
 //! so sums happen in the same order every frame.
+//!
+//! The ground fog is in the picture already, so each flame fragment is dimmed by the fog
+//! between the eye and it, as the compositor crossed it: the sheets for `raster` and
+//! `compute`, the continuous fog in the raymarch's steps for `raymarch`. The pass binds the
+//! fog's knobs (its own copy, set the same way) and the fluid maps for it.
 
+use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
-use crate::gpu::passes::builder::{DepthTest, PassBuilder, RasterPipeline, begin_over_picture};
+use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::builder::{
+    DepthTest, PassBuilder, RasterPipeline, begin_over_picture, filterable_texture, uniform,
+};
+use crate::gpu::passes::fog::FogKnobs;
+use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::Scene;
 
 /// Adds the colour, leaves the target's alpha alone.
 const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
@@ -29,40 +41,86 @@ const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
     },
 };
 
-/// The `flame` pass's pipeline and how many fires it draws.
+/// The `flame` pass's pipeline, the fog's knobs and how many fires it draws.
 pub(crate) struct FlamePass {
     pipeline: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    knobs_buffer: wgpu::Buffer,
+    knobs: FogKnobs,
     fire_count: u32,
 }
 
 impl FlamePass {
-    /// The pass for `fire_count` fires (those in the frame's fire lights).
+    /// The pass for `fire_count` fires (those in the frame's fire lights) of `scene` in `view`,
+    /// dimmed by the fog as `compositor` (resolved) draws it.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
+        maps: &FluidMaps,
+        scene: &Scene,
+        view: View,
+        compositor: Compositor,
         fire_count: u32,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
-        let pipeline =
-            PassBuilder::new(device, ShaderName::Flame.name()).raster_pipeline(&RasterPipeline {
-                part: None,
-                module: &module,
-                vertex_entry: "vs_flame",
-                fragment_entry: "fs_flame",
-                buffers: &[],
-                bind_group_layouts: &[&frame.layout],
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                // The quad turns to face the eye, but either side may end up toward it.
-                cull_mode: None,
-                depth: Some(DepthTest::OVER),
-                format: COLOR_FORMAT,
-                blend: Some(ADDITIVE),
-            });
+        let build = PassBuilder::new(device, ShaderName::Flame.name());
+        let knobs = match compositor {
+            Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
+            _ => FogKnobs::new(scene, view),
+        };
+        let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = build.bind_group_layout(&[
+            uniform(0, fragment),
+            filterable_texture(1, fragment),
+            filterable_texture(2, fragment),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                knobs_buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&maps.fluid_view),
+                wgpu::BindingResource::TextureView(&maps.lift_view),
+            ],
+        );
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_flame",
+            fragment_entry: "fs_flame",
+            buffers: &[],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            // The quad turns to face the eye, but either side may end up toward it.
+            cull_mode: None,
+            depth: Some(DepthTest::OVER),
+            format: COLOR_FORMAT,
+            blend: Some(ADDITIVE),
+        });
         Ok(FlamePass {
             pipeline,
+            bind_group,
+            knobs_buffer,
+            knobs,
             fire_count,
         })
+    }
+
+    /// Queues this frame's fog knobs (applied at the next submit); nothing without fires.
+    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        if self.fire_count == 0 {
+            return;
+        }
+        let knobs = self.knobs.for_frame(inputs);
+        queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+    }
+
+    /// Turns the counting of partial slabs on or off from the next frame (tests compare both).
+    #[cfg(test)]
+    pub(crate) fn set_partial_slabs(&mut self, on: bool) {
+        self.knobs = self.knobs.with_partial_slabs(on);
     }
 
     /// Records the pass over what the `scene` and `fog` passes left; nothing when there are no
@@ -79,6 +137,7 @@ impl FlamePass {
         let mut pass = begin_over_picture(encoder, ShaderName::Flame.name(), targets);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..6, 0..self.fire_count);
     }
 }

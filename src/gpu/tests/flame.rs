@@ -3,8 +3,9 @@
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{context, flat_maps, inputs, render, renderer, renderer_with};
 use crate::frame::{CameraPose, View};
+use crate::gpu::Compositor;
 use crate::scene::fires::fire_flicker;
 use crate::scene::{Fire, FireKind, Scene};
 
@@ -134,6 +135,71 @@ fn a_pillar_hides_the_flame_behind_it() {
         centre(&seen),
         centre(&unseen)
     );
+}
+
+/// A flame standing low in the fog, seen from above through a thick bank of it, is dimmed by
+/// the fog in front of it with every compositor (the sheets, raster and compute, and the
+/// raymarch): at the probe pixel on the flame it adds far less light than the same flame seen
+/// through clear air.
+#[test]
+fn fog_in_front_dims_the_flame() {
+    let Some(ctx) = context() else { return };
+    // A low brazier whose flame (0.1 to 0.7 high) stands where the fog is densest; its light
+    // and glow are off, so only the flame differs from the hall without it.
+    let mut lit = one_fire_scene(0.0);
+    lit.fires[0].position = [0.0, 0.1, 2.0];
+    lit.fires[0].flame_height = 0.6;
+    lit.fires[0].light_intensity = 0.0;
+    lit.fires[0].glow = 0.0;
+    let mut dark = lit.clone();
+    dark.fires.clear();
+    let thick = flat_maps(&lit, 2.0);
+    let clear = flat_maps(&lit, 0.0);
+    let (w, h) = (32, 32);
+    let probe = |f: &crate::frame::Frame| {
+        let i = ((16 * w + 16) * 4) as usize;
+        f.rgba8[i..i + 3].iter().map(|&c| i64::from(c)).sum::<i64>()
+    };
+    for compositor in [
+        Compositor::Raster,
+        Compositor::Compute,
+        Compositor::Raymarch { steps: 64 },
+    ] {
+        // The flame's light at the probe: with it minus without it, through `maps`.
+        let flame_adds = |maps: &(Vec<u8>, Vec<u8>)| {
+            let mut at = inputs(&lit, maps, 0);
+            at.camera = CameraPose {
+                eye_world: [0.0, 2.5, 5.0],
+                target_world: [0.0, 0.35, 2.0],
+                fov_y_deg: 20.0,
+            };
+            let with = render(
+                &mut renderer_with(&ctx, &lit, w, h, View::Fog, compositor),
+                &at,
+            );
+            let without = render(
+                &mut renderer_with(&ctx, &dark, w, h, View::Fog, compositor),
+                &at,
+            );
+            probe(&with) - probe(&without)
+        };
+        let through_air = flame_adds(&clear);
+        let through_fog = flame_adds(&thick);
+        eprintln!(
+            "{}: the flame adds {through_air} levels through clear air, {through_fog} through fog",
+            compositor.name()
+        );
+        assert!(
+            through_air > 60,
+            "{}: no flame at the probe",
+            compositor.name()
+        );
+        assert!(
+            through_fog * 4 < through_air,
+            "{}: the fog does not dim the flame ({through_fog} vs {through_air})",
+            compositor.name()
+        );
+    }
 }
 
 /// The WGSL `fire_flicker` run on the GPU gives what its Rust twin gives.
