@@ -18,7 +18,10 @@ use std::time::{Duration, Instant};
 const FRAME: u32 = 90;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut sizes = vec![(640, 360), (1920, 1080)];
     if let Some(size) = args.iter().find_map(|a| fogbank::cli::parse_size(a).ok()) {
         sizes = vec![size];

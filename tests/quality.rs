@@ -41,7 +41,12 @@ fn quality_reports_every_setting_and_writes_its_pictures() {
             )
         })
         .collect();
-    let expected = [("raster", 8), ("raster", 48), ("compute", 8), ("compute", 48)];
+    let expected = [
+        ("raster", 8),
+        ("raster", 48),
+        ("compute", 8),
+        ("compute", 48),
+    ];
     assert_eq!(
         settings,
         expected.map(|(c, s)| (c.to_string(), s)).to_vec(),
@@ -49,7 +54,10 @@ fn quality_reports_every_setting_and_writes_its_pictures() {
     );
     let mean = |i: usize| rows[i]["mean_error"].as_f64().unwrap();
     for (few, many) in [(0, 1), (2, 3)] {
-        assert!(mean(many) < mean(few), "48 sheets no closer than 8: {rows:?}");
+        assert!(
+            mean(many) < mean(few),
+            "48 sheets no closer than 8: {rows:?}"
+        );
         assert!(rows[many]["ssim"].as_f64().unwrap() > 0.99);
         assert!(rows[many]["frame_time_ms"].as_f64().unwrap() > 0.0);
     }
@@ -63,7 +71,10 @@ fn quality_reports_every_setting_and_writes_its_pictures() {
         "compute_048_0006.png",
         "compute_048_0006.diff.png",
     ] {
-        assert!(files.contains(&name.to_string()), "{name} missing: {files:?}");
+        assert!(
+            files.contains(&name.to_string()),
+            "{name} missing: {files:?}"
+        );
     }
     assert_eq!(files.len(), 10, "{files:?}");
 }
@@ -88,6 +99,10 @@ fn bad_sheet_counts_and_stray_steps_are_refused() {
         file.to_str().unwrap(),
     ]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("--compositor raymarch"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--compositor raymarch"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!file.exists());
 }

@@ -4,7 +4,7 @@
 use super::{ProgressMode, ProgressReporter, QualitySettings, load_scene, print_json};
 use crate::Error;
 use crate::gpu::Compositor;
-use crate::pipeline::{self, PAYING_FRACTION, QualityOptions, QualityReport};
+use crate::pipeline::{self, PAYING_LEVELS, QualityOptions, QualityReport};
 
 pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
@@ -52,9 +52,9 @@ fn print_table(report: &QualityReport, adapter: &str) {
     }
     for (compositor, sheets) in &report.enough_sheets {
         println!(
-            "{}: more than {sheets} sheets stop paying (within {:.0} % of the lowest mean error)",
-            compositor.name(),
-            PAYING_FRACTION * 100.0
+            "{}: more than {sheets} sheets stop paying (mean error within {PAYING_LEVELS} levels \
+             of the lowest measured)",
+            compositor.name()
         );
     }
     for file in &report.files {

@@ -40,8 +40,8 @@ pub use frame_loop::{
 };
 pub use maps::{MapsOptions, maps};
 pub use quality::{
-    DEFAULT_SHEET_COUNTS, ErrorHistogram, PAYING_FRACTION, QualityOptions, QualityReport,
-    QualityRow, enough_sheets, quality,
+    DEFAULT_SHEET_COUNTS, ErrorHistogram, PAYING_LEVELS, QualityOptions, QualityReport, QualityRow,
+    enough_sheets, quality,
 };
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};

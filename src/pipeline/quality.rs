@@ -34,9 +34,10 @@ use crate::timeline::FrameSet;
 /// The sheet counts measured when none are given.
 pub const DEFAULT_SHEET_COUNTS: [u32; 8] = [8, 16, 24, 32, 48, 64, 96, 128];
 
-/// A sheet count "pays" while it lowers the mean error by more than this fraction of the best
-/// mean error measured: [`enough_sheets`] is the first count within it of the best.
-pub const PAYING_FRACTION: f64 = 0.1;
+/// More sheets stop paying once the mean error is within this many 8-bit levels of the lowest
+/// measured: beyond that they change the picture by less than a quarter of a level on average
+/// (the 99th percentile is then a level or two). [`enough_sheets`] is the first count within it.
+pub const PAYING_LEVELS: f64 = 0.25;
 
 /// What [`quality`] measures.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,13 +152,13 @@ impl ErrorHistogram {
 }
 
 /// The sheet count past which more sheets stop paying, from `(sheets, mean error)` pairs in
-/// ascending sheet order: the first count whose mean error is within [`PAYING_FRACTION`] of
-/// the lowest mean error measured (never more than the largest count measured).
+/// ascending sheet order: the first count whose mean error is within [`PAYING_LEVELS`] of the
+/// lowest mean error measured.
 pub fn enough_sheets(errors: &[(u32, f64)]) -> Option<u32> {
     let best = errors.iter().map(|&(_, e)| e).fold(f64::INFINITY, f64::min);
     errors
         .iter()
-        .find(|&&(_, e)| e <= best * (1.0 + PAYING_FRACTION))
+        .find(|&&(_, e)| e <= best + PAYING_LEVELS)
         .map(|&(sheets, _)| sheets)
 }
 
