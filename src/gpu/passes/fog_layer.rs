@@ -11,8 +11,9 @@
 //! `fs_fog` already returns premultiplied colour and the blend is premultiplied "over" in
 //! colour and alpha, so the layer's alpha is the fog's coverage and the layer composited over
 //! a render without fog (`--set fog.sigma=0`) gives back the beauty frame up to half-float
-//! rounding, except where flames are: the beauty adds the flames after the fog, over it,
-//! while in the composite they sit under the fog layer and are dimmed by its coverage.
+//! rounding, except where flames are: the beauty adds the flames after the fog, dimmed only by
+//! the fog in front of them, while in the composite they sit under the whole fog layer and are
+//! dimmed by its coverage.
 //!
 //! Only the fog is in the layer: flames are light sources and belong to the beauty pass (and
 //! a flame layer would need additive compositing, not "over"), and the `sheets` and `flow`
