@@ -146,7 +146,7 @@ fn draw_panel(canvas: &mut Canvas<'_>, panel: &Panel, left: i64, width: i64, hei
         INK,
     );
 
-    for (index, series) in panel.series.iter().enumerate() {
+    for series in &panel.series {
         if series.level {
             if let Some(Some(value)) = series.values.first() {
                 let y = y_of(*value);
@@ -172,10 +172,20 @@ fn draw_panel(canvas: &mut Canvas<'_>, panel: &Panel, left: i64, width: i64, hei
                 canvas.fill_rect(x - 3, y - 3, 7, 7, series.colour);
             }
         }
-        // Legend, top right of the plot, one line per series.
+    }
+    // Legend, top right of the plot, one line per series, over a patch of background so no
+    // line runs through it.
+    for (index, series) in panel.series.iter().enumerate() {
         let legend_y = plot_y0 + 4 + index as i64 * (text_h + 6);
         let legend_w = text_width_px(&series.name, TEXT_SCALE) as i64;
         let legend_x = plot_x1 - legend_w - 4;
+        canvas.fill_rect(
+            legend_x - 22,
+            legend_y - 3,
+            legend_w + 26,
+            text_h + 6,
+            BACKGROUND,
+        );
         canvas.fill_rect(
             legend_x - 18,
             legend_y + text_h / 2 - 2,
