@@ -17,8 +17,10 @@ use super::{FluidParams, FluidSim, GridMapping, grid};
 /// First bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"FOGSNAP\0";
 /// Format version; bump it whenever the byte layout or the meaning of a field changes.
-/// Version 3 added the payload length and the CRC-32.
-pub const SNAPSHOT_VERSION: u32 = 3;
+/// Version 3 added the payload length and the CRC-32; version 4 goes with the block-lane state
+/// hash (`hash.rs`): the per-frame hashes of a range started from a cache must be of the same
+/// kind as those of the run that filled it, so caches of the FNV-hash releases are refused.
+pub const SNAPSHOT_VERSION: u32 = 4;
 /// Bytes in a snapshot header: magic, version, scene hash, cells, step, payload length, CRC-32.
 pub const SNAPSHOT_HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4;
 
