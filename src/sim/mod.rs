@@ -164,18 +164,12 @@ impl FluidSim {
 
     /// The stages of [`FluidSim::step`] in order, on the calling thread.
     fn run_stages(&mut self, dt_s: f32, after_stage: &mut dyn FnMut(&'static str)) {
-        self.confine_vortices(dt_s);
-        after_stage("confine_vortices");
-        self.enforce_walls();
-        after_stage("walls");
-        self.advect_velocity(dt_s);
-        after_stage("advect_velocity");
-        self.enforce_walls();
-        after_stage("walls");
-        self.project(self.params.pressure_iterations, after_stage);
-        after_stage("project: gradient");
-        self.enforce_walls();
-        after_stage("walls");
+        self.confine_vortices_then_walls(dt_s);
+        after_stage("confine_vortices + walls");
+        self.advect_velocity_then_walls(dt_s);
+        after_stage("advect_velocity + walls");
+        self.project_then_walls(self.params.pressure_iterations, after_stage);
+        after_stage("project: gradient + walls");
         self.advect_shock(dt_s);
         after_stage("advect_shock");
         self.carry_fog(dt_s);

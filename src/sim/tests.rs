@@ -53,10 +53,10 @@ fn projection_reduces_divergence_more_with_more_iterations() {
     );
 
     let mut few = base.clone();
-    few.project(8, &mut |_| {});
+    few.project_then_walls(8, &mut |_| {});
     let after_few = sum_of_squares(&few.divergence_field());
     let mut many = base.clone();
-    many.project(64, &mut |_| {});
+    many.project_then_walls(64, &mut |_| {});
     let after_many = sum_of_squares(&many.divergence_field());
 
     assert!(
