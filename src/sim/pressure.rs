@@ -71,9 +71,25 @@ impl PressureSolver {
         }
     }
 
-    /// Runs `iterations` red-black sweeps: colour 0 from colour 1, then colour 1 from the new
-    /// colour 0.
+    /// Runs `iterations` red-black Gauss-Seidel sweeps: colour 0 from colour 1, then colour 1
+    /// from the new colour 0.
     pub(super) fn iterate(&mut self, iterations: u32, min_rows: usize) {
+        self.sweep(iterations, min_rows, |_, relaxed| relaxed);
+    }
+
+    /// Runs `iterations` red-black sweeps of successive over-relaxation: each cell moves
+    /// `omega` times as far as Gauss-Seidel would move it (`omega` in (0, 2); 1 is
+    /// [`PressureSolver::iterate`]).
+    pub(super) fn iterate_over_relaxed(&mut self, iterations: u32, omega: f32, min_rows: usize) {
+        self.sweep(iterations, min_rows, |old, relaxed| {
+            old + omega * (relaxed - old)
+        });
+    }
+
+    /// `iterations` red-black sweeps; each interior cell becomes `flush(update(old, relaxed))`
+    /// with `relaxed` the Gauss-Seidel value from its four neighbours.
+    #[inline(always)]
+    fn sweep(&mut self, iterations: u32, min_rows: usize, update: impl Fn(f32, f32) -> f32 + Sync) {
         let (cells, half) = (self.cells, self.half);
         for _ in 0..iterations {
             for colour in [0, 1] {
@@ -111,13 +127,35 @@ impl PressureSolver {
                         let above = &above[k_first..k_end];
                         let div_row = &div_row[k_first..k_end];
                         for k in 0..slots {
-                            let value =
+                            let relaxed =
                                 (left[k] + right[k] + below[k] + above[k] - div_row[k]) * 0.25;
-                            out[k] = flush(value);
+                            out[k] = flush(update(out[k], relaxed));
                         }
                     });
             }
         }
+    }
+
+    /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
+    /// `div - (left + right + below + above - 4 p)`, the divergence the projection leaves in
+    /// the air (before walls). Summed in `f64` in a fixed order.
+    pub(super) fn residual_rms(&self) -> f64 {
+        let (cells, half) = (self.cells, self.half);
+        let at = |field: &[Vec<f32>; 2], x: usize, y: usize| {
+            f64::from(field[(x + y) & 1][y * half + x / 2])
+        };
+        let mut sum = 0.0;
+        for y in 1..cells - 1 {
+            for x in 1..cells - 1 {
+                let p = &self.pressure;
+                let laplacian =
+                    at(p, x - 1, y) + at(p, x + 1, y) + at(p, x, y - 1) + at(p, x, y + 1)
+                        - 4.0 * at(p, x, y);
+                let residual = at(&self.divergence, x, y) - laplacian;
+                sum += residual * residual;
+            }
+        }
+        (sum / ((cells - 2) * (cells - 2)) as f64).sqrt()
     }
 
     /// Loads the pressure from grid order (`cells × cells`), the inverse of

@@ -5,8 +5,9 @@
 use rayon::prelude::*;
 
 use super::FluidSim;
+use super::PressureSolverKind;
 use super::grid::{BilinearRun, RUN, hold};
-use super::stencil::{curl_into, divergence_at, row, rows_beside};
+use super::stencil::{curl_into, divergence_at, divergence_into, row, rows_beside};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -132,8 +133,9 @@ impl FluidSim {
 
     /// Pressure projection: removes the divergent part of the air so it does not compress and
     /// flows round the ball and the solids. Pressure is held at 0 on the grid's border and
-    /// warm-started from the last step; `iterations` red-black Gauss-Seidel sweeps solve for it
-    /// (see `pressure.rs`), and its gradient is taken off the air, walls applied on the way.
+    /// warm-started from the last step; `fluid.solver` solves for it with `iterations` red-black
+    /// sweeps (`pressure.rs`: Gauss-Seidel or over-relaxed) or as many multigrid V-cycles
+    /// (`multigrid.rs`), and its gradient is taken off the air, walls applied on the way.
     pub(super) fn project_then_walls(
         &mut self,
         iterations: u32,
@@ -141,12 +143,29 @@ impl FluidSim {
     ) {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
-        self.solver.load_divergence(&self.u, &self.v, min_rows);
-        after_part("project: divergence");
-        self.solver.iterate(iterations, min_rows);
-        after_part("project: iterations");
-        self.solver.store_pressure(&mut self.pressure, min_rows);
-        after_part("project: store");
+        match (self.params.solver, self.multigrid.as_deref_mut()) {
+            (PressureSolverKind::Multigrid, Some(multigrid)) => {
+                // The multigrid reads the divergence in grid order (`curl` is free scratch here).
+                divergence_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
+                after_part("project: divergence");
+                multigrid.solve(&self.curl, &mut self.pressure, iterations);
+                after_part("project: multigrid");
+            }
+            (solver, _) => {
+                self.solver.load_divergence(&self.u, &self.v, min_rows);
+                after_part("project: divergence");
+                if solver == PressureSolverKind::Sor {
+                    let omega = self.params.sor_omega;
+                    self.solver
+                        .iterate_over_relaxed(iterations, omega, min_rows);
+                } else {
+                    self.solver.iterate(iterations, min_rows);
+                }
+                after_part("project: iterations");
+                self.solver.store_pressure(&mut self.pressure, min_rows);
+                after_part("project: store");
+            }
+        }
 
         let pressure = &self.pressure;
         self.u
