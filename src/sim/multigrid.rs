@@ -98,21 +98,26 @@ impl Level {
 
     /// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`, in place.
     fn smooth(&mut self, sweeps: u32) {
-        let side = self.side;
+        let (side, nodes) = (self.side, self.nodes);
+        let (low, high) = (&self.weight_low[..side], &self.weight_high[..side]);
         for _ in 0..sweeps {
             for colour in [0, 1] {
-                for j in 1..=self.nodes {
+                for j in 1..=nodes {
+                    // Rows j - 1 and j + 1 are read, row j is written (only cells of this
+                    // colour, whose row neighbours are of the other).
+                    let (before, rest) = self.value.split_at_mut(j * side);
+                    let (row, after) = rest.split_at_mut(side);
+                    let (below, above) = (&before[(j - 1) * side..], &after[..side]);
+                    let rhs = &self.rhs[j * side..][..side];
+                    let (low_j, high_j) = (low[j], high[j]);
                     let first = 1 + ((colour + j + 1) & 1);
-                    for i in (first..=self.nodes).step_by(2) {
-                        let at = j * side + i;
-                        let (low, high) = (&self.weight_low, &self.weight_high);
-                        let p = &self.value;
-                        let neighbours = low[i] * p[at - 1]
-                            + high[i] * p[at + 1]
-                            + low[j] * p[at - side]
-                            + high[j] * p[at + side];
-                        let diagonal = low[i] + high[i] + low[j] + high[j];
-                        self.value[at] = flush((neighbours - self.rhs[at]) / diagonal);
+                    for i in (first..=nodes).step_by(2) {
+                        let neighbours = low[i] * row[i - 1]
+                            + high[i] * row[i + 1]
+                            + low_j * below[i]
+                            + high_j * above[i];
+                        let diagonal = low[i] + high[i] + low_j + high_j;
+                        row[i] = flush((neighbours - rhs[i]) / diagonal);
                     }
                 }
             }
