@@ -9,9 +9,10 @@
 //! drift offsets and lift — carried by the sum of both velocities.
 //!
 //! Determinism is a property, not an accident: every stage writes each output row from input
-//! buffers only (the pressure solve is red-black Gauss-Seidel on ping-pong buffers), rows are
-//! spread over rayon's threads, and reductions run in a fixed sequential order, so the state is
-//! bit-identical for any thread count. [`FluidSim::state_hash`] lets replays check that.
+//! buffers only (the red-black pressure sweeps read one colour and write the other; the
+//! multigrid solver runs in one fixed order on one thread), rows are spread over rayon's
+//! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
+//! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
 mod forces;
 mod grid;
