@@ -1,22 +1,30 @@
-//! Fluid benchmarks: time per 60 Hz step, per state hash and per map packing at the example's
-//! 96² grid and at 256² (seed 001's size), with the default scene's parameters and a ball
-//! stirring the air so every stage does real work.
+//! Fluid benchmarks: time per 60 Hz step for each pressure solver, per state hash and per map
+//! packing at the example's 96² grid and at 256² (seed 001's size), with the default scene's
+//! parameters and a ball stirring the air so every stage does real work; on one thread and on
+//! all of them.
 //!
 //! Run with `cargo bench --bench fluid`. Prints the median and the fastest of several runs;
-//! compare ratios, not absolute numbers, on a noisy machine. `cargo bench --bench fluid --
-//! --stages` also prints the median time of each stage of the step (walls summed over its three
-//! runs). `RAYON_NUM_THREADS` picks the thread count. Each grid's state hash after the warm-up
-//! is printed first, so two builds can be checked for bit-identical results before comparing
-//! their times.
+//! compare ratios, not absolute numbers, on a noisy machine. Next to each solver's step time
+//! it prints the pressure residual its last projection left (RMS of `div - lap(p)` over the
+//! interior, in cells per second per cell). `cargo bench --bench fluid -- --stages` also prints
+//! the median time of each stage of the default step; `-- --omega` prints the SOR residual for
+//! a range of factors. Each grid's state hash after the warm-up is printed first, so two builds
+//! can be checked for bit-identical results before comparing their times.
 
 use fogbank::scene::Scene;
-use fogbank::sim::{BallPush, FluidSim, GridMapping};
+use fogbank::sim::{BallPush, FluidParams, FluidSim, GridMapping, PressureSolverKind};
 use std::time::{Duration, Instant};
 
-fn stirred_sim(grid: u32) -> FluidSim {
+fn stirred_sim(grid: u32, solver: &FluidParams) -> FluidSim {
     let scene = Scene::default();
-    let mut params = scene.fluid.clone();
-    params.grid = grid;
+    let params = FluidParams {
+        grid,
+        solver: solver.solver,
+        sor_omega: solver.sor_omega,
+        multigrid_cycles: solver.multigrid_cycles,
+        pressure_iterations: solver.pressure_iterations,
+        ..scene.fluid.clone()
+    };
     let mut sim = FluidSim::new(
         &params,
         GridMapping {
@@ -43,7 +51,12 @@ fn stirred_sim(grid: u32) -> FluidSim {
     sim
 }
 
-fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) {
+fn time<F: FnMut()>(name: &str, runs: usize, f: F) {
+    time_then(name, runs, f, "");
+}
+
+/// [`time`], with `after` printed at the end of the line.
+fn time_then<F: FnMut()>(name: &str, runs: usize, mut f: F, after: &str) {
     let mut samples: Vec<Duration> = (0..runs)
         .map(|_| {
             let t = Instant::now();
@@ -53,7 +66,7 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) {
         .collect();
     samples.sort();
     println!(
-        "{name:<28} median {:>9.3} ms   fastest {:>9.3} ms   ({runs} runs)",
+        "{name:<34} median {:>8.3} ms   fastest {:>8.3} ms   ({runs} runs){after}",
         samples[runs / 2].as_secs_f64() * 1e3,
         samples[0].as_secs_f64() * 1e3
     );
@@ -95,27 +108,98 @@ fn time_stages(grid: u32, runs: usize, sim: &mut FluidSim) {
     }
 }
 
-fn main() {
-    let stages = std::env::args().any(|arg| arg == "--stages");
-    for grid in [96u32, 256] {
-        let mut sim = stirred_sim(grid);
-        // Lets two builds be checked for bit-identical results before their times are compared.
-        println!(
-            "state_hash {grid}² after stirring: {:016x}",
-            sim.state_hash()
+/// The solvers compared: the default red-black Gauss-Seidel, SOR and multigrid at their
+/// defaults, each with the default 24 sweeps where sweeps count.
+fn solvers() -> Vec<(&'static str, FluidParams)> {
+    let default = FluidParams::default();
+    let with = |solver| FluidParams {
+        solver,
+        ..default.clone()
+    };
+    vec![
+        ("red_black 24", with(PressureSolverKind::RedBlack)),
+        ("sor 24", with(PressureSolverKind::Sor)),
+        ("multigrid 2", with(PressureSolverKind::Multigrid)),
+    ]
+}
+
+/// Everything timed at one grid size on the current thread pool.
+fn bench_grid(grid: u32, threads: usize, stages: bool) {
+    let runs = if grid <= 96 { 400 } else { 60 };
+    for (name, solver) in solvers() {
+        let mut sim = stirred_sim(grid, &solver);
+        if solver.solver == PressureSolverKind::RedBlack {
+            // Lets two builds be checked for bit-identical results before comparing times.
+            println!(
+                "state_hash {grid}² after stirring: {:016x}",
+                sim.state_hash()
+            );
+        }
+        let mut residual_sim = sim.clone();
+        residual_sim.step(1.0 / 60.0);
+        let residual = residual_sim.pressure_residual_rms();
+        time_then(
+            &format!("step {grid}² {name} ×{threads}"),
+            runs,
+            || sim.step(1.0 / 60.0),
+            &format!("   residual {residual:.2e}"),
         );
-        let runs = if grid <= 96 { 400 } else { 60 };
-        time(&format!("step {grid}²"), runs, || sim.step(1.0 / 60.0));
-        if stages {
+        if stages && solver.solver == PressureSolverKind::RedBlack {
             time_stages(grid, runs, &mut sim);
         }
-        time(&format!("state_hash {grid}²"), runs, || {
-            std::hint::black_box(sim.state_hash());
-        });
-        let cells = (grid * grid * 4) as usize;
-        let (mut fluid_map, mut lift_map) = (vec![0u8; cells], vec![0u8; cells]);
-        time(&format!("write_maps {grid}²"), runs, || {
-            sim.write_maps(&mut fluid_map, &mut lift_map, 6.0)
+    }
+    let sim = stirred_sim(grid, &FluidParams::default());
+    time(&format!("state_hash {grid}² ×{threads}"), runs, || {
+        std::hint::black_box(sim.state_hash());
+    });
+    let cells = (grid * grid * 4) as usize;
+    let (mut fluid_map, mut lift_map) = (vec![0u8; cells], vec![0u8; cells]);
+    time(&format!("write_maps {grid}² ×{threads}"), runs, || {
+        sim.write_maps(&mut fluid_map, &mut lift_map, 6.0)
+    });
+}
+
+/// The SOR residual after one warm-started step for a range of factors.
+fn omega_sweep() {
+    for grid in [96u32, 256] {
+        for omega in [1.0f32, 1.5, 1.7, 1.8, 1.85, 1.9, 1.95] {
+            let params = FluidParams {
+                solver: PressureSolverKind::Sor,
+                sor_omega: omega,
+                ..FluidParams::default()
+            };
+            let mut sim = stirred_sim(grid, &params);
+            sim.step(1.0 / 60.0);
+            println!(
+                "sor {grid}² omega {omega:<5} residual {:.3e}",
+                sim.pressure_residual_rms()
+            );
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let stages = args.iter().any(|arg| arg == "--stages");
+    if args.iter().any(|arg| arg == "--omega") {
+        omega_sweep();
+        return;
+    }
+    // One thread, then every thread of the global pool (`RAYON_NUM_THREADS` picks it).
+    let all = rayon::current_num_threads();
+    let mut counts = vec![1];
+    if all > 1 {
+        counts.push(all);
+    }
+    for threads in counts {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            for grid in [96u32, 256] {
+                bench_grid(grid, threads, stages);
+            }
         });
     }
 }

@@ -194,3 +194,44 @@ fn maps_writes_every_map_named_by_field_and_frame() {
         "{names:?}"
     );
 }
+
+#[test]
+fn the_pressure_solver_is_chosen_with_set_and_checked() {
+    let frames = ["--set", "fluid.grid=48", "--frames", "0..=30"];
+    let default = simulate_hashes(&frames);
+    let explicit_default =
+        simulate_hashes(&[&frames[..], &["--set", "fluid.solver=red_black"]].concat());
+    assert_eq!(
+        default, explicit_default,
+        "naming the default changes nothing"
+    );
+    for solver in ["sor", "multigrid"] {
+        let set = format!("fluid.solver={solver}");
+        let hashes = simulate_hashes(&[&frames[..], &["--set", &set]].concat());
+        assert_eq!(
+            hashes[0], default[0],
+            "{solver}: frame 0 is before any step"
+        );
+        assert_ne!(hashes[30], default[30], "{solver} solves differently");
+        let one_thread = hashes_of_env(&[&frames[..], &["--set", &set]].concat(), "1");
+        assert_eq!(hashes, one_thread, "{solver}: same hashes on one thread");
+    }
+    for (set, field) in [
+        ("fluid.sor_omega=2.0", "fluid.sor_omega"),
+        ("fluid.multigrid_cycles=0", "fluid.multigrid_cycles"),
+    ] {
+        let out = fogbank(&["simulate", "--frames", "0", "--set", set]);
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains(field), "{set}: {}", stderr(&out));
+    }
+}
+
+/// The state hashes of `fogbank simulate --json --quiet ARGS…` on `threads` threads.
+fn hashes_of_env(args: &[&str], threads: &str) -> Vec<String> {
+    let out = fogbank_env(
+        &[&["simulate", "--json", "--quiet"], args].concat(),
+        &[("RAYON_NUM_THREADS", threads)],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    hashes(&out)
+}

@@ -125,10 +125,16 @@ mod tests {
         let mut defaults = serde_json::to_value(FluidParams::default()).unwrap();
         tidy_floats(&mut defaults);
         let defaults = defaults.as_object().unwrap();
-        assert_eq!(properties.len(), defaults.len());
-        for (name, default) in defaults {
-            let property = &properties[name];
-            assert_eq!(&property["default"], default, "{name}");
+        // The pressure solver's fields are left out of a serialized scene at their defaults
+        // (so older scenes keep their hash); every other field serializes.
+        let skipped_at_default = ["solver", "sor_omega", "multigrid_cycles"];
+        assert_eq!(properties.len(), defaults.len() + skipped_at_default.len());
+        for (name, property) in properties {
+            if let Some(default) = defaults.get(name) {
+                assert_eq!(&property["default"], default, "{name}");
+            } else {
+                assert!(skipped_at_default.contains(&name.as_str()), "{name}");
+            }
             let description = property["description"].as_str().unwrap_or("");
             assert!(description.len() > 10, "{name} has no description");
         }

@@ -9,14 +9,16 @@
 //! drift offsets and lift — carried by the sum of both velocities.
 //!
 //! Determinism is a property, not an accident: every stage writes each output row from input
-//! buffers only (the pressure solve is red-black Gauss-Seidel on ping-pong buffers), rows are
-//! spread over rayon's threads, and reductions run in a fixed sequential order, so the state is
-//! bit-identical for any thread count. [`FluidSim::state_hash`] lets replays check that.
+//! buffers only (the red-black pressure sweeps read one colour and write the other; the
+//! multigrid solver runs in one fixed order on one thread), rows are spread over rayon's
+//! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
+//! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
 mod forces;
 mod grid;
 mod hash;
 pub mod maps;
+mod multigrid;
 mod params;
 mod pressure;
 mod readout;
@@ -26,12 +28,13 @@ mod stencil;
 #[cfg(test)]
 mod tests;
 
+use multigrid::Multigrid;
 use pressure::PressureSolver;
 
 pub use forces::BallPush;
 pub use grid::GridMapping;
 pub use hash::{FNV1A64_OFFSET_BASIS, fnv1a64, fnv1a64_extend};
-pub use params::FluidParams;
+pub use params::{DEFAULT_MULTIGRID_CYCLES, DEFAULT_SOR_OMEGA, FluidParams, PressureSolverKind};
 pub use readout::{FieldStats, Probe};
 pub use snapshot::{SnapshotError, SnapshotHeader};
 pub(crate) use snapshot::{get_f32, get_f64, get_u64, put_u64, take};
@@ -80,6 +83,9 @@ pub struct FluidSim {
     lift_next: Vec<f32>,
     curl: Vec<f32>,
     solver: PressureSolver,
+    /// The `multigrid` solver's levels (with the divergence it solves for), built only when
+    /// the parameters name it.
+    multigrid: Option<Box<Multigrid>>,
 }
 
 impl FluidSim {
@@ -135,6 +141,8 @@ impl FluidSim {
             lift_next: zeros.clone(),
             curl: zeros,
             solver: PressureSolver::new(mapping.cells),
+            multigrid: (params.solver == PressureSolverKind::Multigrid)
+                .then(|| Box::new(Multigrid::new(mapping.cells))),
         }
     }
 
@@ -164,22 +172,26 @@ impl FluidSim {
 
     /// The stages of [`FluidSim::step`] in order, on the calling thread.
     fn run_stages(&mut self, dt_s: f32, after_stage: &mut dyn FnMut(&'static str)) {
-        self.confine_vortices(dt_s);
-        after_stage("confine_vortices");
-        self.enforce_walls();
-        after_stage("walls");
-        self.advect_velocity(dt_s);
-        after_stage("advect_velocity");
-        self.enforce_walls();
-        after_stage("walls");
-        self.project(self.params.pressure_iterations, after_stage);
-        after_stage("project: gradient");
-        self.enforce_walls();
-        after_stage("walls");
+        self.confine_vortices_then_walls(dt_s);
+        after_stage("confine_vortices + walls");
+        self.advect_velocity_then_walls(dt_s);
+        after_stage("advect_velocity + walls");
+        self.project_then_walls(self.pressure_rounds(), after_stage);
+        after_stage("project: gradient + walls");
         self.advect_shock(dt_s);
         after_stage("advect_shock");
         self.carry_fog(dt_s);
         after_stage("carry_fog");
+    }
+
+    /// Sweeps (red-black solvers) or V-cycles (multigrid) of one projection.
+    fn pressure_rounds(&self) -> u32 {
+        match self.params.solver {
+            PressureSolverKind::Multigrid => self.params.multigrid_cycles,
+            PressureSolverKind::RedBlack | PressureSolverKind::Sor => {
+                self.params.pressure_iterations
+            }
+        }
     }
 
     /// Where the grid lies on the floor.
@@ -220,6 +232,17 @@ impl FluidSim {
     /// The pressure left by the last projection.
     pub fn pressure(&self) -> &[f32] {
         &self.pressure
+    }
+
+    /// Root mean square over the interior cells of what the last projection's pressure solve
+    /// left unsolved of `lap(p) = div` (the divergence the projection leaves in the air,
+    /// before walls): how well `fluid.solver` converged. 0 before the first step.
+    #[doc(hidden)]
+    pub fn pressure_residual_rms(&mut self) -> f64 {
+        match &mut self.multigrid {
+            Some(multigrid) => multigrid.residual_rms(),
+            None => self.solver.residual_rms(),
+        }
     }
 
     /// 1 for solid cells, 0 for open ones.

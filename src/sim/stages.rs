@@ -5,8 +5,9 @@
 use rayon::prelude::*;
 
 use super::FluidSim;
+use super::PressureSolverKind;
 use super::grid::{BilinearRun, RUN, hold};
-use super::stencil::{curl_into, divergence_at, row, rows_beside};
+use super::stencil::{curl_into, divergence_at, divergence_into, row, rows_beside};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
@@ -67,7 +68,7 @@ impl FluidSim {
     /// so small swirls survive the grid's numerical smoothing. The push fades out below
     /// `vorticity_threshold` (smoothstep from the threshold to twice it), so weak grid-scale
     /// noise is not amplified and the air calms once the ball's swirls have died down.
-    pub(super) fn confine_vortices(&mut self, dt_s: f32) {
+    pub(super) fn confine_vortices_then_walls(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
         let strength = self.params.vorticity * dt_s;
@@ -79,62 +80,40 @@ impl FluidSim {
         self.u
             .par_chunks_mut(cells)
             .zip(self.v.par_chunks_mut(cells))
-            .enumerate()
-            .with_min_len(min_rows)
-            .for_each(|(y, (u_row, v_row))| {
-                if y < 2 || y + 2 >= cells {
-                    return;
-                }
-                let here = row(curl, cells, y);
-                let (below, above) = rows_beside(curl, cells, y);
-                for x in 2..cells - 2 {
-                    let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
-                    let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
-                    let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
-                    let swirl = here[x] * strength * confinement_weight(here[x].abs(), threshold);
-                    u_row[x] += (grad_y / length) * swirl;
-                    v_row[x] -= (grad_x / length) * swirl;
-                }
-            });
-    }
-
-    /// Walls: no air inside solids, and no air through the grid's edges (zero normal velocity
-    /// on the left/right columns for `u`, on the bottom/top rows for `v`).
-    pub(super) fn enforce_walls(&mut self) {
-        let cells = self.mapping.cells;
-        self.u
-            .par_chunks_mut(cells)
-            .zip(self.v.par_chunks_mut(cells))
             .zip(self.solid.par_chunks(cells))
             .enumerate()
-            .with_min_len(self.min_rows_per_task)
+            .with_min_len(min_rows)
             .for_each(|(y, ((u_row, v_row), solid_row))| {
-                for ((u, v), &solid) in u_row.iter_mut().zip(v_row.iter_mut()).zip(solid_row) {
-                    if solid != 0 {
-                        *u = 0.0;
-                        *v = 0.0;
+                if y >= 2 && y + 2 < cells {
+                    let here = row(curl, cells, y);
+                    let (below, above) = rows_beside(curl, cells, y);
+                    for x in 2..cells - 2 {
+                        let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
+                        let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
+                        let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
+                        let swirl =
+                            here[x] * strength * confinement_weight(here[x].abs(), threshold);
+                        u_row[x] += (grad_y / length) * swirl;
+                        v_row[x] -= (grad_x / length) * swirl;
                     }
                 }
-                u_row[0] = 0.0;
-                u_row[cells - 1] = 0.0;
-                if y == 0 || y == cells - 1 {
-                    v_row.fill(0.0);
-                }
+                walls_row(y, cells, u_row, v_row, solid_row);
             });
     }
 
     /// Semi-Lagrangian advection of the air by itself, losing a little speed each step (the
     /// air's inertia: it keeps moving after the ball stops and calms by itself).
-    pub(super) fn advect_velocity(&mut self, dt_s: f32) {
+    pub(super) fn advect_velocity_then_walls(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let keep = (-self.params.velocity_decay * dt_s).exp();
         let (u, v) = (&self.u, &self.v);
         self.u_next
             .par_chunks_mut(cells)
             .zip(self.v_next.par_chunks_mut(cells))
+            .zip(self.solid.par_chunks(cells))
             .enumerate()
             .with_min_len(self.min_rows_per_task)
-            .for_each(|(y, (u_out, v_out))| {
+            .for_each(|(y, ((u_out, v_out), solid_row))| {
                 let row = &mut RowTrace::new(cells, y);
                 for start in (0..cells).step_by(RUN) {
                     let len = row.trace(start, &u[y * cells..], &v[y * cells..], dt_s);
@@ -146,6 +125,7 @@ impl FluidSim {
                         *value = flush(*value * keep);
                     }
                 }
+                walls_row(y, cells, u_out, v_out, solid_row);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
@@ -153,34 +133,62 @@ impl FluidSim {
 
     /// Pressure projection: removes the divergent part of the air so it does not compress and
     /// flows round the ball and the solids. Pressure is held at 0 on the grid's border and
-    /// warm-started from the last step; `iterations` red-black Gauss-Seidel sweeps solve for it
-    /// (see `pressure.rs`), and its gradient is taken off the air.
-    pub(super) fn project(&mut self, iterations: u32, after_part: &mut dyn FnMut(&'static str)) {
+    /// warm-started from the last step; `fluid.solver` solves for it with `iterations` red-black
+    /// sweeps (`pressure.rs`: Gauss-Seidel or over-relaxed) or as many multigrid V-cycles
+    /// (`multigrid.rs`), and its gradient is taken off the air, walls applied on the way.
+    pub(super) fn project_then_walls(
+        &mut self,
+        iterations: u32,
+        after_part: &mut dyn FnMut(&'static str),
+    ) {
         let cells = self.mapping.cells;
         let min_rows = self.min_rows_per_task;
-        self.solver.load_divergence(&self.u, &self.v, min_rows);
-        after_part("project: divergence");
-        self.solver.iterate(iterations, min_rows);
-        after_part("project: iterations");
-        self.solver.store_pressure(&mut self.pressure, min_rows);
-        after_part("project: store");
+        match (self.params.solver, self.multigrid.as_deref_mut()) {
+            (PressureSolverKind::Multigrid, Some(multigrid)) => {
+                // The multigrid reads the divergence in grid order (`curl` is free scratch here).
+                divergence_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
+                after_part("project: divergence");
+                multigrid.solve(&self.curl, &mut self.pressure, iterations);
+                after_part("project: multigrid");
+            }
+            (solver, _) => {
+                self.solver.load_divergence(&self.u, &self.v, min_rows);
+                after_part("project: divergence");
+                if solver == PressureSolverKind::Sor {
+                    let omega = self.params.sor_omega;
+                    self.solver
+                        .iterate_over_relaxed(iterations, omega, min_rows);
+                } else {
+                    self.solver.iterate(iterations, min_rows);
+                }
+                after_part("project: iterations");
+                self.solver.store_pressure(&mut self.pressure, min_rows);
+                after_part("project: store");
+            }
+        }
 
         let pressure = &self.pressure;
         self.u
             .par_chunks_mut(cells)
             .zip(self.v.par_chunks_mut(cells))
+            .zip(self.solid.par_chunks(cells))
             .enumerate()
             .with_min_len(min_rows)
-            .for_each(|(y, (u_row, v_row))| {
-                if y == 0 || y == cells - 1 {
-                    return;
+            .for_each(|(y, ((u_row, v_row), solid_row))| {
+                if y > 0 && y < cells - 1 {
+                    let here = row(pressure, cells, y);
+                    let (below, above) = rows_beside(pressure, cells, y);
+                    // Equal-length slices: no bounds checks, and the loop vectorises.
+                    let inner = 1..cells - 1;
+                    let (left, right) = (&here[..cells - 2], &here[2..]);
+                    let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
+                    let (u_inner, v_inner) = (&mut u_row[inner.clone()], &mut v_row[inner]);
+                    for k in 0..cells - 2 {
+                        u_inner[k] -= (right[k] - left[k]) * 0.5;
+                        v_inner[k] -= (above[k] - below[k]) * 0.5;
+                    }
                 }
-                let here = row(pressure, cells, y);
-                let (below, above) = rows_beside(pressure, cells, y);
-                for x in 1..cells - 1 {
-                    u_row[x] -= (here[x + 1] - here[x - 1]) * 0.5;
-                    v_row[x] -= (above[x] - below[x]) * 0.5;
-                }
+                walls_row(y, cells, u_row, v_row, solid_row);
             });
     }
 
@@ -348,6 +356,24 @@ impl FluidSim {
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// Walls on row `y` of the air: no air inside solids, and no air through the grid's edges (zero
+/// normal velocity on the left and right columns for `u`, on the bottom and top rows for `v`).
+/// It reads nothing but the row, so the stages that end by writing a row apply it there.
+#[inline(always)]
+fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid_row: &[u8]) {
+    for ((u, v), &solid) in u_row.iter_mut().zip(v_row.iter_mut()).zip(solid_row) {
+        // Branch-free: a select per cell, which vectorises.
+        let open = solid == 0;
+        *u = if open { *u } else { 0.0 };
+        *v = if open { *v } else { 0.0 };
+    }
+    u_row[0] = 0.0;
+    u_row[cells - 1] = 0.0;
+    if y == 0 || y == cells - 1 {
+        v_row.fill(0.0);
     }
 }
 

@@ -53,10 +53,10 @@ fn projection_reduces_divergence_more_with_more_iterations() {
     );
 
     let mut few = base.clone();
-    few.project(8, &mut |_| {});
+    few.project_then_walls(8, &mut |_| {});
     let after_few = sum_of_squares(&few.divergence_field());
     let mut many = base.clone();
-    many.project(64, &mut |_| {});
+    many.project_then_walls(64, &mut |_| {});
     let after_many = sum_of_squares(&many.divergence_field());
 
     assert!(
@@ -495,4 +495,62 @@ fn with_a_vorticity_threshold_the_air_comes_to_rest() {
     // Confining every curl (the example's choice, threshold 0) keeps a grid-scale stir alive.
     let (at_stop, later) = speed_at_stop_and_later(0.0, 12);
     assert!(later > 0.05 * at_stop, "{at_stop} -> {later} after 12 s");
+}
+
+fn sim_with_solver(cells: usize, solver: PressureSolverKind) -> FluidSim {
+    let params = FluidParams {
+        solver,
+        ..FluidParams::default()
+    };
+    FluidSim::new(&params, GridMapping::new(cells, AREA_WORLD))
+}
+
+#[test]
+fn every_solver_gives_the_same_state_on_any_thread_count() {
+    for solver in [PressureSolverKind::Sor, PressureSolverKind::Multigrid] {
+        let hash_with = |threads: usize| {
+            let mut sim = sim_with_solver(40, solver);
+            sim.min_rows_per_task = 1;
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("test thread pool")
+                .install(|| scripted_run(&mut sim, 40));
+            sim.state_hash()
+        };
+        let reference = hash_with(1);
+        for threads in [2, 3] {
+            assert_eq!(
+                reference,
+                hash_with(threads),
+                "{solver:?}, {threads} threads"
+            );
+        }
+        let mut default_solver = new_sim(40);
+        scripted_run(&mut default_solver, 40);
+        assert_ne!(reference, default_solver.state_hash(), "{solver:?}");
+    }
+}
+
+#[test]
+fn faster_solvers_leave_less_divergence_than_red_black() {
+    let residual = |solver: PressureSolverKind| {
+        let mut sim = sim_with_solver(96, solver);
+        assert_eq!(sim.pressure_residual_rms(), 0.0);
+        scripted_run(&mut sim, 30);
+        let rms = sim.pressure_residual_rms();
+        assert!(rms.is_finite() && rms > 0.0, "{solver:?}: {rms}");
+        rms
+    };
+    let red_black = residual(PressureSolverKind::RedBlack);
+    let sor = residual(PressureSolverKind::Sor);
+    let multigrid = residual(PressureSolverKind::Multigrid);
+    assert!(
+        sor < 0.5 * red_black,
+        "SOR {sor:e}, red-black {red_black:e}"
+    );
+    assert!(
+        multigrid < 0.1 * red_black,
+        "multigrid {multigrid:e}, red-black {red_black:e}"
+    );
 }

@@ -139,4 +139,25 @@ pub(super) fn check_fluid(c: &mut Checker, scene: &Scene) {
             "make ball_ring larger than ball_reach".into(),
         );
     }
+    check_pressure_solver(c, p);
+}
+
+/// The pressure solver's knobs: SOR's factor strictly inside (0, 2), where it converges, and at
+/// least one multigrid V-cycle. Checked whichever solver is chosen, so a scene does not carry
+/// a bad value that breaks the day it switches.
+fn check_pressure_solver(c: &mut Checker, p: &crate::sim::FluidParams) {
+    let omega = p.sor_omega;
+    if !(omega.is_finite() && omega > 0.0 && omega < 2.0) {
+        c.error(
+            "fluid.sor_omega",
+            format!(
+                "`fluid.sor_omega` is {omega}, it must lie strictly between 0 and 2 (over-relaxation diverges outside)"
+            ),
+            format!(
+                "set fluid.sor_omega to a value in (0, 2), e.g. {} (1 is plain Gauss-Seidel)",
+                crate::sim::DEFAULT_SOR_OMEGA
+            ),
+        );
+    }
+    c.int_range("fluid.multigrid_cycles", p.multigrid_cycles, 1..=1000);
 }

@@ -36,6 +36,42 @@ fn out_of_range_values_name_field_value_and_range() {
 }
 
 #[test]
+fn pressure_solver_values_are_checked_and_named() {
+    for (omega, cycles, bad) in [
+        (0.0, 2, Some("fluid.sor_omega")),
+        (2.0, 2, Some("fluid.sor_omega")),
+        (-1.0, 2, Some("fluid.sor_omega")),
+        (f32::NAN, 2, Some("fluid.sor_omega")),
+        (1.85, 0, Some("fluid.multigrid_cycles")),
+        (1.0, 1, None),
+        (1.99, 1000, None),
+    ] {
+        let mut scene = Scene::default();
+        scene.fluid.solver = crate::sim::PressureSolverKind::Multigrid;
+        scene.fluid.sor_omega = omega;
+        scene.fluid.multigrid_cycles = cycles;
+        let report = check(&scene);
+        let paths: Vec<&str> = report
+            .errors
+            .iter()
+            .map(|p| p.field_path.as_str())
+            .collect();
+        match bad {
+            Some(path) => {
+                assert_eq!(paths, [path], "omega {omega}, cycles {cycles}");
+                let problem = &report.errors[0];
+                assert!(problem.message.contains(path), "{}", problem.message);
+                assert!(problem.help.contains(path), "{}", problem.help);
+            }
+            None => assert!(
+                paths.is_empty(),
+                "omega {omega}, cycles {cycles}: {paths:?}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn fires_are_checked_for_range_place_and_count() {
     let fires = vec![
         Fire::default(),
