@@ -13,6 +13,7 @@
 
 use std::collections::VecDeque;
 use std::sync::mpsc;
+use std::time::Instant;
 
 use crate::frame::Frame;
 use crate::gpu::GpuError;
@@ -136,6 +137,10 @@ pub(crate) struct ReadbackRing {
     next_slot: usize,
     width: u32,
     height: u32,
+    /// Seconds [`ReadbackRing::wait_oldest`] was blocked until a frame was done and mapped.
+    pub(crate) wait_s: f64,
+    /// Seconds [`ReadbackRing::wait_oldest`] spent copying frames out of the mapped buffers.
+    pub(crate) copy_s: f64,
 }
 
 impl ReadbackRing {
@@ -176,6 +181,8 @@ impl ReadbackRing {
             next_slot: 0,
             width,
             height,
+            wait_s: 0.0,
+            copy_s: 0.0,
         }
     }
 
@@ -254,6 +261,7 @@ impl ReadbackRing {
         let Some(flight) = self.in_flight.pop_front() else {
             return Ok(None);
         };
+        let started = Instant::now();
         let poll_error = |error: wgpu::PollError| GpuError::Poll {
             message: error.to_string(),
         };
@@ -287,6 +295,8 @@ impl ReadbackRing {
             }
         }
 
+        let copying = Instant::now();
+        self.wait_s += (copying - started).as_secs_f64();
         let slot = &self.slots[flight.slot];
         let values = (self.width * self.height * 4) as usize;
         let mut rgba8 = Vec::with_capacity(values);
@@ -308,6 +318,7 @@ impl ReadbackRing {
         for staging in slot.stagings() {
             staging.buffer.unmap();
         }
+        self.copy_s += copying.elapsed().as_secs_f64();
         srgb8_read.map_err(readback_error)?;
         Ok(Some(Frame {
             frame_index: flight.frame_index,

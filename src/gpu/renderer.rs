@@ -29,7 +29,9 @@ use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
+use crate::gpu::timing::{GpuTimes, PassTimer};
 use crate::scene::Scene;
+use std::time::Instant;
 
 /// Frames that can be in flight at once (the readback ring's size).
 pub const FRAMES_IN_FLIGHT: usize = 3;
@@ -81,6 +83,13 @@ fn check_staging_size(
     Ok(())
 }
 
+/// Marks the end of the pass `name` when passes are timed (`timing.rs`).
+fn mark(timer: &mut Option<PassTimer>, encoder: &mut wgpu::CommandEncoder, name: &'static str) {
+    if let Some(timer) = timer.as_mut() {
+        timer.mark(encoder, name);
+    }
+}
+
 /// Renders frames of one scene at one size and view.
 pub struct Renderer {
     device: wgpu::Device,
@@ -101,6 +110,9 @@ pub struct Renderer {
     /// The fog layer, with `readback.fog_layer_f16`.
     fog_layer: Option<FogLayer>,
     readback: ReadbackRing,
+    // ── Timing (`timing.rs`): pass timestamps where the adapter has them, CPU times always.
+    timer: Option<PassTimer>,
+    times: GpuTimes,
 }
 
 impl Renderer {
@@ -191,6 +203,9 @@ impl Renderer {
             FRAMES_IN_FLIGHT,
             config.readback,
         );
+        let timer = scoped(&device, &errors, "renderer setup", || {
+            PassTimer::new(&device, &ctx.queue, FRAMES_IN_FLIGHT)
+        })?;
         // Pipelines and buffers report their errors asynchronously: collect them now.
         errors.take("renderer setup")?;
 
@@ -211,7 +226,21 @@ impl Renderer {
             encode,
             fog_layer,
             readback,
+            times: GpuTimes {
+                timestamps: timer.is_some(),
+                ..GpuTimes::default()
+            },
+            timer,
         })
+    }
+
+    /// What rendering has cost so far: CPU seconds recording and waiting, and GPU seconds per
+    /// pass where the adapter has timestamp queries.
+    pub fn times(&self) -> GpuTimes {
+        let mut times = self.times.clone();
+        times.readback_wait_s = self.readback.wait_s;
+        times.readback_copy_s = self.readback.copy_s;
+        times
     }
 
     /// The size and view this renderer makes.
@@ -239,10 +268,11 @@ impl Renderer {
     pub fn submit(&mut self, inputs: &FrameInputs<'_>) -> Result<Option<Frame>, GpuError> {
         self.maps.check(inputs)?;
         let finished = if self.readback.is_full() {
-            self.readback.wait_oldest(&self.device)?
+            self.wait_oldest()?
         } else {
             None
         };
+        let started = Instant::now();
 
         let aspect = self.config.width as f32 / self.config.height as f32;
         let uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
@@ -261,8 +291,10 @@ impl Renderer {
             encode,
             fog_layer,
             readback,
+            timer,
             ..
         } = self;
+
         scoped(device, errors, "frame rendering", || {
             frame.write(queue, &uniforms);
             maps.write(queue, inputs);
@@ -277,25 +309,44 @@ impl Renderer {
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
             });
+            mark(timer, &mut encoder, "start");
             scene.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "scene");
             match fog_compute {
-                Some(fog_compute) => fog_compute.record(&mut encoder, targets, frame),
-                None => fog.record(&mut encoder, targets, frame),
+                Some(fog_compute) => {
+                    fog_compute.record(&mut encoder, targets, frame);
+                    mark(timer, &mut encoder, "fog_compute");
+                }
+                None => {
+                    fog.record(&mut encoder, targets, frame);
+                    mark(timer, &mut encoder, "fog");
+                }
             }
             if let Some(layer) = fog_layer {
                 layer.record(&mut encoder, targets, frame);
+                mark(timer, &mut encoder, "fog_layer");
             }
             flame.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "flame");
             overlay.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "overlay");
             encode.record(&mut encoder, targets);
+            mark(timer, &mut encoder, "encode");
             let sources = ReadbackSources {
                 srgb8: &targets.output,
                 linear_f16: targets.color_linear_view.texture(),
                 fog_f16: fog_layer.as_ref().map(|layer| &layer.texture),
             };
             let slot = readback.record_copy(&mut encoder, &sources);
+            mark(timer, &mut encoder, "readback");
+            if let Some(timer) = timer.as_mut() {
+                timer.resolve(&mut encoder);
+            }
             let submission = queue.submit([encoder.finish()]);
             readback.start_map(slot, inputs.frame_index, submission);
+            if let Some(timer) = timer.as_mut() {
+                timer.start_map();
+            }
         })?;
         // Let finished work and map callbacks progress without blocking.
         device
@@ -303,13 +354,26 @@ impl Renderer {
             .map_err(|error| GpuError::Poll {
                 message: error.to_string(),
             })?;
+        self.times.record_s += started.elapsed().as_secs_f64();
         Ok(finished)
+    }
+
+    /// Waits for the oldest frame in flight and returns it (with its pass times added to
+    /// [`Renderer::times`]); `None` when nothing is in flight.
+    fn wait_oldest(&mut self) -> Result<Option<Frame>, GpuError> {
+        let frame = self.readback.wait_oldest(&self.device)?;
+        if frame.is_some()
+            && let Some(timer) = self.timer.as_mut()
+        {
+            timer.collect_oldest(&self.device, &mut self.times)?;
+        }
+        Ok(frame)
     }
 
     /// Waits for every frame in flight and returns them in submission order.
     pub fn finish(&mut self) -> Result<Vec<Frame>, GpuError> {
         let mut frames = Vec::with_capacity(self.readback.in_flight());
-        while let Some(frame) = self.readback.wait_oldest(&self.device)? {
+        while let Some(frame) = self.wait_oldest()? {
             frames.push(frame);
         }
         self.errors.take("frame readback")?;

@@ -32,6 +32,7 @@ mod maps;
 mod report;
 mod sequence;
 mod sheet;
+mod stats;
 mod still;
 
 pub use frame_loop::{
@@ -41,6 +42,9 @@ pub use maps::{MapsOptions, maps};
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
 pub use sheet::{MAX_STILLS, SheetOptions, sheet};
+pub use stats::{
+    GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,
+};
 pub use still::{Still, StillOptions, still};
 
 use crate::Error;
