@@ -118,10 +118,11 @@ impl WriterPool {
         }
     }
 
-    /// A pool sized for this machine: one encoder per core beyond the first, at least one.
+    /// A pool sized for this machine: one encoder per core. The frame loop's own thread
+    /// mostly waits for the GPU, so encoders get every core when they are the bottleneck.
     pub fn for_this_machine() -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        WriterPool::new(cores.saturating_sub(1).max(1), cores * 2)
+        WriterPool::new(cores, cores * 2)
     }
 
     /// A pool of `threads` encoders (at least one) with a queue of twice as many jobs

@@ -79,7 +79,7 @@ pub struct LoopOptions<'a> {
     /// handed to the sink, e.g. complete files a resumed render keeps (`--skip-existing`).
     /// Sorted.
     pub skip: &'a [u32],
-    /// Encoder threads; one per core beyond the first when `None`.
+    /// Encoder threads; one per core when `None`.
     pub encoder_threads: Option<usize>,
 }
 

@@ -77,7 +77,7 @@ pub struct RenderOptions {
     /// Keep frame files already in `out_dir` that are complete (they decode at the right
     /// size); render only the others (`--skip-existing`). Not with a video or without frames.
     pub skip_existing: bool,
-    /// Encoder threads; one per core beyond the first when `None` (`--threads`).
+    /// Encoder threads; one per core when `None` (`--threads`).
     pub encoder_threads: Option<usize>,
 }
 

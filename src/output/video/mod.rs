@@ -92,8 +92,8 @@ pub trait VideoSink {
 /// MP4 and WebM this finds and starts ffmpeg; all formats create their temporary file now, so
 /// an unwritable folder is reported before the first frame.
 ///
-/// GIF and animated PNG frames are compressed on rayon's global pool (its size follows
-/// `--threads`); [`open_video_with`] picks a thread count.
+/// GIF and animated PNG frames are compressed on as many threads as rayon's global pool has
+/// (its size follows `--threads`); [`open_video_with`] picks another count.
 pub fn open_video(
     path: &Path,
     format: VideoFormat,
@@ -105,8 +105,8 @@ pub fn open_video(
     open_video_with(path, format, width, height, frame_count, settings, None)
 }
 
-/// [`open_video`] with GIF and animated PNG frames compressed on `threads` threads of their
-/// own (`None`: rayon's global pool). The file is the same bytes whatever the count.
+/// [`open_video`] with GIF and animated PNG frames compressed on `threads` threads (`None`: as
+/// many as rayon's global pool has). The file is the same bytes whatever the count.
 pub fn open_video_with(
     path: &Path,
     format: VideoFormat,
@@ -137,10 +137,9 @@ pub fn open_video_with(
         }
     };
     let pending = PendingFile::new(path);
-    let workers = match (format, threads) {
-        (VideoFormat::Gif | VideoFormat::Apng, Some(threads)) => Workers::with_threads(threads)?,
-        _ => Workers::Global,
-    };
+    // Frames are compressed on threads of their own, so the simulation's and the readback's
+    // parallel work never queues behind a frame being compressed.
+    let workers = || Workers::with_threads(threads.unwrap_or_else(rayon::current_num_threads));
     match format {
         VideoFormat::Mp4 | VideoFormat::WebM => {
             let ffmpeg = preflight(format, settings)?.ok_or(VideoError::FfmpegNotFound)?;
@@ -148,7 +147,11 @@ pub fn open_video_with(
             Ok(Box::new(sink))
         }
         VideoFormat::Gif => Ok(Box::new(GifSink::create(
-            pending, width, height, settings, workers,
+            pending,
+            width,
+            height,
+            settings,
+            workers()?,
         )?)),
         VideoFormat::Apng => Ok(Box::new(ApngSink::create(
             pending,
@@ -156,7 +159,7 @@ pub fn open_video_with(
             height,
             frame_count,
             settings,
-            workers,
+            workers()?,
         )?)),
     }
 }

@@ -20,23 +20,18 @@ use super::{EncoderError, VideoError};
 /// A finished job: its position and its result (or the panic message of a worker that failed).
 type Finished<T> = (u64, Result<Result<T, VideoError>, String>);
 
-/// Where the jobs run.
+/// The threads jobs run on: a rayon pool of their own.
 #[derive(Clone)]
-pub(crate) enum Workers {
-    /// rayon's global pool, sized by `--threads` (`RAYON_NUM_THREADS`).
-    Global,
-    /// A pool of its own (tests and benchmarks pick the thread count).
-    Own(Arc<rayon::ThreadPool>),
-}
+pub(crate) struct Workers(Arc<rayon::ThreadPool>);
 
 impl Workers {
-    /// A pool of `threads` threads of its own (at least one).
+    /// A pool of `threads` threads (at least one).
     pub(crate) fn with_threads(threads: usize) -> Result<Workers, VideoError> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .thread_name(|i| format!("fogbank-video-{i}"))
             .build()
-            .map(|pool| Workers::Own(Arc::new(pool)))
+            .map(|pool| Workers(Arc::new(pool)))
             .map_err(|e| {
                 VideoError::Settings(format!("cannot start the video encoder threads: {e}"))
             })
@@ -44,17 +39,11 @@ impl Workers {
 
     /// How many threads run jobs.
     pub(crate) fn threads(&self) -> usize {
-        match self {
-            Workers::Global => rayon::current_num_threads(),
-            Workers::Own(pool) => pool.current_num_threads(),
-        }
+        self.0.current_num_threads()
     }
 
     fn spawn(&self, job: impl FnOnce() + Send + 'static) {
-        match self {
-            Workers::Global => rayon::spawn(job),
-            Workers::Own(pool) => pool.spawn(job),
-        }
+        self.0.spawn(job);
     }
 }
 
