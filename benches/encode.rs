@@ -7,7 +7,8 @@
 //! gradients and soft bands with a little per-pixel noise, as a rendered frame has after its
 //! 8-bit encode. Prints the median and the fastest of several runs; compare ratios, not
 //! absolute numbers, on a noisy machine. `RAYON_NUM_THREADS` caps "every thread".
-//! `cargo bench --bench encode -- --quick` runs fewer repetitions.
+//! `cargo bench --bench encode -- --quick` runs fewer repetitions; `-- --frame FILE.png` times
+//! a real frame (a render's `frame_NNNN.png`) at its own size instead of the synthetic ones.
 
 use fogbank::frame::Frame;
 use fogbank::output::video::{VideoFormat, VideoSettings, apng, gif, open_video_with};
@@ -102,17 +103,38 @@ fn clip_rate(
     rate
 }
 
+/// The frame named by `--frame FILE.png`, decoded, if any.
+fn frame_from_args() -> Option<(u32, u32, Vec<u8>)> {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args
+        .iter()
+        .position(|a| a == "--frame")
+        .and_then(|i| args.get(i + 1))?;
+    let bytes = std::fs::read(path).expect("reading --frame");
+    Some(fogbank::output::png::decode_rgba8(&bytes).expect("decoding --frame"))
+}
+
 fn main() {
     let quick = std::env::args().any(|arg| arg == "--quick");
+    let given = frame_from_args();
+    let sizes: Vec<(u32, u32)> = match &given {
+        Some((width, height, _)) => vec![(*width, *height)],
+        None => vec![(1920, 1080), (640, 360)],
+    };
+    // The frame to time at `width` × `height`, shifted by `shift` for clips.
+    let frame = |width: u32, height: u32, shift: u32| match &given {
+        Some((_, _, rgba8)) => rgba8.clone(),
+        None => foggy_frame(width, height, shift),
+    };
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = std::env::var("RAYON_NUM_THREADS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(all)
         .max(1);
-    for (width, height) in [(1920u32, 1080u32), (640, 360)] {
+    for &(width, height) in &sizes {
         let size = format!("{width}x{height}");
-        let rgba8 = foggy_frame(width, height, 0);
+        let rgba8 = frame(width, height, 0);
         let runs = if quick {
             3
         } else if width > 1000 {
@@ -152,11 +174,10 @@ fn main() {
     }
 
     // Whole clips: frames/s on one thread and on every thread.
-    for (width, height, count) in [(1920u32, 1080u32, 16usize), (640, 360, 48)] {
+    for &(width, height) in &sizes {
+        let count = if width * height > 1_000_000 { 16 } else { 48 };
         let count = if quick { count / 4 } else { count };
-        let frames: Vec<Vec<u8>> = (0..count as u32)
-            .map(|i| foggy_frame(width, height, i))
-            .collect();
+        let frames: Vec<Vec<u8>> = (0..count as u32).map(|i| frame(width, height, i)).collect();
         for (format, name) in [(VideoFormat::Apng, "apng"), (VideoFormat::Gif, "gif")] {
             let one = clip_rate(format, &frames, width, height, 1);
             let many = clip_rate(format, &frames, width, height, threads);

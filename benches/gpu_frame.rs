@@ -102,11 +102,12 @@ fn main() {
         let per_frame = |s: f64| s / frames as f64 * 1e3;
         println!(
             "{width}x{height} {} ({} frames): {:.2} frames/s; ms per frame: record {:.3}, \
-             readback wait {:.3}, readback copy {:.3}",
+             submit {:.3}, readback wait {:.3}, readback copy {:.3}",
             renderer.compositor().name(),
             frames,
             frames as f64 / wall_s,
             per_frame(after.record_s - before.record_s),
+            per_frame(after.submit_s - before.submit_s),
             per_frame(after.readback_wait_s - before.readback_wait_s),
             per_frame(after.readback_copy_s - before.readback_copy_s),
         );

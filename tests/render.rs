@@ -159,6 +159,7 @@ fn stats_name_every_stage_and_the_bound_and_change_no_byte() {
             "video",
             "encode",
             "write",
+            "gpu_submit",
             "readback_wait",
             "queue_wait"
         ]

@@ -32,6 +32,10 @@ pub struct Readback {
     pub fog_layer_f16: bool,
 }
 
+/// Read-back 8-bit pictures this large and larger are copied out on several threads (a
+/// 1920×1080 picture is 8.3 MB).
+const PARALLEL_COPY_BYTES: usize = 4 << 20;
+
 /// How the pixels of one read-back picture are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Texels {
@@ -329,23 +333,30 @@ impl ReadbackRing {
         }))
     }
 
-    /// The 8-bit picture of a mapped staging buffer, rows without their padding. The rows are
-    /// copied on rayon's threads: at 1920×1080 and above one thread's copy out of mapped
-    /// memory costs a millisecond or more of the frame loop's thread.
+    /// The 8-bit picture of a mapped staging buffer, rows without their padding. Pictures of
+    /// [`PARALLEL_COPY_BYTES`] and more are copied on rayon's threads: at 1920×1080 one
+    /// thread's copy out of mapped memory costs a millisecond or more of the frame loop's
+    /// thread; smaller ones are not worth waking the threads for.
     fn read_rgba8(&self, staging: &Staging) -> Result<Vec<u8>, String> {
         use rayon::prelude::*;
         let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
         let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
+        let bytes = unpadded * self.height as usize;
+        if bytes < PARALLEL_COPY_BYTES {
+            let mut rgba8 = Vec::with_capacity(bytes);
+            self.read_rows(staging, |row| rgba8.extend_from_slice(row))?;
+            return Ok(rgba8);
+        }
         let view = staging
             .buffer
             .get_mapped_range(..)
             .map_err(|error| error.to_string())?;
         let mapped: &[u8] = &view;
-        let mut rgba8 = vec![0u8; unpadded * self.height as usize];
+        let mut rgba8 = vec![0u8; bytes];
         rgba8
             .par_chunks_mut(unpadded)
             .zip(mapped.par_chunks(padded))
-            .with_min_len(32)
+            .with_min_len(64)
             .for_each(|(row, padded_row)| row.copy_from_slice(&padded_row[..unpadded]));
         Ok(rgba8)
     }

@@ -273,6 +273,7 @@ impl Renderer {
             None
         };
         let started = Instant::now();
+        let mut submitting = started;
 
         let aspect = self.config.width as f32 / self.config.height as f32;
         let uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
@@ -342,7 +343,9 @@ impl Renderer {
             if let Some(timer) = timer.as_mut() {
                 timer.resolve(&mut encoder);
             }
-            let submission = queue.submit([encoder.finish()]);
+            let command_buffer = encoder.finish();
+            submitting = Instant::now();
+            let submission = queue.submit([command_buffer]);
             readback.start_map(slot, inputs.frame_index, submission);
             if let Some(timer) = timer.as_mut() {
                 timer.start_map();
@@ -354,7 +357,8 @@ impl Renderer {
             .map_err(|error| GpuError::Poll {
                 message: error.to_string(),
             })?;
-        self.times.record_s += started.elapsed().as_secs_f64();
+        self.times.record_s += (submitting - started).as_secs_f64();
+        self.times.submit_s += submitting.elapsed().as_secs_f64();
         Ok(finished)
     }
 

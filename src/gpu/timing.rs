@@ -27,8 +27,11 @@ const SLOT_STRIDE: u64 = wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT;
 /// What the renderer measured over the frames it rendered.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GpuTimes {
-    /// Seconds the CPU spent recording, uploading and submitting frames.
+    /// Seconds the CPU spent uploading each frame's data and recording its commands.
     pub record_s: f64,
+    /// Seconds in `Queue::submit` and the non-blocking poll after it. Tiny on a GPU; a CPU
+    /// adapter (lavapipe) may block here until earlier frames are done, so it is a wait.
+    pub submit_s: f64,
     /// Seconds the CPU was blocked until a finished frame was done on the GPU and mapped.
     pub readback_wait_s: f64,
     /// Seconds copying finished frames out of the mapped staging buffers.

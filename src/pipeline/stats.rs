@@ -7,8 +7,9 @@
 //! files on threads of its own. A stage's **share** is its busy seconds divided by the threads
 //! it runs on and by the run's wall time: the share of the stage that bounds the run is near 1,
 //! and making any other stage faster does not make the run faster. Waits (the main thread
-//! blocked on the GPU, or on a full encoder queue) are listed too but are symptoms, not stages:
-//! they never bound a run.
+//! blocked on the GPU, in `Queue::submit` (a CPU adapter such as lavapipe blocks there while
+//! earlier frames render), or on a full encoder queue) are listed too but are symptoms, not
+//! stages: they never bound a run.
 //!
 //! GPU pass times come from timestamp queries where the adapter has them
 //! ([`crate::gpu::timing`]). Without them the `gpu` stage is the CPU-side time spent submitting
@@ -33,7 +34,7 @@ pub enum StageKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StageTime {
     /// `simulate`, `gpu_record`, `gpu`, `readback_copy`, `video`, `encode`, `write`,
-    /// `readback_wait` or `queue_wait`.
+    /// `gpu_submit`, `readback_wait` or `queue_wait`.
     pub stage: &'static str,
     /// Work or wait.
     pub kind: StageKind,
@@ -106,7 +107,7 @@ pub struct Measured {
 pub const GPU_TIMESTAMPS: &str = "timestamp queries";
 /// The `gpu` stage measured on the CPU: no timestamp queries on the adapter.
 pub const GPU_CPU_FALLBACK: &str =
-    "cpu submit + wait (the adapter has no timestamp queries; an upper bound)";
+    "cpu record + submit + wait (the adapter has no timestamp queries; an upper bound)";
 
 impl RenderStats {
     /// The stages of `measured`, their shares and the bound.
@@ -120,7 +121,10 @@ impl RenderStats {
             let scale = m.frames.max(1) as f64 / f64::from(gpu.timed_frames);
             (gpu.gpu_s() * scale, GPU_TIMESTAMPS)
         } else {
-            (gpu.record_s + gpu.readback_wait_s, GPU_CPU_FALLBACK)
+            (
+                gpu.record_s + gpu.submit_s + gpu.readback_wait_s,
+                GPU_CPU_FALLBACK,
+            )
         };
         let threads = m.encoder_threads.max(1);
         let stage = |stage, kind, seconds: f64, threads: usize| {
@@ -143,6 +147,7 @@ impl RenderStats {
             stage("video", Work, m.video_s, 1),
             stage("encode", Work, m.encode_s, threads),
             stage("write", Work, m.write_s, threads),
+            stage("gpu_submit", Wait, gpu.submit_s, 1),
             stage("readback_wait", Wait, gpu.readback_wait_s, 1),
             stage("queue_wait", Wait, m.queue_wait_s, 1),
         ];
@@ -231,7 +236,7 @@ impl RenderStats {
         }
         line(
             &mut out,
-            "(waits are the main thread blocked on the GPU or on the encoders)".into(),
+            "(in brackets: the frame loop's thread blocked on the GPU or on the encoders)".into(),
         );
         out
     }
@@ -247,7 +252,8 @@ mod tests {
             wall_s: 2.0,
             simulate_s: 0.5,
             gpu: GpuTimes {
-                record_s: 0.2,
+                record_s: 0.15,
+                submit_s: 0.05,
                 readback_wait_s: 0.3,
                 readback_copy_s: 0.1,
                 passes: vec![("scene", 0.2), ("fog_compute", 1.2), ("encode", 0.1)],
@@ -291,7 +297,7 @@ mod tests {
         m.encode_s = 0.1;
         let stats = RenderStats::new(&m);
         assert_eq!(stats.gpu_timing, GPU_CPU_FALLBACK);
-        // gpu = record + wait = 2.1 s: the bound, not the wait itself.
+        // gpu = record + submit + wait = 2.1 s: the bound, not the wait itself.
         assert_eq!(stats.bound, "gpu");
         assert!(stats.gpu_passes.is_empty());
         assert!(stats.table().contains("bound by gpu"));
