@@ -13,8 +13,11 @@ pub(crate) struct Nearest {
     /// (colour rounded to integers, palette index), sorted by green then by index.
     pub(crate) sorted: Vec<([i32; 3], u8)>,
     /// Per cell, built on first use: the entries that can be nearest in it.
-    cells: Vec<OnceLock<Box<[([i32; 3], u8)]>>>,
+    cells: Vec<OnceLock<Candidates>>,
 }
+
+/// Palette entries (colour rounded to integers, index) that can be nearest in one cell.
+type Candidates = Box<[([i32; 3], u8)]>;
 
 /// Width of a cell of the search grid, in 8-bit units.
 const CELL: i32 = 8;
@@ -53,7 +56,7 @@ impl Nearest {
     }
 
     /// The entries that can be nearest to some colour of the cell at `at` (cell coordinates).
-    fn candidates(&self, at: [usize; 3]) -> Box<[([i32; 3], u8)]> {
+    fn candidates(&self, at: [usize; 3]) -> Candidates {
         let low = at.map(|a| a as i32 * CELL);
         let high = low.map(|l| l + CELL - 1);
         let per_channel = |entry: &[i32; 3], far: bool| -> i32 {
