@@ -101,3 +101,103 @@ fn contact_sheet_lays_out_labelled_stills() {
     assert_exit(&out, 2);
     assert!(!refused.exists());
 }
+
+#[test]
+fn stats_name_every_stage_and_the_bound_and_change_no_byte() {
+    require_gpu!();
+    let (plain, timed) = (temp_dir("stats-plain"), temp_dir("stats-timed"));
+    let args = |dir: &std::path::Path| {
+        vec![
+            "--frames".to_string(),
+            "0..3".into(),
+            "--size".into(),
+            "96x54".into(),
+            "--video".into(),
+            dir.join("clip.gif").to_str().unwrap().into(),
+            "--out".into(),
+            dir.to_str().unwrap().into(),
+        ]
+    };
+    let plain_args = args(&plain);
+    render_ok(&plain_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut timed_args = args(&timed);
+    timed_args.extend(["--stats".to_string(), "--json".into()]);
+    let out = render_ok(&timed_args.iter().map(String::as_str).collect::<Vec<_>>());
+
+    // The same files, byte for byte, with and without --stats.
+    for name in [
+        "frame_0000.png",
+        "frame_0001.png",
+        "frame_0002.png",
+        "clip.gif",
+    ] {
+        let x = std::fs::read(plain.join(name)).unwrap();
+        let y = std::fs::read(timed.join(name)).unwrap();
+        assert!(x == y, "{name} differs with --stats");
+    }
+
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The fields that were there before stay.
+    for field in ["simulate_s", "render_s", "encode_s", "total_s", "hashes"] {
+        assert!(summary.get(field).is_some(), "{field} missing");
+    }
+    let stats = &summary["stats"];
+    assert_eq!(stats["frames"], 3);
+    assert!(stats["frames_per_s"].as_f64().unwrap() > 0.0);
+    let stages = stats["stages"].as_array().unwrap();
+    let names: Vec<&str> = stages
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "simulate",
+            "gpu_record",
+            "gpu",
+            "readback_copy",
+            "video",
+            "encode",
+            "write",
+            "gpu_submit",
+            "readback_wait",
+            "queue_wait"
+        ]
+    );
+    for stage in stages {
+        for number in ["seconds", "ms_per_frame", "share"] {
+            let value = stage[number].as_f64().unwrap();
+            assert!(value >= 0.0 && value.is_finite(), "{stage}");
+        }
+        assert!(stage["threads"].as_u64().unwrap() >= 1, "{stage}");
+    }
+    // The GPU stage did real work and the video stage was timed.
+    let seconds = |name: &str| {
+        stages.iter().find(|s| s["stage"] == name).unwrap()["seconds"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(seconds("gpu") > 0.0 && seconds("video") > 0.0);
+    let bound = stats["bound"].as_str().unwrap();
+    let work: Vec<&str> = stages
+        .iter()
+        .filter(|s| s["kind"] == "work")
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
+    assert!(work.contains(&bound), "bound {bound} is not a work stage");
+    // Pass times exist exactly when the GPU was timed with timestamp queries.
+    let timing = stats["gpu_timing"].as_str().unwrap();
+    let passes = stats["gpu_passes"].as_array().unwrap();
+    if timing == "timestamp queries" {
+        let names: Vec<&str> = passes.iter().map(|p| p["pass"].as_str().unwrap()).collect();
+        assert!(
+            names.contains(&"scene") && names.contains(&"encode"),
+            "{names:?}"
+        );
+    } else {
+        assert!(timing.contains("no timestamp queries") && passes.is_empty());
+    }
+    // The table on stderr names the bound stage.
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(&format!("bound by {bound}")), "{text}");
+}

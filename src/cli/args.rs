@@ -269,6 +269,11 @@ pub(super) struct RenderArgs {
     /// Print a JSON summary on stdout when done.
     #[arg(long)]
     pub(super) json: bool,
+    /// When done, print on stderr where the time went: seconds per stage (simulation, GPU
+    /// passes, readback, encoding, writing), the stage that bounds the run, and frames/s.
+    /// The JSON summary always has them, under "stats".
+    #[arg(long)]
+    pub(super) stats: bool,
     #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]

@@ -122,6 +122,7 @@ impl Cli {
                 skip_existing: a.skip_existing,
                 threads: a.threads.map(|n| n as usize),
                 json: a.json,
+                stats: a.stats,
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
             }),

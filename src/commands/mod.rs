@@ -131,6 +131,8 @@ pub struct RenderSettings {
     pub threads: Option<usize>,
     /// Print a JSON summary.
     pub json: bool,
+    /// Print where the time went on stderr (`--stats`).
+    pub stats: bool,
     /// Which GPU.
     pub gpu: GpuChoice,
     /// No progress.

@@ -61,6 +61,10 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
     let context = settings.gpu.open()?;
     let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
     let summary = pipeline::render(&context, &scene, &options, &mut reporter)?;
+    if settings.stats {
+        // Always on stderr, even with --quiet or --json: it was asked for.
+        eprint!("{}", summary.stats.table());
+    }
     if settings.json {
         print_json(&summary);
     } else if !settings.quiet {

@@ -300,9 +300,12 @@ impl GpuContext {
         let adapter_info = adapter.get_info();
         // The adapter's own limits: the largest frames it can do, not WebGPU's defaults.
         let limits = adapter.limits();
+        // Timestamp queries time each pass on the GPU (render --stats) where the adapter has
+        // them; asked for only then, so every adapter still opens.
+        let required_features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let descriptor = wgpu::DeviceDescriptor {
             label: Some("fogbank"),
-            required_features: wgpu::Features::empty(),
+            required_features,
             required_limits: limits.clone(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,

@@ -50,6 +50,7 @@ pub mod renderer;
 mod shaders;
 mod targets;
 mod terrain_geometry;
+pub mod timing;
 
 #[cfg(test)]
 mod tests;
@@ -61,3 +62,4 @@ pub use error::GpuError;
 pub use passes::fog_compute::{Compositor, DEFAULT_RAYMARCH_STEPS};
 pub use readback::Readback;
 pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};
+pub use timing::GpuTimes;

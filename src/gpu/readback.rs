@@ -13,6 +13,7 @@
 
 use std::collections::VecDeque;
 use std::sync::mpsc;
+use std::time::Instant;
 
 use crate::frame::Frame;
 use crate::gpu::GpuError;
@@ -30,6 +31,10 @@ pub struct Readback {
     /// [`Frame::fog_f16`].
     pub fog_layer_f16: bool,
 }
+
+/// Read-back 8-bit pictures this large and larger are copied out on several threads (a
+/// 1920×1080 picture is 8.3 MB).
+const PARALLEL_COPY_BYTES: usize = 4 << 20;
 
 /// How the pixels of one read-back picture are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +141,10 @@ pub(crate) struct ReadbackRing {
     next_slot: usize,
     width: u32,
     height: u32,
+    /// Seconds [`ReadbackRing::wait_oldest`] was blocked until a frame was done and mapped.
+    pub(crate) wait_s: f64,
+    /// Seconds [`ReadbackRing::wait_oldest`] spent copying frames out of the mapped buffers.
+    pub(crate) copy_s: f64,
 }
 
 impl ReadbackRing {
@@ -176,6 +185,8 @@ impl ReadbackRing {
             next_slot: 0,
             width,
             height,
+            wait_s: 0.0,
+            copy_s: 0.0,
         }
     }
 
@@ -254,6 +265,7 @@ impl ReadbackRing {
         let Some(flight) = self.in_flight.pop_front() else {
             return Ok(None);
         };
+        let started = Instant::now();
         let poll_error = |error: wgpu::PollError| GpuError::Poll {
             message: error.to_string(),
         };
@@ -287,10 +299,11 @@ impl ReadbackRing {
             }
         }
 
+        let copying = Instant::now();
+        self.wait_s += (copying - started).as_secs_f64();
         let slot = &self.slots[flight.slot];
         let values = (self.width * self.height * 4) as usize;
-        let mut rgba8 = Vec::with_capacity(values);
-        let srgb8_read = self.read_rows(&slot.srgb8, |row| rgba8.extend_from_slice(row));
+        let srgb8_read = self.read_rgba8(&slot.srgb8);
         // Half floats lie in the buffer as the texture stores them: little-endian.
         let half_floats = |staging: &Staging| {
             let mut bits = Vec::with_capacity(values);
@@ -308,7 +321,8 @@ impl ReadbackRing {
         for staging in slot.stagings() {
             staging.buffer.unmap();
         }
-        srgb8_read.map_err(readback_error)?;
+        self.copy_s += copying.elapsed().as_secs_f64();
+        let rgba8 = srgb8_read.map_err(readback_error)?;
         Ok(Some(Frame {
             frame_index: flight.frame_index,
             width: self.width,
@@ -317,6 +331,34 @@ impl ReadbackRing {
             linear_f16: linear_f16.map_err(readback_error)?,
             fog_f16: fog_f16.map_err(readback_error)?,
         }))
+    }
+
+    /// The 8-bit picture of a mapped staging buffer, rows without their padding. Pictures of
+    /// [`PARALLEL_COPY_BYTES`] and more are copied on rayon's threads: at 1920×1080 one
+    /// thread's copy out of mapped memory costs a millisecond or more of the frame loop's
+    /// thread; smaller ones are not worth waking the threads for.
+    fn read_rgba8(&self, staging: &Staging) -> Result<Vec<u8>, String> {
+        use rayon::prelude::*;
+        let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
+        let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
+        let bytes = unpadded * self.height as usize;
+        if bytes < PARALLEL_COPY_BYTES {
+            let mut rgba8 = Vec::with_capacity(bytes);
+            self.read_rows(staging, |row| rgba8.extend_from_slice(row))?;
+            return Ok(rgba8);
+        }
+        let view = staging
+            .buffer
+            .get_mapped_range(..)
+            .map_err(|error| error.to_string())?;
+        let mapped: &[u8] = &view;
+        let mut rgba8 = vec![0u8; bytes];
+        rgba8
+            .par_chunks_mut(unpadded)
+            .zip(mapped.par_chunks(padded))
+            .with_min_len(64)
+            .for_each(|(row, padded_row)| row.copy_from_slice(&padded_row[..unpadded]));
+        Ok(rgba8)
     }
 
     /// Hands each row of a mapped staging buffer to `row`, top to bottom, without the padding.

@@ -30,7 +30,9 @@ use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
+use crate::gpu::timing::{GpuTimes, PassTimer};
 use crate::scene::Scene;
+use std::time::Instant;
 
 /// Frames that can be in flight at once (the readback ring's size).
 pub const FRAMES_IN_FLIGHT: usize = 3;
@@ -82,6 +84,13 @@ fn check_staging_size(
     Ok(())
 }
 
+/// Marks the end of the pass `name` when passes are timed (`timing.rs`).
+fn mark(timer: &mut Option<PassTimer>, encoder: &mut wgpu::CommandEncoder, name: &'static str) {
+    if let Some(timer) = timer.as_mut() {
+        timer.mark(encoder, name);
+    }
+}
+
 /// Renders frames of one scene at one size and view.
 pub struct Renderer {
     device: wgpu::Device,
@@ -105,6 +114,9 @@ pub struct Renderer {
     /// The fog layer, with `readback.fog_layer_f16`.
     fog_layer: Option<FogLayer>,
     readback: ReadbackRing,
+    // ── Timing (`timing.rs`): pass timestamps where the adapter has them, CPU times always.
+    timer: Option<PassTimer>,
+    times: GpuTimes,
 }
 
 impl Renderer {
@@ -204,6 +216,9 @@ impl Renderer {
             FRAMES_IN_FLIGHT,
             config.readback,
         );
+        let timer = scoped(&device, &errors, "renderer setup", || {
+            PassTimer::new(&device, &ctx.queue, FRAMES_IN_FLIGHT)
+        })?;
         // Pipelines and buffers report their errors asynchronously: collect them now.
         errors.take("renderer setup")?;
 
@@ -225,7 +240,21 @@ impl Renderer {
             encode,
             fog_layer,
             readback,
+            times: GpuTimes {
+                timestamps: timer.is_some(),
+                ..GpuTimes::default()
+            },
+            timer,
         })
+    }
+
+    /// What rendering has cost so far: CPU seconds recording and waiting, and GPU seconds per
+    /// pass where the adapter has timestamp queries.
+    pub fn times(&self) -> GpuTimes {
+        let mut times = self.times.clone();
+        times.readback_wait_s = self.readback.wait_s;
+        times.readback_copy_s = self.readback.copy_s;
+        times
     }
 
     /// The size and view this renderer makes.
@@ -260,10 +289,12 @@ impl Renderer {
     pub fn submit(&mut self, inputs: &FrameInputs<'_>) -> Result<Option<Frame>, GpuError> {
         self.maps.check(inputs)?;
         let finished = if self.readback.is_full() {
-            self.readback.wait_oldest(&self.device)?
+            self.wait_oldest()?
         } else {
             None
         };
+        let started = Instant::now();
+        let mut submitting = started;
 
         let aspect = self.config.width as f32 / self.config.height as f32;
         let uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
@@ -282,8 +313,11 @@ impl Renderer {
             encode,
             fog_layer,
             readback,
+            timer,
+            compositor,
             ..
         } = self;
+
         scoped(device, errors, "frame rendering", || {
             frame.write(queue, &uniforms);
             maps.write(queue, inputs);
@@ -299,25 +333,51 @@ impl Renderer {
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
             });
+            mark(timer, &mut encoder, "start");
             scene.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "scene");
             match fog_compute {
-                Some(fog_compute) => fog_compute.record(&mut encoder, targets, frame),
-                None => fog.record(&mut encoder, targets, frame),
+                Some(fog_compute) => {
+                    fog_compute.record(&mut encoder, targets, frame);
+                    // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
+                    let pass = match compositor {
+                        Compositor::Raymarch { .. } => "raymarch",
+                        _ => "fog_compute",
+                    };
+                    mark(timer, &mut encoder, pass);
+                }
+                None => {
+                    fog.record(&mut encoder, targets, frame);
+                    mark(timer, &mut encoder, "fog");
+                }
             }
             if let Some(layer) = fog_layer {
                 layer.record(&mut encoder, frame);
+                mark(timer, &mut encoder, "fog_layer");
             }
             flame.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "flame");
             overlay.record(&mut encoder, targets, frame);
+            mark(timer, &mut encoder, "overlay");
             encode.record(&mut encoder, targets);
+            mark(timer, &mut encoder, "encode");
             let sources = ReadbackSources {
                 srgb8: &targets.output,
                 linear_f16: targets.color_linear_view.texture(),
                 fog_f16: fog_layer.as_ref().map(|layer| &layer.texture),
             };
             let slot = readback.record_copy(&mut encoder, &sources);
-            let submission = queue.submit([encoder.finish()]);
+            mark(timer, &mut encoder, "readback");
+            if let Some(timer) = timer.as_mut() {
+                timer.resolve(&mut encoder);
+            }
+            let command_buffer = encoder.finish();
+            submitting = Instant::now();
+            let submission = queue.submit([command_buffer]);
             readback.start_map(slot, inputs.frame_index, submission);
+            if let Some(timer) = timer.as_mut() {
+                timer.start_map();
+            }
         })?;
         // Let finished work and map callbacks progress without blocking.
         device
@@ -325,13 +385,27 @@ impl Renderer {
             .map_err(|error| GpuError::Poll {
                 message: error.to_string(),
             })?;
+        self.times.record_s += (submitting - started).as_secs_f64();
+        self.times.submit_s += submitting.elapsed().as_secs_f64();
         Ok(finished)
+    }
+
+    /// Waits for the oldest frame in flight and returns it (with its pass times added to
+    /// [`Renderer::times`]); `None` when nothing is in flight.
+    fn wait_oldest(&mut self) -> Result<Option<Frame>, GpuError> {
+        let frame = self.readback.wait_oldest(&self.device)?;
+        if frame.is_some()
+            && let Some(timer) = self.timer.as_mut()
+        {
+            timer.collect_oldest(&self.device, &mut self.times)?;
+        }
+        Ok(frame)
     }
 
     /// Waits for every frame in flight and returns them in submission order.
     pub fn finish(&mut self) -> Result<Vec<Frame>, GpuError> {
         let mut frames = Vec::with_capacity(self.readback.in_flight());
-        while let Some(frame) = self.readback.wait_oldest(&self.device)? {
+        while let Some(frame) = self.wait_oldest()? {
             frames.push(frame);
         }
         self.errors.take("frame readback")?;

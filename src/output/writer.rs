@@ -57,10 +57,18 @@ pub struct WriteReport {
     pub files: usize,
     /// Seconds spent encoding and writing, summed over threads.
     pub busy_s: f64,
+    /// Of `busy_s`, seconds encoding (PNG or EXR bytes in memory).
+    pub encode_s: f64,
+    /// Of `busy_s`, seconds writing files (temporary file, rename).
+    pub write_s: f64,
+    /// Encoder threads.
+    pub threads: usize,
+    /// Seconds [`WriterPool::submit`] was blocked on a full queue: the encoders were behind.
+    pub queue_wait_s: f64,
 }
 
 enum Done {
-    Written { busy_s: f64 },
+    Written { encode_s: f64, write_s: f64 },
     Failed(crate::Error),
 }
 
@@ -79,7 +87,7 @@ impl WriterPool {
         let (sender, jobs) = sync_channel::<WriteJob>(queue.max(1));
         let jobs = Arc::new(Mutex::new(jobs));
         let (done_sender, done) = std::sync::mpsc::channel();
-        let threads = (0..threads.max(1))
+        let threads: Vec<JoinHandle<()>> = (0..threads.max(1))
             .map(|i| {
                 let jobs = Arc::clone(&jobs);
                 let done_sender = done_sender.clone();
@@ -99,18 +107,22 @@ impl WriterPool {
             })
             .collect();
         WriterPool {
+            report: WriteReport {
+                threads: threads.len(),
+                ..WriteReport::default()
+            },
             sender: Some(sender),
             done,
             threads,
-            report: WriteReport::default(),
             error: None,
         }
     }
 
-    /// A pool sized for this machine: one encoder per core beyond the first, at least one.
+    /// A pool sized for this machine: one encoder per core. The frame loop's own thread
+    /// mostly waits for the GPU, so encoders get every core when they are the bottleneck.
     pub fn for_this_machine() -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        WriterPool::new(cores.saturating_sub(1).max(1), cores * 2)
+        WriterPool::new(cores, cores * 2)
     }
 
     /// A pool of `threads` encoders (at least one) with a queue of twice as many jobs
@@ -129,9 +141,11 @@ impl WriterPool {
         }
         if let Some(sender) = &self.sender {
             // The receiver lives as long as the threads; a send error means they all died.
+            let started = Instant::now();
             if sender.send(job).is_err() {
                 return Err(crate::Error::EncoderStopped);
             }
+            self.report.queue_wait_s += started.elapsed().as_secs_f64();
         }
         Ok(())
     }
@@ -150,9 +164,11 @@ impl WriterPool {
 
     fn record(&mut self, done: Done) {
         match done {
-            Done::Written { busy_s } => {
+            Done::Written { encode_s, write_s } => {
                 self.report.files += 1;
-                self.report.busy_s += busy_s;
+                self.report.busy_s += encode_s + write_s;
+                self.report.encode_s += encode_s;
+                self.report.write_s += write_s;
             }
             Done::Failed(error) => {
                 if self.error.is_none() {
@@ -188,6 +204,8 @@ fn run_job(job: WriteJob) -> Done {
                 .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) })
         }
     };
+    let writing = Instant::now();
+    let encode_s = (writing - started).as_secs_f64();
     let bytes = match encoded {
         Ok(bytes) => bytes,
         Err(source) => {
@@ -199,7 +217,8 @@ fn run_job(job: WriteJob) -> Done {
     };
     match atomic::write_atomic(&job.path, &bytes) {
         Ok(()) => Done::Written {
-            busy_s: started.elapsed().as_secs_f64(),
+            encode_s,
+            write_s: writing.elapsed().as_secs_f64(),
         },
         Err(source) => Done::Failed(crate::Error::Write {
             path: job.path,
@@ -229,7 +248,9 @@ mod tests {
             .unwrap();
         }
         let report = pool.finish().unwrap();
-        assert_eq!(report.files, 6);
+        assert_eq!((report.files, report.threads), (6, 2));
+        assert!(report.encode_s >= 0.0 && report.write_s >= 0.0 && report.queue_wait_s >= 0.0);
+        assert!((report.busy_s - report.encode_s - report.write_s).abs() < 1e-9);
         for i in 0..6u8 {
             let bytes = std::fs::read(dir.join(format!("f{i}.png"))).unwrap();
             assert_eq!(png::decode_rgba8(&bytes).unwrap().2, vec![i; 8]);

@@ -9,9 +9,9 @@
 use super::report::{Reporter, Stage};
 use crate::Error;
 use crate::frame::{Frame, View};
-use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Renderer};
 use crate::output::maps::map_jobs;
-use crate::output::writer::WriterPool;
+use crate::output::writer::{WriteReport, WriterPool};
 use crate::playback::Playback;
 use crate::scene::Scene;
 use crate::timeline::FrameSet;
@@ -62,6 +62,14 @@ pub struct LoopStats {
     pub encode_s: f64,
     /// Per-frame state hashes, in frame order.
     pub hashes: Vec<FrameHash>,
+    /// Wall-clock seconds of the whole loop, the renderer's setup included.
+    pub wall_s: f64,
+    /// Frames rendered (not skipped).
+    pub rendered: usize,
+    /// What the renderer measured: recording, readback wait and copy, GPU pass times.
+    pub gpu: GpuTimes,
+    /// What the writer pool measured: encoding, writing, its threads, queue waits.
+    pub writer: WriteReport,
 }
 
 /// How the frame loop runs, beyond what it renders: frames to leave out, encoder threads.
@@ -71,7 +79,7 @@ pub struct LoopOptions<'a> {
     /// handed to the sink, e.g. complete files a resumed render keeps (`--skip-existing`).
     /// Sorted.
     pub skip: &'a [u32],
-    /// Encoder threads; one per core beyond the first when `None`.
+    /// Encoder threads; one per core when `None`.
     pub encoder_threads: Option<usize>,
 }
 
@@ -97,6 +105,7 @@ pub fn run_frames_with(
     reporter: &mut dyn Reporter,
     mut sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
 ) -> Result<LoopStats, Error> {
+    let loop_started = Instant::now();
     let scene = job.scene;
     let mut renderer = Renderer::new(
         context,
@@ -125,6 +134,7 @@ pub fn run_frames_with(
     };
     let mut hashes = Vec::with_capacity(job.frames.len());
     let (mut simulate_s, mut render_s) = (0.0, 0.0);
+    let mut rendered = 0;
 
     for &frame in job.frames.frames() {
         // A signal stops the loop between frames, or between the steps up to a far frame.
@@ -160,6 +170,7 @@ pub fn run_frames_with(
         let t = Instant::now();
         let finished = renderer.submit(&playback.frame_inputs(&state))?;
         render_s += t.elapsed().as_secs_f64();
+        rendered += 1;
         reporter.advance(Stage::Render, 1);
         if let Some(done) = finished {
             sink(done, &mut pool)?;
@@ -173,6 +184,7 @@ pub fn run_frames_with(
         sink(done, &mut pool)?;
         reporter.advance(Stage::Encode, 1);
     }
+    let gpu = renderer.times();
     let report = pool.finish()?;
     for stage in Stage::ALL {
         reporter.end(stage);
@@ -184,6 +196,10 @@ pub fn run_frames_with(
         render_s,
         encode_s: report.busy_s,
         hashes,
+        wall_s: loop_started.elapsed().as_secs_f64(),
+        rendered,
+        gpu,
+        writer: report,
     })
 }
 

@@ -33,6 +33,7 @@ mod quality;
 mod report;
 mod sequence;
 mod sheet;
+mod stats;
 mod still;
 
 pub use frame_loop::{
@@ -46,6 +47,9 @@ pub use quality::{
 pub use report::{Recorded, Reporter, Silent, Stage};
 pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
 pub use sheet::{MAX_STILLS, SheetOptions, sheet};
+pub use stats::{
+    GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,
+};
 pub use still::{Still, StillOptions, still};
 
 use crate::Error;

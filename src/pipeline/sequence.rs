@@ -8,6 +8,7 @@
 
 use super::frame_loop::{FrameHash, FrameJob, LoopOptions, run_frames_with};
 use super::report::Reporter;
+use super::stats::{Measured, RenderStats};
 use super::{create_dir, create_parent, frames_in_clip};
 use crate::Error;
 use crate::error::RequestError;
@@ -76,7 +77,7 @@ pub struct RenderOptions {
     /// Keep frame files already in `out_dir` that are complete (they decode at the right
     /// size); render only the others (`--skip-existing`). Not with a video or without frames.
     pub skip_existing: bool,
-    /// Encoder threads; one per core beyond the first when `None` (`--threads`).
+    /// Encoder threads; one per core when `None` (`--threads`).
     pub encoder_threads: Option<usize>,
 }
 
@@ -163,6 +164,9 @@ pub struct RenderSummary {
     pub encode_s: f64,
     /// Wall-clock seconds for the whole run.
     pub total_s: f64,
+    /// Where the time went: seconds per stage, the GPU passes, the stage that bounds the run
+    /// and frames per second (`--stats`).
+    pub stats: RenderStats,
     /// The video written, if any.
     pub video: Option<PathBuf>,
     /// What the video encoder wrote, if anything.
@@ -216,7 +220,9 @@ pub fn render(
     };
     let mut created = false;
     let mut sink: Option<Box<dyn VideoSink>> = None;
+    let mut video_s = 0.0;
     let stats = run_frames_with(context, &job, loop_options, reporter, |frame, pool| {
+        let pushing = Instant::now();
         if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
             if sink.is_none() {
                 create_parent(&request.path)?;
@@ -232,6 +238,7 @@ pub fn render(
             if let Some(sink) = sink.as_mut() {
                 sink.push(&frame)?;
             }
+            video_s += pushing.elapsed().as_secs_f64();
         }
         if !options.write_frames {
             return Ok(());
@@ -245,10 +252,23 @@ pub fn render(
         }
         Ok(())
     })?;
+    let finishing = Instant::now();
     let video_report = match sink {
         Some(sink) => Some(sink.finish()?),
         None => None,
     };
+    video_s += finishing.elapsed().as_secs_f64();
+    let render_stats = RenderStats::new(&Measured {
+        frames: stats.rendered,
+        wall_s: stats.wall_s + finishing.elapsed().as_secs_f64(),
+        simulate_s: stats.simulate_s,
+        gpu: stats.gpu.clone(),
+        video_s,
+        encode_s: stats.writer.encode_s,
+        write_s: stats.writer.write_s,
+        encoder_threads: stats.writer.threads,
+        queue_wait_s: stats.writer.queue_wait_s,
+    });
     Ok(RenderSummary {
         scene: scene.name.clone(),
         scene_hash: format!("{:016x}", scene.content_hash()),
@@ -263,6 +283,7 @@ pub fn render(
         render_s: stats.render_s,
         encode_s: stats.encode_s,
         total_s: started.elapsed().as_secs_f64(),
+        stats: render_stats,
         video: video_report.as_ref().map(|r| r.path.clone()),
         video_report,
         hashes: stats.hashes,

@@ -189,6 +189,9 @@ pub enum EncoderError {
     /// From the `gif` crate.
     #[error(transparent)]
     Gif(gif::EncodingError),
+    /// A thread compressing frames stopped with this message (a bug in fogbank).
+    #[error("an encoder thread stopped: {0}")]
+    Worker(String),
 }
 
 #[cfg(test)]

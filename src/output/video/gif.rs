@@ -6,10 +6,16 @@
 //! treat delays under 2 cs as 10 cs, so above 50 fps frames are dropped to keep exactly 50 a
 //! second, each lasting 2 cs; the clip's length is unchanged. See [`frame_delay_cs`].
 //! The animation loops forever. The `gif` crate writes the file.
+//!
+//! Each frame has its own palette, so frames are quantised and LZW-compressed in parallel
+//! ([`super::ordered`]) and appended in order by the `gif` crate
+//! (`Encoder::write_lzw_pre_encoded_frame`): the same bytes as compressing them one by one,
+//! whatever the number of threads.
 
 use std::fs::File;
 use std::io::BufWriter;
 
+use super::ordered::{InOrder, Workers};
 use super::{PendingFile, VideoError, VideoReport, VideoSettings, VideoSink, check_frame};
 use crate::frame::Frame;
 use crate::output::gif::quantize;
@@ -39,6 +45,8 @@ pub fn frame_delay_cs(position: u32, fps: u32) -> Option<u16> {
 /// and renames it into place. Dropping it unfinished deletes the temporary file.
 pub struct GifSink {
     encoder: Option<gif::Encoder<BufWriter<File>>>,
+    /// Frames being quantised and compressed, handed back in order.
+    jobs: InOrder<gif::Frame<'static>>,
     width: u32,
     height: u32,
     fps: u32,
@@ -53,12 +61,14 @@ impl GifSink {
     /// The largest width or height a GIF can have.
     pub const MAX_SIZE: u32 = u16::MAX as u32;
 
-    /// Starts a GIF at the temporary path for `pending`'s target.
+    /// Starts a GIF at the temporary path for `pending`'s target, compressing frames on
+    /// `workers`.
     pub(crate) fn create(
         pending: PendingFile,
         width: u32,
         height: u32,
         settings: &VideoSettings,
+        workers: Workers,
     ) -> Result<Self, VideoError> {
         if width > Self::MAX_SIZE || height > Self::MAX_SIZE {
             return Err(VideoError::TooLarge {
@@ -79,8 +89,10 @@ impl GifSink {
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .map_err(|e| pending.gif_error(e))?;
+        let jobs = InOrder::new(workers, pending.target());
         Ok(GifSink {
             encoder: Some(encoder),
+            jobs,
             width,
             height,
             fps: settings.fps,
@@ -92,34 +104,46 @@ impl GifSink {
     }
 }
 
+impl GifSink {
+    /// Appends compressed frames to the file, in order.
+    fn write_ready(
+        &mut self,
+        ready: Vec<Result<gif::Frame<'static>, VideoError>>,
+    ) -> Result<(), VideoError> {
+        for gif_frame in ready {
+            let gif_frame = gif_frame?;
+            let encoder = self.encoder.as_mut().ok_or(VideoError::AlreadyFinished)?;
+            encoder
+                .write_lzw_pre_encoded_frame(&gif_frame)
+                .map_err(|e| self.pending.gif_error(e))?;
+            self.encoded += 1;
+            self.total_delay_cs += gif_frame.delay as u64;
+        }
+        Ok(())
+    }
+}
+
 impl VideoSink for GifSink {
     fn push(&mut self, frame: &Frame) -> Result<(), VideoError> {
         check_frame(frame, self.width, self.height)?;
+        if self.encoder.is_none() {
+            return Err(VideoError::AlreadyFinished);
+        }
         let position = self.pushed;
         self.pushed += 1;
         let Some(delay_cs) = frame_delay_cs(position, self.fps) else {
             return Ok(());
         };
-        let quantized = quantize(&frame.rgba8, frame.width);
-        let palette: Vec<u8> = quantized.palette.iter().flatten().copied().collect();
-        let mut gif_frame = gif::Frame::from_palette_pixels(
-            self.width as u16,
-            self.height as u16,
-            quantized.indices,
-            palette,
-            None,
-        );
-        gif_frame.delay = delay_cs;
-        let encoder = self.encoder.as_mut().ok_or(VideoError::AlreadyFinished)?;
-        encoder
-            .write_frame(&gif_frame)
-            .map_err(|e| self.pending.gif_error(e))?;
-        self.encoded += 1;
-        self.total_delay_cs += delay_cs as u64;
-        Ok(())
+        let (width, height, rgba8) = (self.width, self.height, frame.rgba8.clone());
+        let ready = self
+            .jobs
+            .submit(move || Ok(compress_frame(width, height, &rgba8, delay_cs)));
+        self.write_ready(ready)
     }
 
     fn finish(mut self: Box<Self>) -> Result<VideoReport, VideoError> {
+        let ready = self.jobs.finish();
+        self.write_ready(ready)?;
         if self.encoded == 0 {
             return Err(VideoError::NoFrames {
                 path: self.pending.target().to_path_buf(),
@@ -146,11 +170,28 @@ impl VideoSink for GifSink {
     }
 }
 
+/// One frame as the file stores it: quantised to its own palette ([`quantize`]), LZW-compressed,
+/// lasting `delay_cs` hundredths of a second.
+pub fn compress_frame(width: u32, height: u32, rgba8: &[u8], delay_cs: u16) -> gif::Frame<'static> {
+    let quantized = quantize(rgba8, width);
+    let palette: Vec<u8> = quantized.palette.iter().flatten().copied().collect();
+    let mut gif_frame = gif::Frame::from_palette_pixels(
+        width as u16,
+        height as u16,
+        quantized.indices,
+        palette,
+        None,
+    );
+    gif_frame.delay = delay_cs;
+    gif_frame.make_lzw_pre_encoded();
+    gif_frame
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::video::test_support::gradient;
-    use crate::output::video::{VideoFormat, open_video};
+    use crate::output::video::test_support::{gradient, settings, temp_dir};
+    use crate::output::video::{VideoFormat, open_video, open_video_with};
 
     #[test]
     fn delays_follow_the_clock() {
@@ -238,6 +279,73 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("clip.gif")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The GIF the sink made before frames were compressed in parallel: every frame
+    /// quantised and written by `Encoder::write_frame`, one after the other.
+    fn sequential_gif(frames: &[Vec<u8>], width: u32, height: u32, fps: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        {
+            let mut encoder =
+                gif::Encoder::new(&mut bytes, width as u16, height as u16, &[]).unwrap();
+            encoder.set_repeat(gif::Repeat::Infinite).unwrap();
+            for (position, rgba8) in frames.iter().enumerate() {
+                let Some(delay) = frame_delay_cs(position as u32, fps) else {
+                    continue;
+                };
+                let quantized = quantize(rgba8, width);
+                let palette: Vec<u8> = quantized.palette.iter().flatten().copied().collect();
+                let mut frame = gif::Frame::from_palette_pixels(
+                    width as u16,
+                    height as u16,
+                    quantized.indices,
+                    palette,
+                    None,
+                );
+                frame.delay = delay;
+                encoder.write_frame(&frame).unwrap();
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn parallel_frames_give_the_same_bytes_on_any_thread_count() {
+        let dir = temp_dir("gif-threads");
+        let (width, height, fps) = (57u32, 31u32, 60u32);
+        let frames: Vec<Vec<u8>> = (0..12).map(|i| gradient(width, height, i * 3)).collect();
+        let reference = sequential_gif(&frames, width, height, fps);
+        for threads in [1, 4] {
+            let path = dir.join(format!("clip-{threads}.gif"));
+            let mut sink = open_video_with(
+                &path,
+                VideoFormat::Gif,
+                width,
+                height,
+                frames.len(),
+                &settings(fps),
+                Some(threads),
+            )
+            .unwrap();
+            for (i, rgba8) in frames.iter().enumerate() {
+                sink.push(&Frame {
+                    frame_index: i as u32,
+                    width,
+                    height,
+                    rgba8: rgba8.clone(),
+                    linear_f16: None,
+                    fog_f16: None,
+                })
+                .unwrap();
+            }
+            sink.finish().unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                bytes == reference,
+                "{threads} threads differ from one by one"
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -34,6 +34,7 @@ pub mod error;
 pub mod ffmpeg;
 pub mod format;
 pub mod gif;
+pub(crate) mod ordered;
 pub(crate) mod pending;
 pub mod preflight;
 pub mod settings;
@@ -43,6 +44,8 @@ pub(crate) mod test_support;
 use std::path::{Path, PathBuf};
 
 use crate::frame::Frame;
+
+use ordered::Workers;
 
 pub use apng::ApngSink;
 pub use error::{EncoderError, VideoError};
@@ -88,6 +91,9 @@ pub trait VideoSink {
 /// exactly that many must be pushed; the other formats only need it to be at least 1). For
 /// MP4 and WebM this finds and starts ffmpeg; all formats create their temporary file now, so
 /// an unwritable folder is reported before the first frame.
+///
+/// GIF and animated PNG frames are compressed on as many threads as rayon's global pool has
+/// (its size follows `--threads`); [`open_video_with`] picks another count.
 pub fn open_video(
     path: &Path,
     format: VideoFormat,
@@ -95,6 +101,20 @@ pub fn open_video(
     height: u32,
     frame_count: usize,
     settings: &VideoSettings,
+) -> Result<Box<dyn VideoSink>, VideoError> {
+    open_video_with(path, format, width, height, frame_count, settings, None)
+}
+
+/// [`open_video`] with GIF and animated PNG frames compressed on `threads` threads (`None`: as
+/// many as rayon's global pool has). The file is the same bytes whatever the count.
+pub fn open_video_with(
+    path: &Path,
+    format: VideoFormat,
+    width: u32,
+    height: u32,
+    frame_count: usize,
+    settings: &VideoSettings,
+    threads: Option<usize>,
 ) -> Result<Box<dyn VideoSink>, VideoError> {
     settings.validate(format)?;
     if width == 0 || height == 0 {
@@ -117,19 +137,29 @@ pub fn open_video(
         }
     };
     let pending = PendingFile::new(path);
+    // Frames are compressed on threads of their own, so the simulation's and the readback's
+    // parallel work never queues behind a frame being compressed.
+    let workers = || Workers::with_threads(threads.unwrap_or_else(rayon::current_num_threads));
     match format {
         VideoFormat::Mp4 | VideoFormat::WebM => {
             let ffmpeg = preflight(format, settings)?.ok_or(VideoError::FfmpegNotFound)?;
             let sink = FfmpegSink::spawn(&ffmpeg, pending, format, width, height, settings)?;
             Ok(Box::new(sink))
         }
-        VideoFormat::Gif => Ok(Box::new(GifSink::create(pending, width, height, settings)?)),
+        VideoFormat::Gif => Ok(Box::new(GifSink::create(
+            pending,
+            width,
+            height,
+            settings,
+            workers()?,
+        )?)),
         VideoFormat::Apng => Ok(Box::new(ApngSink::create(
             pending,
             width,
             height,
             frame_count,
             settings,
+            workers()?,
         )?)),
     }
 }

@@ -49,16 +49,8 @@ impl PendingFile {
         }
     }
 
-    /// The error for a failure of the `png` encoder: I/O failures as [`VideoError::Io`],
-    /// the rest as [`VideoError::Encode`].
-    pub(crate) fn png_error(&self, error: png::EncodingError) -> VideoError {
-        match error {
-            png::EncodingError::IoError(source) => self.io_error("write", source),
-            other => self.encoder_error(EncoderError::Png(other)),
-        }
-    }
-
-    /// The error for a failure of the `gif` encoder, sorted like [`Self::png_error`].
+    /// The error for a failure of the `gif` encoder, I/O failures as
+    /// [`VideoError::Io`], the rest as [`VideoError::Encode`].
     pub(crate) fn gif_error(&self, error: gif::EncodingError) -> VideoError {
         match error {
             gif::EncodingError::Io(source) => self.io_error("write", source),
