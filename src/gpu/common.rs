@@ -96,6 +96,9 @@ impl FrameUniforms {
 /// binding 2 the distance fog ([`DistanceFogParams`], written once).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
+    /// The distance fog's buffer: written once, and again each frame when the scene has
+    /// weather (see `gpu/weather.rs`).
+    pub distance_fog: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
 }
@@ -126,13 +129,19 @@ impl FrameBinding {
                 distance_fog.as_entire_binding(),
             ],
         );
-        // The fire lights and the distance fog never change: the bind group keeps their
-        // buffers alive.
+        // The fire lights never change: the bind group keeps their buffer alive. The distance
+        // fog changes with the weather.
         FrameBinding {
             buffer,
+            distance_fog,
             layout,
             bind_group,
         }
+    }
+
+    /// Queues this frame's distance fog (scenes with weather; applied at the next submit).
+    pub(crate) fn write_distance_fog(&self, queue: &wgpu::Queue, fog: &DistanceFogParams) {
+        queue.write_buffer(&self.distance_fog, 0, bytemuck::bytes_of(fog));
     }
 
     /// Queues this frame's uniforms (applied at the next submit).

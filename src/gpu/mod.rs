@@ -50,6 +50,7 @@ pub mod renderer;
 mod shaders;
 mod targets;
 mod terrain_geometry;
+mod weather;
 
 #[cfg(test)]
 mod tests;

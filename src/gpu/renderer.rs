@@ -29,6 +29,7 @@ use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
+use crate::gpu::weather::WeatherLook;
 use crate::scene::Scene;
 
 /// Frames that can be in flight at once (the readback ring's size).
@@ -88,6 +89,8 @@ pub struct Renderer {
     errors: Arc<ErrorSink>,
     config: RenderConfig,
     statics: FrameStatics,
+    /// What the weather blends between; `None` for a scene without weather.
+    weather: Option<WeatherLook>,
     frame: FrameBinding,
     maps: FluidMaps,
     targets: Targets,
@@ -200,6 +203,7 @@ impl Renderer {
             errors,
             config: *config,
             statics: FrameStatics::new(scene),
+            weather: WeatherLook::new(scene),
             frame,
             maps,
             targets,
@@ -245,7 +249,17 @@ impl Renderer {
         };
 
         let aspect = self.config.width as f32 / self.config.height as f32;
-        let uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
+        let mut uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
+        // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
+        let weather_fog = match (&self.weather, &inputs.weather) {
+            (Some(look), Some(weather)) => {
+                let [r, g, b] = look.ambient(weather);
+                uniforms.ambient_color = [r, g, b, 0.0];
+                Some(look.distance_fog(weather))
+            }
+            _ => None,
+        };
+        // ---- end weather ----
         let Renderer {
             device,
             queue,
@@ -265,6 +279,9 @@ impl Renderer {
         } = self;
         scoped(device, errors, "frame rendering", || {
             frame.write(queue, &uniforms);
+            if let Some(fog) = &weather_fog {
+                frame.write_distance_fog(queue, fog);
+            }
             maps.write(queue, inputs);
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
