@@ -322,9 +322,8 @@ fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
     } else {
         1.0
     };
-    let fog_light = 1.0
-        + (storm_ratio - 1.0) * weather.gloom
-        + weather.flash * profile.lightning.flash_ambient;
+    let fog_light =
+        1.0 + (storm_ratio - 1.0) * weather.gloom + weather.flash * profile.lightning.flash_ambient;
     Some(WeatherFrame {
         fog_density: weather.fog_density,
         gloom: weather.gloom,

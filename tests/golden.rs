@@ -90,6 +90,24 @@ fn golden_temple_fires() {
     golden("temple_fires", &["--size", "160x90", "--frames", "30"]);
 }
 
+/// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,
+/// the flash in the ambient and on the fog) and one in the full storm (gloom closing the far
+/// end in, the wind streaming the fog past the pillars).
+#[test]
+fn golden_storm() {
+    require_gpu!();
+    golden(
+        "storm",
+        &[
+            "scenes/storm.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "392,480",
+        ],
+    );
+}
+
 /// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the
 /// tiny scene renders byte for byte as it did before the feature existed. The reference in
 /// tests/golden/tiny_exact was blessed from the renderer before height fog, with every

@@ -11,6 +11,7 @@ use fogbank::playback::Playback;
 use fogbank::scene::weather::{SkyChange, SkyKind, SkyOverride, Weather};
 use fogbank::scene::{Scene, load};
 use fogbank::weather::WeatherState;
+use fogbank::weather::bolt::bolt_at;
 use fogbank::weather::wind::sample;
 use fogbank::world::World;
 
@@ -143,7 +144,10 @@ fn the_wind_repeats_after_forty_seconds_exactly() {
     }
     // It does change within a cycle, and stays within its gusts.
     assert_ne!(winds[10], winds[10 + cycle / 3]);
-    assert_eq!(sample(&weather.wind, 9.0, 17), sample(&weather.wind, 9.0, 17 + 2400));
+    assert_eq!(
+        sample(&weather.wind, 9.0, 17),
+        sample(&weather.wind, 9.0, 17 + 2400)
+    );
 }
 
 /// The storm scene at `fps`, with a short clip.
@@ -174,6 +178,33 @@ fn strikes_come_at_the_same_moments_at_24_30_and_60_fps() {
     assert!(times[0][0].1 <= 7.0, "{:?}", times[0]);
     assert_eq!(times[0], times[1]);
     assert_eq!(times[0], times[2]);
+}
+
+#[test]
+fn a_bolt_is_the_same_arc_at_the_same_moment_at_24_30_and_60_fps() {
+    // The first strike is at 6.5 s; 6.5, 6 2/3 and 6 5/6 s are frames at all three rates.
+    let mut arcs = Vec::new();
+    for fps in [24u32, 30, 60] {
+        let scene = storm_at(fps);
+        let seed = scene.weather.as_ref().unwrap().lightning.seed;
+        let mut playback = Playback::new(&scene);
+        let mut shown = Vec::new();
+        for sixths in [39u32, 40, 41] {
+            let frame = sixths * fps / 6;
+            let state = playback.advance_to(frame, || {});
+            assert!((state.time_s - f64::from(sixths) / 6.0).abs() < 1e-12);
+            let inputs = playback.frame_inputs(&state);
+            let (strike, struck_s) = inputs.weather.unwrap().last_strike.unwrap();
+            let bolt = bolt_at(seed, strike, struck_s, f64::from(inputs.time_s))
+                .expect("a bolt lives for 0.4 s");
+            shown.push((strike, bolt));
+        }
+        arcs.push(shown);
+    }
+    assert_eq!(arcs[0], arcs[1]);
+    assert_eq!(arcs[0], arcs[2]);
+    // It took new paths while it lived.
+    assert_ne!(arcs[0][0].1.points, arcs[0][1].1.points);
 }
 
 /// The default hall with the ball parked out of the way, on a small grid, with `weather`.
@@ -218,7 +249,11 @@ fn a_storm_moves_the_air_and_piles_fog_against_a_pillar_a_still_sky_does_not() {
     }
     assert_eq!(calm.fluid().state_hash(), none.fluid().state_hash());
     assert_eq!(calm.fluid().stats().speed_max, 0.0);
-    assert_ne!(calm.state_hash(), none.state_hash(), "the weather is in the state");
+    assert_ne!(
+        calm.state_hash(),
+        none.state_hash(),
+        "the weather is in the state"
+    );
 }
 
 #[test]
@@ -258,7 +293,14 @@ fn simulate_json_reports_the_weather_and_strikes_and_maps_write_the_wind() {
         .collect();
     let first = &lines[0]["weather"];
     assert_eq!(first["sky"], "Clear");
-    for key in ["fog_density", "gloom", "rain", "wind_speed", "wetness", "flash"] {
+    for key in [
+        "fog_density",
+        "gloom",
+        "rain",
+        "wind_speed",
+        "wetness",
+        "flash",
+    ] {
         assert!(first[key].is_number(), "weather.{key}");
     }
     assert_eq!(first["wind"].as_array().unwrap().len(), 2);
@@ -267,7 +309,11 @@ fn simulate_json_reports_the_weather_and_strikes_and_maps_write_the_wind() {
         .flat_map(|l| l["strikes"].as_array().unwrap().clone())
         .map(|s| s["time"].as_f64().unwrap())
         .collect();
-    assert_eq!(strikes.len(), 1, "one strike between 5 and 7 s: {strikes:?}");
+    assert_eq!(
+        strikes.len(),
+        1,
+        "one strike between 5 and 7 s: {strikes:?}"
+    );
     let struck = lines
         .iter()
         .find(|l| !l["strikes"].as_array().unwrap().is_empty())
@@ -305,7 +351,11 @@ fn assert_bad_weather(name: &str, weather_body: &str, expected: &[&str]) {
     let dir = temp_dir(&format!("bad-weather-{name}"));
     std::fs::create_dir_all(&*dir).unwrap();
     let path = dir.join(format!("{name}.ron"));
-    std::fs::write(&path, format!("(\n    weather: (\n{weather_body}\n    ),\n)\n")).unwrap();
+    std::fs::write(
+        &path,
+        format!("(\n    weather: (\n{weather_body}\n    ),\n)\n"),
+    )
+    .unwrap();
     let out = fogbank(&["validate", path.to_str().unwrap()]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");

@@ -19,6 +19,7 @@ use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
@@ -99,6 +100,8 @@ pub struct Renderer {
     /// Recorded instead of `fog` when the compositor is `Compute`.
     fog_compute: Option<FogComputePass>,
     flame: FlamePass,
+    /// The lightning bolt, for scenes with weather.
+    bolt: Option<BoltPass>,
     overlay: OverlayPass,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
@@ -185,6 +188,15 @@ impl Renderer {
             _ => None,
         };
         let flame = FlamePass::new(&device, &errors, &frame, fire_lights.count())?;
+        let bolt = match &scene.weather {
+            Some(weather) => Some(BoltPass::new(
+                &device,
+                &errors,
+                &frame,
+                weather.lightning.seed,
+            )?),
+            None => None,
+        };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
@@ -211,6 +223,7 @@ impl Renderer {
             fog,
             fog_compute,
             flame,
+            bolt,
             overlay,
             encode,
             fog_layer,
@@ -271,10 +284,12 @@ impl Renderer {
             fog,
             fog_compute,
             flame,
+            bolt,
             overlay,
             encode,
             fog_layer,
             readback,
+            config,
             ..
         } = self;
         scoped(device, errors, "frame rendering", || {
@@ -290,6 +305,9 @@ impl Renderer {
             if let Some(fog_compute) = fog_compute {
                 fog_compute.prepare(queue, inputs);
             }
+            if let Some(bolt) = bolt.as_mut() {
+                bolt.prepare(queue, inputs, config.width, config.height);
+            }
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
@@ -303,6 +321,9 @@ impl Renderer {
                 layer.record(&mut encoder, targets, frame);
             }
             flame.record(&mut encoder, targets, frame);
+            if let Some(bolt) = bolt {
+                bolt.record(&mut encoder, targets, frame);
+            }
             overlay.record(&mut encoder, targets, frame);
             encode.record(&mut encoder, targets);
             let sources = ReadbackSources {

@@ -17,6 +17,7 @@ const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
+const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -27,6 +28,7 @@ pub(crate) enum ShaderName {
     Fog,
     FogCompute,
     Flame,
+    Bolt,
     Overlay,
     Encode,
 }
@@ -34,11 +36,12 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 6] = [
+    pub(crate) const ALL: [ShaderName; 7] = [
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::Flame,
+        ShaderName::Bolt,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -50,6 +53,7 @@ impl ShaderName {
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
             ShaderName::Flame => "flame",
+            ShaderName::Bolt => "bolt",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -70,6 +74,7 @@ impl ShaderName {
                 FOG_COMPUTE_WGSL,
             ],
             ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
+            ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };

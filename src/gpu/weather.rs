@@ -105,7 +105,11 @@ mod tests {
         let clear = look.distance_fog(&frame(0.0, 0.0));
         let storm = look.distance_fog(&frame(1.0, 0.0));
         assert_eq!(clear.range[1], 24.0);
-        assert!((storm.range[1] - 24.0 * 0.64).abs() < 1e-4, "{:?}", storm.range);
+        assert!(
+            (storm.range[1] - 24.0 * 0.64).abs() < 1e-4,
+            "{:?}",
+            storm.range
+        );
         assert_eq!(storm.range[3], 0.014);
         let storm_fog = srgb_to_linear(scene.weather.as_ref().unwrap().storm_fog_color);
         assert_eq!(&storm.color[..3], &storm_fog[..]);
@@ -113,7 +117,9 @@ mod tests {
         assert_eq!(clear.color, base.color);
         // Full gloom never pulls the far end nearer than the near end.
         scene.weather.as_mut().unwrap().gloom_far_share = 1.0;
-        let shut = WeatherLook::new(&scene).unwrap().distance_fog(&frame(1.0, 0.0));
+        let shut = WeatherLook::new(&scene)
+            .unwrap()
+            .distance_fog(&frame(1.0, 0.0));
         assert_eq!(shut.range[1], shut.range[0]);
         // The flash brightens the ambient by flash_ambient at full strength.
         let dark = look.ambient(&frame(1.0, 0.0));

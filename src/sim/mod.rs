@@ -23,9 +23,9 @@ mod readout;
 mod snapshot;
 mod stages;
 mod stencil;
-mod wind;
 #[cfg(test)]
 mod tests;
+mod wind;
 
 use pressure::PressureSolver;
 
@@ -35,8 +35,8 @@ pub use hash::{FNV1A64_OFFSET_BASIS, fnv1a64, fnv1a64_extend};
 pub use params::FluidParams;
 pub use readout::{FieldStats, Probe};
 pub use snapshot::{SnapshotError, SnapshotHeader};
-pub use wind::WindPush;
 pub(crate) use snapshot::{get_f32, get_f64, get_u64, put_u64, take};
+pub use wind::WindPush;
 
 /// Smallest grid the simulation runs: stencils need an interior and a border.
 pub const MIN_GRID_CELLS: usize = 4;

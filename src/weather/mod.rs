@@ -9,6 +9,7 @@
 //! `n` alone, so a replay, a render at another frame rate or a restart from a snapshot strikes
 //! at the same steps.
 
+pub mod bolt;
 pub mod maps;
 pub mod wind;
 

@@ -69,7 +69,10 @@ mod tests {
             assert_eq!(a, sample(&profile, 9.0, step + 5 * cycle), "step {step}");
         }
         // Half a cycle on, it is another wind.
-        assert_ne!(sample(&profile, 9.0, 100), sample(&profile, 9.0, 100 + cycle / 2));
+        assert_ne!(
+            sample(&profile, 9.0, 100),
+            sample(&profile, 9.0, 100 + cycle / 2)
+        );
     }
 
     #[test]
@@ -87,7 +90,10 @@ mod tests {
         }
         assert!(slowest >= 4.0 - 1e-4, "{slowest}");
         assert!(fastest <= 4.0 * 1.45 + 1e-3, "{fastest}");
-        assert!(fastest > 4.0 * 1.3, "gusts reach near their full share: {fastest}");
+        assert!(
+            fastest > 4.0 * 1.3,
+            "gusts reach near their full share: {fastest}"
+        );
         assert_eq!(sample(&profile, 0.0, 123), [0.0, 0.0]);
     }
 }

@@ -15,8 +15,8 @@ use crate::gpu::passes::builder::{DepthTest, PassBuilder, RasterPipeline, begin_
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 
-/// Adds the colour, leaves the target's alpha alone.
-const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
+/// Adds the colour, leaves the target's alpha alone (the `bolt` pass blends so too).
+pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
     color: wgpu::BlendComponent {
         src_factor: wgpu::BlendFactor::One,
         dst_factor: wgpu::BlendFactor::One,

@@ -125,7 +125,11 @@ pub(super) fn check_weather(c: &mut Checker, scene: &Scene) {
         lightning.flash_ambient,
         0.0..=100.0,
     );
-    c.range("weather.gloom_far_share", weather.gloom_far_share, 0.0..=1.0);
+    c.range(
+        "weather.gloom_far_share",
+        weather.gloom_far_share,
+        0.0..=1.0,
+    );
     c.color("weather.storm_fog_color", weather.storm_fog_color);
     c.color("weather.storm_ambient_color", weather.storm_ambient_color);
     c.range(
