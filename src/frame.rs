@@ -61,6 +61,8 @@ pub struct WeatherFrame {
     pub flash: f32,
     /// The wind on the floor (x, z), world units per second.
     pub wind_world_per_s: [f32; 2],
+    /// How far the wind has carried something since time 0 (x, z), world units (the rain).
+    pub drift_world: [f32; 2],
     /// How far the fog's noise has drifted since time 0 (x, y, z), world units: the wind's
     /// accumulated drift times `weather.wind.noise_share` across, `fog.wind`'s y times the
     /// time up.

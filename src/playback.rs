@@ -331,6 +331,7 @@ fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
         wetness: weather.wetness,
         flash: weather.flash,
         wind_world_per_s: weather.wind_world_per_s,
+        drift_world: weather.drift_world.map(|d| d as f32),
         noise_drift_world: [
             (weather.drift_world[0] * share) as f32,
             scene.fog.wind[1] * state.time_s as f32,

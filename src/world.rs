@@ -1,6 +1,7 @@
 //! The world: the ball, the camera and the fluid stepped together at exactly 60 Hz.
 //!
-//! This is the one place where the ball's motion stirs the fluid: each step the ball is pushed
+//! This is the one place where the ball's motion stirs the fluid: each step the weather (when
+//! the scene has one) moves on and its wind drags the air, the ball is pushed
 //! into the fluid as a moving obstacle, the fires' heat lifts the fog over them, the fluid
 //! steps, the ball moves (taking off and landing blast the air), and the camera eases after it
 //! — the example's order. Everything here is deterministic, and [`World::state_hash`] names

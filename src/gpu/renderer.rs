@@ -26,6 +26,7 @@ use crate::gpu::passes::fog::FogPass;
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
@@ -102,6 +103,8 @@ pub struct Renderer {
     flame: FlamePass,
     /// The lightning bolt, for scenes with weather.
     bolt: Option<BoltPass>,
+    /// The rain, for scenes with weather.
+    rain: Option<RainPass>,
     overlay: OverlayPass,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
@@ -197,6 +200,17 @@ impl Renderer {
             )?),
             None => None,
         };
+        let rain = match &scene.weather {
+            Some(_) => Some(RainPass::new(
+                &device,
+                &errors,
+                &frame,
+                scene,
+                config.width,
+                config.height,
+            )?),
+            None => None,
+        };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
@@ -224,6 +238,7 @@ impl Renderer {
             fog_compute,
             flame,
             bolt,
+            rain,
             overlay,
             encode,
             fog_layer,
@@ -285,6 +300,7 @@ impl Renderer {
             fog_compute,
             flame,
             bolt,
+            rain,
             overlay,
             encode,
             fog_layer,
@@ -308,6 +324,9 @@ impl Renderer {
             if let Some(bolt) = bolt.as_mut() {
                 bolt.prepare(queue, inputs, config.width, config.height);
             }
+            if let Some(rain) = rain.as_mut() {
+                rain.prepare(queue, inputs);
+            }
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
@@ -323,6 +342,9 @@ impl Renderer {
             flame.record(&mut encoder, targets, frame);
             if let Some(bolt) = bolt {
                 bolt.record(&mut encoder, targets, frame);
+            }
+            if let Some(rain) = rain {
+                rain.record(&mut encoder, targets, frame);
             }
             overlay.record(&mut encoder, targets, frame);
             encode.record(&mut encoder, targets);

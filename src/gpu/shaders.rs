@@ -18,6 +18,7 @@ const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
+const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -29,6 +30,7 @@ pub(crate) enum ShaderName {
     FogCompute,
     Flame,
     Bolt,
+    Rain,
     Overlay,
     Encode,
 }
@@ -36,12 +38,13 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 7] = [
+    pub(crate) const ALL: [ShaderName; 8] = [
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::Flame,
         ShaderName::Bolt,
+        ShaderName::Rain,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -54,6 +57,7 @@ impl ShaderName {
             ShaderName::FogCompute => "fog_compute",
             ShaderName::Flame => "flame",
             ShaderName::Bolt => "bolt",
+            ShaderName::Rain => "rain",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -75,6 +79,7 @@ impl ShaderName {
             ],
             ShaderName::Flame => &[COMMON_WGSL, FIRES_WGSL, FLAME_WGSL],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
+            ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };

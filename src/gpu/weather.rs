@@ -90,6 +90,7 @@ mod tests {
             wetness: 0.0,
             flash,
             wind_world_per_s: [0.0; 2],
+            drift_world: [0.0; 2],
             noise_drift_world: [0.0; 3],
             fog_light: 1.0,
             last_strike: None,
@@ -99,8 +100,10 @@ mod tests {
 
     #[test]
     fn gloom_closes_the_far_end_and_turns_the_colours_toward_the_storm() {
-        let mut scene = Scene::default();
-        scene.weather = Some(Weather::default());
+        let mut scene = Scene {
+            weather: Some(Weather::default()),
+            ..Scene::default()
+        };
         let look = WeatherLook::new(&scene).unwrap();
         let clear = look.distance_fog(&frame(0.0, 0.0));
         let storm = look.distance_fog(&frame(1.0, 0.0));

@@ -11,6 +11,7 @@
 
 pub mod bolt;
 pub mod maps;
+pub mod rain;
 pub mod wind;
 
 use crate::rng::SplitMix64;

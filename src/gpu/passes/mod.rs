@@ -12,4 +12,5 @@ pub(crate) mod fog;
 pub(crate) mod fog_compute;
 pub(crate) mod fog_layer;
 pub(crate) mod overlay;
+pub(crate) mod rain;
 pub(crate) mod scene;
