@@ -31,7 +31,8 @@ pub(crate) struct FrameUniforms {
     pub ball_light_world: [f32; 4],
     /// rgb: point light colour × intensity (linear); w: the ball's spin in radians.
     pub ball_light_color: [f32; 4],
-    /// rgb: ambient colour × intensity (linear).
+    /// rgb: ambient colour × intensity (linear); w: how wet the ground is, 0..=1 (0 without
+    /// weather; see `gpu/weather.rs`).
     pub ambient_color: [f32; 4],
     /// xyz: unit vector the directional light travels along.
     pub sun_dir_world: [f32; 4],

@@ -282,7 +282,8 @@ impl Renderer {
         let weather_fog = match (&self.weather, &inputs.weather) {
             (Some(look), Some(weather)) => {
                 let [r, g, b] = look.ambient(weather);
-                uniforms.ambient_color = [r, g, b, 0.0];
+                // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
+                uniforms.ambient_color = [r, g, b, weather.wetness];
                 Some(look.distance_fog(weather))
             }
             _ => None,
