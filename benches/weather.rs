@@ -7,7 +7,7 @@
 //!
 //! Run with `cargo bench --bench weather` (or `-- --size 1920x1080`). The world is stepped to
 //! each frame once, outside the timing; only `Renderer::render_one` (upload, passes, readback)
-//! is timed. The world's step with and without weather is timed too.
+//! is timed, the two scenes in turn. The world's step with and without weather is timed too.
 
 use fogbank::gpu::{Compositor, GpuContext, GpuOptions, Readback, RenderConfig, Renderer};
 use fogbank::playback::Playback;
@@ -20,14 +20,16 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// Median time to render `frame` of `scene`, over `runs` renders.
-fn frame_time(
+/// Median times to render `frame` of each of `scenes`, over `runs` renders each, taken in
+/// turn (one of each per round), so a machine that slows down or speeds up part-way through
+/// weighs on every scene alike.
+fn frame_times(
     gpu: &GpuContext,
-    scene: &Scene,
+    scenes: &[&Scene],
     frame: u32,
     size: (u32, u32),
     runs: usize,
-) -> Duration {
+) -> Vec<Duration> {
     let config = RenderConfig {
         width: size.0,
         height: size.1,
@@ -35,23 +37,31 @@ fn frame_time(
         compositor: Compositor::Auto,
         readback: Readback::default(),
     };
-    let mut renderer = Renderer::new(gpu, scene, &config).expect("renderer");
-    let mut playback = Playback::new(scene);
-    let state = playback.advance_to(frame, || {});
-    let inputs = playback.frame_inputs(&state);
-    // Warm up: pipelines, first uploads.
-    for _ in 0..2 {
-        renderer.render_one(&inputs).expect("frame");
+    let mut setups: Vec<(Renderer, Playback)> = scenes
+        .iter()
+        .map(|scene| {
+            let mut playback = Playback::new(scene);
+            playback.advance_to(frame, || {});
+            (
+                Renderer::new(gpu, scene, &config).expect("renderer"),
+                playback,
+            )
+        })
+        .collect();
+    let mut samples = vec![Vec::new(); scenes.len()];
+    // Two warm-up rounds (pipelines, first uploads), then the timed ones.
+    for round in 0..runs + 2 {
+        for ((renderer, playback), samples) in setups.iter_mut().zip(&mut samples) {
+            let state = playback.advance_to(frame, || {});
+            let inputs = playback.frame_inputs(&state);
+            let t = Instant::now();
+            renderer.render_one(&inputs).expect("frame");
+            if round >= 2 {
+                samples.push(t.elapsed());
+            }
+        }
     }
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                renderer.render_one(&inputs).expect("frame");
-                t.elapsed()
-            })
-            .collect(),
-    )
+    samples.into_iter().map(median).collect()
 }
 
 /// Median time of one world step (steps 300 to 480 of the clip, a storm rolling in).
@@ -89,10 +99,10 @@ fn main() {
     };
     let gpu = GpuContext::new(&GpuOptions::default()).expect("a GPU adapter");
     println!("adapter: {} ({}×{})", gpu.adapter_info.name, size.0, size.1);
-    let runs = 15;
+    let runs = 21;
     for (frame, what) in [(392, "just after a strike"), (480, "full storm")] {
-        let with = frame_time(&gpu, &storm, frame, size, runs);
-        let without = frame_time(&gpu, &clear, frame, size, runs);
+        let times = frame_times(&gpu, &[&storm, &clear], frame, size, runs);
+        let (with, without) = (times[0], times[1]);
         println!(
             "frame {frame} ({what}): storm {:.2} ms, no weather {:.2} ms, ratio {:.3}",
             with.as_secs_f64() * 1e3,

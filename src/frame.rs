@@ -72,8 +72,6 @@ pub struct WeatherFrame {
     pub fog_light: f32,
     /// The latest lightning strike: its number (1 for the first) and time in seconds.
     pub last_strike: Option<(u32, f64)>,
-    /// Time of the frame's step, seconds (the weather's own clock: whole 60 Hz steps).
-    pub step_time_s: f64,
 }
 
 /// Everything that changes from one frame to the next.

@@ -313,7 +313,6 @@ impl Playback {
 /// What the renderer needs of the weather at `state`; `None` without weather.
 fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
     let (weather, profile) = (state.weather.as_ref()?, scene.weather.as_ref()?);
-    let step_time_s = state.steps as f64 / f64::from(crate::timeline::STEPS_PER_SECOND);
     let share = f64::from(profile.wind.noise_share);
     // The sheets dim as the storm's ambient replaces the clear one, and light up in a flash.
     let clear_ambient = scene.lights.ambient.intensity;
@@ -339,7 +338,6 @@ fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
         ],
         fog_light,
         last_strike: weather.last_strike.map(|s| (s.number, s.time_s())),
-        step_time_s,
     })
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{fogbank, fogbank_ok, stderr, stdout, temp_dir};
+use common::{fogbank, fogbank_env, fogbank_ok, stderr, stdout, temp_dir};
 use fogbank::playback::Playback;
 use fogbank::scene::weather::{SkyChange, SkyKind, SkyOverride, Weather};
 use fogbank::scene::{Scene, load};
@@ -342,6 +342,31 @@ fn simulate_json_reports_the_weather_and_strikes_and_maps_write_the_wind() {
         "--quiet",
     ]);
     assert!(dir.join("wind_0400.png").exists());
+}
+
+#[test]
+fn a_storm_gives_the_same_states_on_any_thread_count() {
+    let hashes = |threads: &str| {
+        let out = fogbank_env(
+            &[
+                "simulate",
+                "scenes/storm.ron",
+                "--json",
+                "--quiet",
+                "--frames",
+                "0,60,120,180,240,300,360,420,480,540,600,719",
+            ],
+            &[("RAYON_NUM_THREADS", threads)],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["hash"].clone())
+            .collect::<Vec<_>>()
+    };
+    let one = hashes("1");
+    assert_eq!(one.len(), 12);
+    assert_eq!(one, hashes("4"));
 }
 
 /// `fogbank validate` on a storm scene whose weather has `weather_body` fails as bad input with

@@ -94,7 +94,6 @@ mod tests {
             noise_drift_world: [0.0; 3],
             fog_light: 1.0,
             last_strike: None,
-            step_time_s: 0.0,
         }
     }
 
