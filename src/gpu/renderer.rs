@@ -284,6 +284,7 @@ impl Renderer {
                 let [r, g, b] = look.ambient(weather);
                 // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
                 uniforms.ambient_color = [r, g, b, weather.wetness];
+                self.scene.set_clear_color(look.sky(weather));
                 Some(look.distance_fog(weather))
             }
             _ => None,

@@ -10,6 +10,15 @@ use crate::gpu::common::{scale, srgb_to_linear};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::scene::Scene;
 
+/// Share of the flash's ambient boost that lights the sky behind everything and the distance
+/// fog, per channel: a cold, blue-white light.
+const SKY_FLASH_SHARE: [f32; 3] = [0.2, 0.21, 0.25];
+
+/// `rgb` lit by a flash of `flash` (0..=1) whose ambient boost is `flash_ambient`.
+fn flashed(rgb: [f32; 3], flash: f32, flash_ambient: f32) -> [f32; 3] {
+    [0, 1, 2].map(|i| rgb[i] + flash * flash_ambient * SKY_FLASH_SHARE[i])
+}
+
 /// The scene's numbers the weather blends between, converted to linear light once.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct WeatherLook {
@@ -17,6 +26,7 @@ pub(crate) struct WeatherLook {
     storm_fog_linear: [f32; 3],
     far_share: f32,
     clear_ambient_linear: [f32; 3],
+    background_linear: [f32; 3],
     storm_ambient_linear: [f32; 3],
     flash_ambient: f32,
 }
@@ -40,6 +50,7 @@ impl WeatherLook {
             storm_fog_linear: srgb_to_linear(weather.storm_fog_color),
             far_share: weather.gloom_far_share,
             clear_ambient_linear: scale(srgb_to_linear(ambient.color), ambient.intensity),
+            background_linear: srgb_to_linear(scene.background),
             storm_ambient_linear: scale(
                 srgb_to_linear(weather.storm_ambient_color),
                 weather.storm_ambient_intensity,
@@ -49,20 +60,30 @@ impl WeatherLook {
     }
 
     /// The distance fog in this frame's weather: the far end closed in by the gloom (never
-    /// nearer than `near`), the colour turned toward the storm's, and the sky's fog density as
-    /// the exponential modes' extinction.
+    /// nearer than `near`), the colour turned toward the storm's and lit by a flash, and the
+    /// sky's fog density as the exponential modes' extinction.
     pub(crate) fn distance_fog(&self, weather: &WeatherFrame) -> DistanceFogParams {
         let mut fog = self.clear_fog;
         let [near, far] = [fog.range[0], fog.range[1]];
         fog.range[1] = (far * (1.0 - self.far_share * weather.gloom)).max(near);
         fog.range[3] = weather.fog_density;
-        let [r, g, b] = mix3(
+        let clouded = mix3(
             [fog.color[0], fog.color[1], fog.color[2]],
             self.storm_fog_linear,
             weather.gloom,
         );
+        // The flash lights the fog as it lights the sky, so the horizon stays one.
+        let [r, g, b] = flashed(clouded, weather.flash, self.flash_ambient);
         fog.color = [r, g, b, fog.color[3]];
         fog
+    }
+
+    /// The sky behind everything (linear) in this frame's weather: the scene's background
+    /// clouding over toward the storm's fog colour with the gloom, so the horizon meets the far
+    /// end's fog, and lit by a flash.
+    pub(crate) fn sky(&self, weather: &WeatherFrame) -> [f32; 3] {
+        let clouded = mix3(self.background_linear, self.storm_fog_linear, weather.gloom);
+        flashed(clouded, weather.flash, self.flash_ambient)
     }
 
     /// The ambient light (linear) in this frame's weather: the clear and storm ambients blended
@@ -129,5 +150,11 @@ mod tests {
         for (d, l) in dark.iter().zip(lit) {
             assert!((l - d - 0.9).abs() < 1e-6);
         }
+        // The sky clouds over to the storm's fog colour and lights up in a flash.
+        assert_eq!(look.sky(&frame(0.0, 0.0)), srgb_to_linear(scene.background));
+        for (sky, fog) in look.sky(&frame(1.0, 0.0)).iter().zip(storm_fog) {
+            assert!((sky - fog).abs() < 1e-6);
+        }
+        assert!(look.sky(&frame(1.0, 1.0))[2] > storm_fog[2] + 0.2);
     }
 }
