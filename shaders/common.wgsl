@@ -19,7 +19,7 @@ struct FrameUniforms {
     ball_light_world: vec4<f32>,
     // rgb: the point light's colour times this frame's intensity; w: the ball's spin (radians).
     ball_light_color: vec4<f32>,
-    // rgb: ambient colour times intensity; w: unused.
+    // rgb: ambient colour times intensity; w: how wet the ground is, 0..1 (0 without weather).
     ambient_color: vec4<f32>,
     // xyz: unit vector the directional light travels along (world); w: unused.
     sun_dir_world: vec4<f32>,

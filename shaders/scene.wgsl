@@ -96,6 +96,34 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     return light;
 }
 
+// ---- weather: wet stone (src/gpu/weather.rs puts the wetness in ambient_color.w) ----
+// Wetness darkens an upward surface and polishes it: a sharp highlight of the ball's light
+// and the fires toward the eye. 0 (every scene without weather) leaves the colour untouched.
+fn wet_stone(color: vec3<f32>, albedo: vec3<f32>, pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+    let wet = frame.ambient_color.w * smoothstep(0.6, 0.9, normal_world.y);
+    if wet <= 0.0 {
+        return color;
+    }
+    let light = incoming_light(pos_world, normal_world);
+    let to_eye = normalize(frame.eye_world.xyz - pos_world);
+    let to_lamp = frame.ball_light_world.xyz - pos_world;
+    let lamp_falloff = clamp(1.0 - length(to_lamp) / max(frame.ball_light_world.w, 1e-4), 0.0, 1.0);
+    let lamp_half = normalize(normalize(to_lamp) + to_eye);
+    var sheen = frame.ball_light_color.rgb * lamp_falloff
+        * pow(max(dot(normal_world, lamp_half), 0.0), 60.0);
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let fire = fire_lights.fires[i];
+        let to_fire = fire_light_world(fire) - pos_world;
+        let reach = clamp(1.0 - length(to_fire) / max(fire.foot_world.w, 1e-4), 0.0, 1.0);
+        let fire_half = normalize(normalize(to_fire) + to_eye);
+        sheen += fire.light_color.rgb * reach * pow(max(dot(normal_world, fire_half), 0.0), 60.0);
+    }
+    // Darker where wet (water fills the stone's pores), and a glaze that catches the lights.
+    let darker = albedo * (1.0 - 0.45 * wet) * light;
+    return mix(color, darker, wet) + sheen * (1.5 * wet);
+}
+// ---- end weather ----
+
 @fragment
 fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
     let normal_world = normalize(in.normal_world);
@@ -104,6 +132,9 @@ fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
         albedo = floor_albedo(in.pos_world);
     }
     var color = albedo * incoming_light(in.pos_world, normal_world);
+    if in.material != MATERIAL_EMBER && in.material != MATERIAL_BALL {
+        color = wet_stone(color, albedo, in.pos_world, normal_world);
+    }
     if in.material == MATERIAL_BALL {
         // Faint bands round the vertical axis turn with the ball's spin, so it is seen to roll.
         let spin_rad = frame.ball_light_color.w;

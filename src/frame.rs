@@ -45,6 +45,35 @@ pub struct CameraPose {
     pub fov_y_deg: f32,
 }
 
+/// What the weather shows in one frame: the state of the world's weather at the frame's step,
+/// with what the renderer needs already worked out on the CPU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeatherFrame {
+    /// Distance-fog density (exponential modes), 1/world unit.
+    pub fog_density: f32,
+    /// Gloom, 0..=1.
+    pub gloom: f32,
+    /// How hard it rains, 0..=1.
+    pub rain: f32,
+    /// How wet the ground is, 0..=1.
+    pub wetness: f32,
+    /// The lightning flash, 0..=1.
+    pub flash: f32,
+    /// The wind on the floor (x, z), world units per second.
+    pub wind_world_per_s: [f32; 2],
+    /// How far the wind has carried something since time 0 (x, z), world units (the rain).
+    pub drift_world: [f32; 2],
+    /// How far the fog's noise has drifted since time 0 (x, y, z), world units: the wind's
+    /// accumulated drift times `weather.wind.noise_share` across, `fog.wind`'s y times the
+    /// time up.
+    pub noise_drift_world: [f32; 3],
+    /// Factor on the fog sheets' colour: below 1 under gloom (the storm's ambient over the
+    /// clear one), above 1 in a flash.
+    pub fog_light: f32,
+    /// The latest lightning strike: its number (1 for the first) and time in seconds.
+    pub last_strike: Option<(u32, f64)>,
+}
+
 /// Everything that changes from one frame to the next.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameInputs<'a> {
@@ -64,6 +93,8 @@ pub struct FrameInputs<'a> {
     pub fluid_map: &'a [u8],
     /// The lift map, RGBA8, grid × grid: lift, speed / speed_scale, 0, 255.
     pub lift_map: &'a [u8],
+    /// The weather in this frame; `None` for a scene without weather.
+    pub weather: Option<WeatherFrame>,
 }
 
 /// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed,

@@ -26,6 +26,7 @@ pub mod scene;
 pub mod sim;
 pub mod terrain;
 pub mod timeline;
+pub mod weather;
 pub mod world;
 
 pub use error::Error;

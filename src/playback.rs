@@ -13,10 +13,11 @@
 //! steps since the snapshot).
 
 use crate::ball::BallEvent;
-use crate::frame::{CameraPose, FrameInputs};
+use crate::frame::{CameraPose, FrameInputs, WeatherFrame};
 use crate::scene::Scene;
 use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
+use crate::weather::{Strike, WeatherState};
 use crate::world::World;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -90,6 +91,10 @@ pub struct FrameState {
     pub camera: CameraPose,
     /// The ball light's intensity with flicker.
     pub ball_light_intensity: f32,
+    /// The weather at this frame; `None` for a scene without weather.
+    pub weather: Option<WeatherState>,
+    /// Lightning strikes since the previous reported frame (or since the start).
+    pub strikes: Vec<Strike>,
 }
 
 /// Steps a world through a timeline.
@@ -97,6 +102,7 @@ pub struct Playback {
     world: World,
     timeline: Timeline,
     events: Vec<BallEvent>,
+    strikes: Vec<Strike>,
     fluid_map: Vec<u8>,
     lift_map: Vec<u8>,
     cache_writer: Option<CacheWriter>,
@@ -194,6 +200,7 @@ impl Playback {
                 frame_count: scene.output.frame_count(),
             },
             events: Vec::new(),
+            strikes: Vec::new(),
             fluid_map: vec![0; cells * cells * 4],
             lift_map: vec![0; cells * cells * 4],
             cache_writer: None,
@@ -247,6 +254,12 @@ impl Playback {
         let target_steps = self.timeline.steps_before(frame);
         while self.world.steps() < target_steps {
             self.events.extend(self.world.step());
+            let steps = self.world.steps();
+            if let Some(strike) = self.world.weather().and_then(|w| w.last_strike)
+                && strike.step == steps
+            {
+                self.strikes.push(strike);
+            }
             self.write_snapshot_if_due();
             if on_step().is_break() {
                 return None;
@@ -263,6 +276,8 @@ impl Playback {
             ball_pos_world: self.world.ball().pos_world,
             camera: self.world.camera_pose(time_s),
             ball_light_intensity: scene.lights.ball.intensity_at(time_s),
+            weather: self.world.weather().cloned(),
+            strikes: std::mem::take(&mut self.strikes),
         })
     }
 
@@ -279,6 +294,7 @@ impl Playback {
     /// The renderer's inputs for `state`, which must be the current state.
     pub fn frame_inputs(&mut self, state: &FrameState) -> FrameInputs<'_> {
         let spin_rad = self.world.ball().spin_rad;
+        let weather = weather_frame(self.world.scene(), state);
         let (_, fluid_map, lift_map) = self.packed_maps();
         FrameInputs {
             frame_index: state.frame,
@@ -289,8 +305,40 @@ impl Playback {
             ball_light_intensity: state.ball_light_intensity,
             fluid_map,
             lift_map,
+            weather,
         }
     }
+}
+
+/// What the renderer needs of the weather at `state`; `None` without weather.
+fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
+    let (weather, profile) = (state.weather.as_ref()?, scene.weather.as_ref()?);
+    let share = f64::from(profile.wind.noise_share);
+    // The sheets dim as the storm's ambient replaces the clear one, and light up in a flash.
+    let clear_ambient = scene.lights.ambient.intensity;
+    let storm_ratio = if clear_ambient > 0.0 {
+        profile.storm_ambient_intensity / clear_ambient
+    } else {
+        1.0
+    };
+    let fog_light =
+        1.0 + (storm_ratio - 1.0) * weather.gloom + weather.flash * profile.lightning.flash_ambient;
+    Some(WeatherFrame {
+        fog_density: weather.fog_density,
+        gloom: weather.gloom,
+        rain: weather.rain,
+        wetness: weather.wetness,
+        flash: weather.flash,
+        wind_world_per_s: weather.wind_world_per_s,
+        drift_world: weather.drift_world.map(|d| d as f32),
+        noise_drift_world: [
+            (weather.drift_world[0] * share) as f32,
+            scene.fog.wind[1] * state.time_s as f32,
+            (weather.drift_world[1] * share) as f32,
+        ],
+        fog_light,
+        last_strike: weather.last_strike.map(|s| (s.number, s.time_s())),
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The world: the ball, the camera and the fluid stepped together at exactly 60 Hz.
 //!
-//! This is the one place where the ball's motion stirs the fluid: each step the ball is pushed
+//! This is the one place where the ball's motion stirs the fluid: each step the weather (when
+//! the scene has one) moves on and its wind drags the air, the ball is pushed
 //! into the fluid as a moving obstacle, the fires' heat lifts the fog over them, the fluid
 //! steps, the ball moves (taking off and landing blast the air), and the camera eases after it
 //! — the example's order. Everything here is deterministic, and [`World::state_hash`] names
@@ -10,9 +11,11 @@ use crate::ball::{BallEvent, BallMotion};
 use crate::frame::CameraPose;
 use crate::scene::{Camera, Scene};
 use crate::sim::{
-    BallPush, FluidSim, GridMapping, SnapshotError, SnapshotHeader, get_f32, get_u64, put_u64,
+    BallPush, FluidSim, GridMapping, SnapshotError, SnapshotHeader, WindPush, get_f32, get_u64,
+    put_u64,
 };
 use crate::timeline::STEP_S;
+use crate::weather::WeatherState;
 
 /// FNV-1a 64, kept here for callers that still name it by this path; the one implementation is
 /// [`crate::sim::fnv1a64`].
@@ -39,6 +42,8 @@ pub struct World {
     camera: CameraState,
     fluid: FluidSim,
     steps: u64,
+    /// The weather, when the scene has a `weather` section.
+    weather: Option<WeatherState>,
 }
 
 impl World {
@@ -88,12 +93,14 @@ impl World {
             camera: CameraState { eye_world },
             fluid,
             steps: 0,
+            weather: scene.weather.as_ref().map(WeatherState::new),
         }
     }
 
     /// Advances one 1/60 s step and returns what happened to the ball.
     pub fn step(&mut self) -> Vec<BallEvent> {
         let dt_s = STEP_S;
+        self.blow_weather(dt_s);
         self.stir_fluid();
         self.warm_fog_over_fires(dt_s);
         self.fluid.step(dt_s);
@@ -101,6 +108,24 @@ impl World {
         self.follow_with_camera(dt_s);
         self.steps += 1;
         events
+    }
+
+    /// The weather moves on one step and its wind drags the air (see `sim/wind.rs`). A scene
+    /// without weather is stepped exactly as before.
+    fn blow_weather(&mut self, dt_s: f32) {
+        let (Some(state), Some(weather)) = (self.weather.as_mut(), self.scene.weather.as_ref())
+        else {
+            return;
+        };
+        state.step(weather, self.steps);
+        self.fluid.apply_wind(
+            &WindPush {
+                wind_world_per_s: state.wind_world_per_s,
+                drag: weather.wind.drag,
+                pile_share: weather.wind.pile_share,
+            },
+            dt_s,
+        );
     }
 
     /// Each fire's heat lifts the fog a little over a patch round it, the more the deeper its
@@ -224,7 +249,13 @@ impl World {
         &self.fluid
     }
 
-    /// A 64-bit hash of the whole state: fluid, ball, camera and step count.
+    /// The weather, when the scene has one.
+    pub fn weather(&self) -> Option<&WeatherState> {
+        self.weather.as_ref()
+    }
+
+    /// A 64-bit hash of the whole state: fluid, ball, camera, step count and the weather (when
+    /// there is one; a scene without weather hashes as it always did).
     pub fn state_hash(&self) -> u64 {
         let mut bytes = self.fluid.state_hash().to_le_bytes().to_vec();
         bytes.extend(self.ball.state_bytes());
@@ -232,6 +263,9 @@ impl World {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
         bytes.extend_from_slice(&self.steps.to_le_bytes());
+        if let Some(weather) = &self.weather {
+            weather.write_bytes(&mut bytes);
+        }
         fnv1a64(&bytes)
     }
 }
@@ -239,7 +273,7 @@ impl World {
 impl World {
     /// The whole state as bytes: a header (magic, format version, [`sim_scene_hash`], grid
     /// size, step, payload length, CRC-32; see [`SnapshotHeader::seal`]), the fluid (see `sim/snapshot.rs`), the ball with its script state, the
-    /// camera's eye and the step count, all little-endian. [`World::restore`] reads it back.
+    /// camera's eye, the step count and the weather (if any), all little-endian. [`World::restore`] reads it back.
     pub fn snapshot(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.fluid.mapping().cell_count() * 37);
         self.fluid.write_snapshot(&mut out);
@@ -248,6 +282,11 @@ impl World {
             out.extend_from_slice(&v.to_le_bytes());
         }
         put_u64(&mut out, self.steps);
+        // The weather, last, and only when there is one: a scene without weather keeps its
+        // snapshot bytes.
+        if let Some(weather) = &self.weather {
+            weather.write_bytes(&mut out);
+        }
         SnapshotHeader {
             scene_hash: sim_scene_hash(&self.scene),
             cells: self.fluid.mapping().cells as u64,
@@ -289,6 +328,9 @@ impl World {
                 "header says step {}, body says step {}",
                 header.step, world.steps
             )));
+        }
+        if world.weather.is_some() {
+            world.weather = Some(WeatherState::read_bytes(&mut input)?);
         }
         if !input.is_empty() {
             return Err(SnapshotError::Corrupt(format!(

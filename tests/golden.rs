@@ -111,6 +111,43 @@ fn golden_tiny_raymarch() {
     );
 }
 
+/// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,
+/// the flash in the ambient and on the fog) and one in the full storm (gloom closing the far
+/// end in, the wind streaming the fog past the pillars).
+#[test]
+fn golden_storm() {
+    require_gpu!();
+    golden(
+        "storm",
+        &[
+            "scenes/storm.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "392,480",
+        ],
+    );
+}
+
+/// The storm's wet floor at 8 s, with the ground fog thinned to a veil so the floor shows: the
+/// stone darkened and glazed, the braziers and the ball shining in it, the rain over it.
+#[test]
+fn golden_storm_wet_floor() {
+    require_gpu!();
+    golden(
+        "storm_wet",
+        &[
+            "scenes/storm.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "480",
+            "--set",
+            "fog.sigma=0.2",
+        ],
+    );
+}
+
 /// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the
 /// tiny scene renders byte for byte as it did before the feature existed. The reference in
 /// tests/golden/tiny_exact was blessed from the renderer before height fog, with every

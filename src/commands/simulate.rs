@@ -76,20 +76,40 @@ fn json_line(state: &FrameState, fluid: &FluidSim, probes_world: &[[f32; 2]]) ->
             json!({"x": x, "z": z, "density": p.density, "speed": p.speed, "lift": p.lift})
         })
         .collect();
-    json!({
+    let mut events: Vec<&str> = state.events.iter().map(|e| e.name()).collect();
+    events.extend(state.strikes.iter().map(|_| "strike"));
+    let mut line = json!({
         "frame": state.frame,
         "time": state.time_s,
         "step": state.steps,
         "hash": format!("{:016x}", state.hash),
         "ball": {"x": bx, "y": by, "z": bz},
         "ball_density": under_ball.density,
-        "events": state.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
+        "events": events,
         "density": {"mean": stats.density_mean, "min": stats.density_min, "max": stats.density_max},
         "speed_max": stats.speed_max,
         "lift_max": stats.lift_max,
         "probes": probes,
-    })
-    .to_string()
+    });
+    // Only scenes with weather gain these keys: other scenes' lines stay as they were.
+    if let Some(weather) = &state.weather {
+        line["weather"] = json!({
+            "sky": weather.sky.name(),
+            "fog_density": weather.fog_density,
+            "gloom": weather.gloom,
+            "rain": weather.rain,
+            "wind": weather.wind_world_per_s,
+            "wind_speed": weather.wind_world_per_s[0].hypot(weather.wind_world_per_s[1]),
+            "wetness": weather.wetness,
+            "flash": weather.flash,
+        });
+        line["strikes"] = state
+            .strikes
+            .iter()
+            .map(|s| json!({"number": s.number, "time": s.time_s()}))
+            .collect();
+    }
+    line.to_string()
 }
 
 fn text_line(state: &FrameState, fluid: &FluidSim, probes_world: &[[f32; 2]]) -> String {
@@ -114,9 +134,22 @@ fn text_line(state: &FrameState, fluid: &FluidSim, probes_world: &[[f32; 2]]) ->
             p.density, p.speed, p.lift
         ));
     }
+    if let Some(weather) = &state.weather {
+        let [wx, wz] = weather.wind_world_per_s;
+        line.push_str(&format!(
+            "  sky={} gloom={:.2} rain={:.2} wind=({wx:.2},{wz:.2}) wet={:.2}",
+            weather.sky.name(),
+            weather.gloom,
+            weather.rain,
+            weather.wetness
+        ));
+    }
     for event in &state.events {
         line.push_str("  ");
         line.push_str(event.name());
+    }
+    for strike in &state.strikes {
+        line.push_str(&format!("  strike@{:.3}s", strike.time_s()));
     }
     line
 }

@@ -31,7 +31,8 @@ pub(crate) struct FrameUniforms {
     pub ball_light_world: [f32; 4],
     /// rgb: point light colour × intensity (linear); w: the ball's spin in radians.
     pub ball_light_color: [f32; 4],
-    /// rgb: ambient colour × intensity (linear).
+    /// rgb: ambient colour × intensity (linear); w: how wet the ground is, 0..=1 (0 without
+    /// weather; see `gpu/weather.rs`).
     pub ambient_color: [f32; 4],
     /// xyz: unit vector the directional light travels along.
     pub sun_dir_world: [f32; 4],
@@ -96,6 +97,9 @@ impl FrameUniforms {
 /// binding 2 the distance fog ([`DistanceFogParams`], written once).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
+    /// The distance fog's buffer: written once, and again each frame when the scene has
+    /// weather (see `gpu/weather.rs`).
+    pub distance_fog: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
 }
@@ -126,13 +130,19 @@ impl FrameBinding {
                 distance_fog.as_entire_binding(),
             ],
         );
-        // The fire lights and the distance fog never change: the bind group keeps their
-        // buffers alive.
+        // The fire lights never change: the bind group keeps their buffer alive. The distance
+        // fog changes with the weather.
         FrameBinding {
             buffer,
+            distance_fog,
             layout,
             bind_group,
         }
+    }
+
+    /// Queues this frame's distance fog (scenes with weather; applied at the next submit).
+    pub(crate) fn write_distance_fog(&self, queue: &wgpu::Queue, fog: &DistanceFogParams) {
+        queue.write_buffer(&self.distance_fog, 0, bytemuck::bytes_of(fog));
     }
 
     /// Queues this frame's uniforms (applied at the next submit).

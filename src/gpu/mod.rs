@@ -51,6 +51,7 @@ mod shaders;
 mod targets;
 mod terrain_geometry;
 pub mod timing;
+mod weather;
 
 #[cfg(test)]
 mod tests;

@@ -19,18 +19,21 @@ use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::raymarch::raymarch_pass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{GpuTimes, PassTimer};
+use crate::gpu::weather::WeatherLook;
 use crate::scene::Scene;
 use std::time::Instant;
 
@@ -98,6 +101,8 @@ pub struct Renderer {
     errors: Arc<ErrorSink>,
     config: RenderConfig,
     statics: FrameStatics,
+    /// What the weather blends between; `None` for a scene without weather.
+    weather: Option<WeatherLook>,
     frame: FrameBinding,
     maps: FluidMaps,
     targets: Targets,
@@ -109,6 +114,10 @@ pub struct Renderer {
     /// The compositor that runs (`Auto` resolved).
     compositor: Compositor,
     flame: FlamePass,
+    /// The lightning bolt, for scenes with weather.
+    bolt: Option<BoltPass>,
+    /// The rain, for scenes with weather.
+    rain: Option<RainPass>,
     overlay: OverlayPass,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
@@ -207,6 +216,26 @@ impl Renderer {
         let flame = FlamePass::new(
             &device, &errors, &frame, &maps, scene, view, compositor, fires,
         )?;
+        let bolt = match &scene.weather {
+            Some(weather) => Some(BoltPass::new(
+                &device,
+                &errors,
+                &frame,
+                weather.lightning.seed,
+            )?),
+            None => None,
+        };
+        let rain = match &scene.weather {
+            Some(_) => Some(RainPass::new(
+                &device,
+                &errors,
+                &frame,
+                scene,
+                config.width,
+                config.height,
+            )?),
+            None => None,
+        };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
@@ -228,6 +257,7 @@ impl Renderer {
             errors,
             config: *config,
             statics: FrameStatics::new(scene),
+            weather: WeatherLook::new(scene),
             frame,
             maps,
             targets,
@@ -236,6 +266,8 @@ impl Renderer {
             fog_compute,
             compositor,
             flame,
+            bolt,
+            rain,
             overlay,
             encode,
             fog_layer,
@@ -297,7 +329,19 @@ impl Renderer {
         let mut submitting = started;
 
         let aspect = self.config.width as f32 / self.config.height as f32;
-        let uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
+        let mut uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
+        // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
+        let weather_fog = match (&self.weather, &inputs.weather) {
+            (Some(look), Some(weather)) => {
+                let [r, g, b] = look.ambient(weather);
+                // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
+                uniforms.ambient_color = [r, g, b, weather.wetness];
+                self.scene.set_clear_color(look.sky(weather));
+                Some(look.distance_fog(weather))
+            }
+            _ => None,
+        };
+        // ---- end weather ----
         let Renderer {
             device,
             queue,
@@ -309,17 +353,23 @@ impl Renderer {
             fog,
             fog_compute,
             flame,
+            bolt,
+            rain,
             overlay,
             encode,
             fog_layer,
             readback,
             timer,
             compositor,
+            config,
             ..
         } = self;
 
         scoped(device, errors, "frame rendering", || {
             frame.write(queue, &uniforms);
+            if let Some(fog) = &weather_fog {
+                frame.write_distance_fog(queue, fog);
+            }
             maps.write(queue, inputs);
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
@@ -329,6 +379,12 @@ impl Renderer {
                 fog_compute.prepare(queue, inputs);
             }
             flame.prepare(queue, inputs);
+            if let Some(bolt) = bolt.as_mut() {
+                bolt.prepare(queue, inputs, config.width, config.height);
+            }
+            if let Some(rain) = rain.as_mut() {
+                rain.prepare(queue, inputs);
+            }
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
@@ -357,6 +413,14 @@ impl Renderer {
             }
             flame.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "flame");
+            if let Some(bolt) = bolt {
+                bolt.record(&mut encoder, targets, frame);
+                mark(timer, &mut encoder, "bolt");
+            }
+            if let Some(rain) = rain {
+                rain.record(&mut encoder, targets, frame);
+                mark(timer, &mut encoder, "rain");
+            }
             overlay.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "overlay");
             encode.record(&mut encoder, targets);

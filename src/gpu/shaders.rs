@@ -19,6 +19,8 @@ const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
+const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
+const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -30,6 +32,8 @@ pub(crate) enum ShaderName {
     FogCompute,
     Raymarch,
     Flame,
+    Bolt,
+    Rain,
     Overlay,
     Encode,
 }
@@ -37,12 +41,14 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 7] = [
+    pub(crate) const ALL: [ShaderName; 9] = [
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::Raymarch,
         ShaderName::Flame,
+        ShaderName::Bolt,
+        ShaderName::Rain,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -55,6 +61,8 @@ impl ShaderName {
             ShaderName::FogCompute => "fog_compute",
             ShaderName::Raymarch => "raymarch",
             ShaderName::Flame => "flame",
+            ShaderName::Bolt => "bolt",
+            ShaderName::Rain => "rain",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -78,6 +86,8 @@ impl ShaderName {
             ShaderName::Raymarch => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, RAYMARCH_WGSL],
             // The ground fog in front of each flame: the marches of fog.wgsl.
             ShaderName::Flame => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, FLAME_WGSL],
+            ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
+            ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };

@@ -73,6 +73,7 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
         ball_light_intensity: scene.lights.ball.intensity,
         fluid_map: &maps.0,
         lift_map: &maps.1,
+        weather: None,
     }
 }
 

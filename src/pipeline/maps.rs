@@ -52,6 +52,10 @@ pub fn maps(
         for job in map_jobs(&options.out_dir, frame, fluid, fluid_map, lift_map) {
             pool.submit(job)?;
         }
+        // Scenes with weather: the wind map too.
+        if let Some(job) = crate::weather::maps::wind_job(&options.out_dir, frame, fluid, scene) {
+            pool.submit(job)?;
+        }
         reporter.advance(Stage::Simulate, 1);
     }
     let report = pool.finish()?;

@@ -4,7 +4,7 @@
 //! example's value) and a one-line doc. The structs are plain data: the simulation and the
 //! renderer read them, nothing here knows about the GPU. Each section of a scene file has its
 //! own module ([`output`], [`camera`], [`lights`], [`distance_fog`], [`hall`], [`ball`],
-//! [`fog`], [`fires`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
+//! [`fog`], [`fires`], [`weather`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
 //! checks in [`validate`], and [`load`] ties them together. [`canonical`] hashes a scene,
@@ -31,6 +31,7 @@ pub mod print;
 mod scene_files;
 pub mod schema;
 pub mod validate;
+pub mod weather;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -48,6 +49,7 @@ pub use load::{LoadedScene, SceneErrors, load};
 pub use output::Output;
 pub use print::to_ron;
 pub use schema::json_schema;
+pub use weather::{SkyKind, Weather};
 
 /// The default scene, embedded in the binary: the temple example spelt out in full.
 pub const TEMPLE_RON: &str = include_str!("../../scenes/temple.ron");
@@ -82,6 +84,11 @@ pub struct Scene {
     /// scene without fires keeps its scene hash.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fires: Vec<Fire>,
+    /// The sky, its changes, the one wind, rain and lightning (see [`weather`]). Default: none
+    /// (no weather). Left out of the serialized scene when absent, so a scene without weather
+    /// keeps its scene hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weather: Option<Weather>,
     /// Clear colour behind everything (sRGB). Default: #0b0f1a.
     pub background: Rgb,
 }
@@ -99,6 +106,7 @@ impl Default for Scene {
             fog: Fog::default(),
             fluid: FluidParams::default(),
             fires: Vec::new(),
+            weather: None,
             background: hex(0x0b0f1a),
         }
     }

@@ -79,6 +79,7 @@ mod tests {
                 "lights",
                 "name",
                 "output",
+                "weather",
             ]
         );
         // Every section of the serialized default scene is described.

@@ -27,6 +27,7 @@ mod stages;
 mod stencil;
 #[cfg(test)]
 mod tests;
+mod wind;
 
 use multigrid::Multigrid;
 use pressure::PressureSolver;
@@ -38,6 +39,7 @@ pub use params::{DEFAULT_MULTIGRID_CYCLES, DEFAULT_SOR_OMEGA, FluidParams, Press
 pub use readout::{FieldStats, Probe};
 pub use snapshot::{SnapshotError, SnapshotHeader};
 pub(crate) use snapshot::{get_f32, get_f64, get_u64, put_u64, take};
+pub use wind::WindPush;
 
 /// Smallest grid the simulation runs: stencils need an interior and a border.
 pub const MIN_GRID_CELLS: usize = 4;

@@ -27,8 +27,8 @@ use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
 
-/// Adds the colour, leaves the target's alpha alone.
-const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
+/// Adds the colour, leaves the target's alpha alone (the `bolt` pass blends so too).
+pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
     color: wgpu::BlendComponent {
         src_factor: wgpu::BlendFactor::One,
         dst_factor: wgpu::BlendFactor::One,

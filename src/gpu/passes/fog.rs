@@ -101,6 +101,18 @@ impl FogKnobs {
         let mut knobs = *self;
         knobs.ball = extend(inputs.ball_pos_world, self.ball[3]);
         knobs.wind[3] = inputs.time_s;
+        // With weather, the noise drifts as far as the wind carried it (worked out on the CPU),
+        // passed as the per-second rate the shader multiplies by the time.
+        if let Some(weather) = &inputs.weather {
+            let time_s = inputs.time_s;
+            let per_s = |drift: f32| if time_s > 0.0 { drift / time_s } else { 0.0 };
+            let [x, y, z] = weather.noise_drift_world;
+            knobs.wind = [per_s(x), per_s(y), per_s(z), time_s];
+            // Gloom dims the sheets and a flash lights them (`WeatherFrame::fog_light`).
+            for c in &mut knobs.fog_color[..3] {
+                *c *= weather.fog_light;
+            }
+        }
         knobs
     }
 }

@@ -4,6 +4,7 @@
 //! bind-group layouts and bind groups, pipelines, render passes) is in [`builder`]; a pass
 //! file holds what is its own.
 
+pub(crate) mod bolt;
 pub(crate) mod builder;
 pub(crate) mod encode;
 pub(crate) mod flame;
@@ -11,5 +12,6 @@ pub(crate) mod fog;
 pub(crate) mod fog_compute;
 pub(crate) mod fog_layer;
 pub(crate) mod overlay;
+pub(crate) mod rain;
 pub(crate) mod raymarch;
 pub(crate) mod scene;

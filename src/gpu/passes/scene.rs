@@ -129,6 +129,13 @@ impl ScenePass {
         })
     }
 
+    /// Clears to `rgb_linear` instead of the scene's background from now on (the weather's sky,
+    /// see `gpu/weather.rs`).
+    pub(crate) fn set_clear_color(&mut self, rgb_linear: [f32; 3]) {
+        let [r, g, b] = rgb_linear.map(f64::from);
+        self.clear_color = wgpu::Color { r, g, b, a: 1.0 };
+    }
+
     /// Records the pass: clears colour to the background and depth to far, draws everything.
     pub(crate) fn record(
         &self,

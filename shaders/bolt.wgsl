@@ -1,0 +1,68 @@
+// bolt.wgsl: a lightning bolt, drawn after the flames and added to the picture.
+//
+// The arc's points come from src/weather/bolt.rs, worked out on the CPU as a pure function of
+// the seed, the strike and the absolute time. Each of its segments is a screen-facing quad
+// `core.w` pixels wide: a white-hot core in the middle, a blue edge toward the sides. The bolt
+// is light, so it is added, dimmed by the distance fog at each point by `edge.w` of its amount
+// (a bolt is bright enough to show through the thickest fog, dimmed and tinted).
+// Depth tested against the scene, so a pillar hides the bolt behind it.
+
+const BOLT_POINTS: u32 = 33u;
+
+// keep in sync with src/gpu/passes/bolt.rs: BoltUniforms
+struct BoltUniforms {
+    // xyz: the arc's points, cloud end first (world); w: unused.
+    points: array<vec4<f32>, 33>,
+    // rgb: core colour × brightness (linear); w: width of the bolt in pixels.
+    core: vec4<f32>,
+    // rgb: edge colour × brightness (linear); w: share of the distance fog that dims it.
+    edge: vec4<f32>,
+    // xy: picture size in pixels; zw: unused.
+    viewport: vec4<f32>,
+}
+
+@group(1) @binding(0) var<uniform> bolt: BoltUniforms;
+
+struct BoltOut {
+    @builtin(position) clip: vec4<f32>,
+    // −1 at one side of the quad, 1 at the other.
+    @location(0) across: f32,
+    // How much of the distance fog lies over this end of the segment.
+    @location(1) fog: f32,
+}
+
+@vertex
+fn vs_bolt(@builtin(vertex_index) vertex: u32) -> BoltOut {
+    let segment = vertex / 6u;
+    let corner = vertex % 6u;
+    // Two triangles: (a−, b−, b+) and (a−, b+, a+).
+    let at_b = corner == 1u || corner == 2u || corner == 4u;
+    let side = select(-1.0, 1.0, corner == 2u || corner == 4u || corner == 5u);
+    let a = bolt.points[segment].xyz;
+    let b = bolt.points[segment + 1u].xyz;
+    let clip_a = frame.clip_from_world * vec4<f32>(a, 1.0);
+    let clip_b = frame.clip_from_world * vec4<f32>(b, 1.0);
+    let half_px = bolt.viewport.xy * 0.5;
+    let screen_a = clip_a.xy / max(clip_a.w, 1e-4) * half_px;
+    let screen_b = clip_b.xy / max(clip_b.w, 1e-4) * half_px;
+    let along = screen_b - screen_a;
+    let direction = select(vec2<f32>(1.0, 0.0), normalize(along), length(along) > 1e-4);
+    let normal = vec2<f32>(-direction.y, direction.x);
+    let clip = select(clip_a, clip_b, at_b);
+    let end = select(-1.0, 1.0, at_b);
+    // Half a width past each end, so the segments of the arc overlap at its bends.
+    let offset_px = (normal * side + direction * end * 0.5) * bolt.core.w * 0.5;
+    var out: BoltOut;
+    out.clip = clip + vec4<f32>(offset_px / half_px * clip.w, 0.0, 0.0);
+    out.across = side;
+    out.fog = distance_fog_amount(select(a, b, at_b));
+    return out;
+}
+
+@fragment
+fn fs_bolt(in: BoltOut) -> @location(0) vec4<f32> {
+    let t = 1.0 - abs(in.across);
+    let core = smoothstep(0.55, 0.95, t);
+    let color = mix(bolt.edge.rgb * t * t, bolt.core.rgb, core);
+    return vec4<f32>(color * (1.0 - bolt.edge.w * in.fog), 0.0);
+}

@@ -1,0 +1,163 @@
+//! The `bolt` pass: the lightning bolt of the latest strike while it lives
+//! (shaders/bolt.wgsl), added to the picture after the `flame` pass.
+//!
+//! The arc is worked out on the CPU each frame by [`crate::weather::bolt::bolt_at`] from the
+//! frame's absolute time, so the same moment shows the same arc at any frame rate; its points
+//! and colours are this pass's uniform. Each of the arc's 32 segments is a six-vertex quad.
+//! Blending is additive (the bolt is light) and the quads are depth tested against the scene
+//! without writing depth. Built only for scenes with weather; frames without a live bolt
+//! record nothing.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::passes::builder::{
+    DRAW_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_over_picture, uniform,
+};
+use crate::gpu::passes::flame::ADDITIVE;
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::weather::bolt::{BOLT_POINTS, bolt_at};
+
+/// The core's colour at full brightness (linear, above 1: white-hot).
+const CORE_LINEAR: [f32; 3] = [6.0, 6.0, 7.5];
+/// The edge's colour at full brightness (linear): blue.
+const EDGE_LINEAR: [f32; 3] = [0.9, 1.1, 2.4];
+/// Width of the bolt at a picture height of 720 pixels (scaled with the height).
+const WIDTH_PX_AT_720: f32 = 7.0;
+/// Share of the distance fog's amount that dims the bolt.
+const FOG_SHARE: f32 = 0.75;
+
+/// The bolt's uniforms.
+///
+/// keep in sync with shaders/bolt.wgsl: BoltUniforms
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct BoltUniforms {
+    /// xyz: the arc's points, cloud end first (world); w: unused.
+    pub points: [[f32; 4]; BOLT_POINTS],
+    /// rgb: core colour × brightness (linear); w: width in pixels.
+    pub core: [f32; 4],
+    /// rgb: edge colour × brightness (linear); w: share of the distance fog that dims it.
+    pub edge: [f32; 4],
+    /// xy: picture size in pixels; zw: unused.
+    pub viewport: [f32; 4],
+}
+
+impl BoltUniforms {
+    /// The bolt alive in `inputs`, for a `width` × `height` picture; `None` when there is none.
+    pub(crate) fn for_frame(
+        seed: u64,
+        inputs: &FrameInputs<'_>,
+        width: u32,
+        height: u32,
+    ) -> Option<Self> {
+        let (strike, strike_time_s) = inputs.weather?.last_strike?;
+        let bolt = bolt_at(seed, strike, strike_time_s, f64::from(inputs.time_s))?;
+        let mut points = [[0.0; 4]; BOLT_POINTS];
+        for (out, p) in points.iter_mut().zip(bolt.points) {
+            *out = [p[0], p[1], p[2], 0.0];
+        }
+        let [cr, cg, cb] = CORE_LINEAR.map(|c| c * bolt.brightness);
+        let [er, eg, eb] = EDGE_LINEAR.map(|c| c * bolt.brightness);
+        Some(BoltUniforms {
+            points,
+            core: [cr, cg, cb, WIDTH_PX_AT_720 * height as f32 / 720.0],
+            edge: [er, eg, eb, FOG_SHARE],
+            viewport: [width as f32, height as f32, 0.0, 0.0],
+        })
+    }
+}
+
+/// The `bolt` pass's pipeline and uniform.
+pub(crate) struct BoltPass {
+    pipeline: wgpu::RenderPipeline,
+    buffer: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    seed: u64,
+    /// Whether this frame has a live bolt (set by [`BoltPass::prepare`]).
+    live: bool,
+}
+
+impl BoltPass {
+    /// The pass for lightning seeded by `seed`.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        seed: u64,
+    ) -> Result<Self, GpuError> {
+        let name = ShaderName::Bolt.name();
+        let module = ShaderName::Bolt.create_module(device, errors)?;
+        let build = PassBuilder::new(device, name);
+        let buffer = build.uniform_buffer::<BoltUniforms>("uniforms");
+        let layout = build.bind_group_layout(&[uniform(0, DRAW_STAGES)]);
+        let bind_group = build.bind_group(&layout, [buffer.as_entire_binding()]);
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_bolt",
+            fragment_entry: "fs_bolt",
+            buffers: &[],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth: Some(DepthTest::OVER),
+            format: COLOR_FORMAT,
+            blend: Some(ADDITIVE),
+        });
+        Ok(BoltPass {
+            pipeline,
+            buffer,
+            bind_group,
+            seed,
+            live: false,
+        })
+    }
+
+    /// Queues this frame's bolt, if one is alive.
+    pub(crate) fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        inputs: &FrameInputs<'_>,
+        width: u32,
+        height: u32,
+    ) {
+        let uniforms = BoltUniforms::for_frame(self.seed, inputs, width, height);
+        self.live = uniforms.is_some();
+        if let Some(uniforms) = uniforms {
+            queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(&uniforms));
+        }
+    }
+
+    /// Records the pass over the picture; nothing when no bolt is alive.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        if !self.live {
+            return;
+        }
+        let mut pass = begin_over_picture(encoder, ShaderName::Bolt.name(), targets);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.draw(0..(BOLT_POINTS as u32 - 1) * 6, 0..1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bolt_uniforms_match_wgsl_size() {
+        // 33 vec4 points and three vec4.
+        assert_eq!(std::mem::size_of::<BoltUniforms>(), 33 * 16 + 3 * 16);
+    }
+}

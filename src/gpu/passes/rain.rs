@@ -1,0 +1,174 @@
+//! The `rain` pass: the drops of the rain round the camera as streaks (shaders/rain.wgsl),
+//! laid over the picture after the `bolt` pass.
+//!
+//! The drops have no buffers: the vertex shader computes drop `vertex / 6` from its index and
+//! the frame's absolute time (the CPU twin is [`crate::weather::rain`]). This pass's uniform
+//! holds what the drops need besides the frame's: the capitals that shelter them, how many are
+//! drawn (`floor(rain · 2400)`), the wind's drift and velocity, the rain's colour and the
+//! streak width. Premultiplied "over" blending, depth tested against the scene without writing
+//! depth. Built only for scenes with weather; frames without rain record nothing.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
+use crate::gpu::common::{FrameBinding, srgb_to_linear};
+use crate::gpu::context::ErrorSink;
+use crate::gpu::passes::builder::{
+    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_picture,
+    uniform,
+};
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::Scene;
+use crate::weather::rain::{RAIN_DROPS, RAIN_MAX_ROOFS, roofs};
+
+/// The rain's colour (sRGB), as the example draws it.
+const RAIN_SRGB: [f32; 3] = [0.5, 0.55, 0.62];
+/// How opaque a streak is at its middle, 0..=1.
+const STREAK_OPACITY: f32 = 0.45;
+/// Width of a streak at a picture height of 720 pixels (scaled with the height, at least 1).
+const WIDTH_PX_AT_720: f32 = 1.6;
+
+/// The rain's uniforms.
+///
+/// keep in sync with shaders/rain.wgsl: RainUniforms
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct RainUniforms {
+    /// xy: centre (x, z) of a roof; z: half its side; w: height of its underside.
+    pub roofs: [[f32; 4]; RAIN_MAX_ROOFS],
+    /// x: drops drawn; y: roofs; z: time (s); w: opacity of a streak.
+    pub counts: [f32; 4],
+    /// xy: the wind's accumulated drift (x, z); zw: its velocity (x, z).
+    pub wind: [f32; 4],
+    /// rgb: the rain's colour (linear); w: width of a streak in pixels.
+    pub color: [f32; 4],
+    /// xy: picture size in pixels; zw: unused.
+    pub viewport: [f32; 4],
+}
+
+/// Drops drawn at `rain` (0..=1). keep in sync with src/weather/rain.rs: drop_at
+pub(crate) fn drops_drawn(rain: f32) -> u32 {
+    (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32
+}
+
+/// The `rain` pass's pipeline and uniform.
+pub(crate) struct RainPass {
+    pipeline: wgpu::RenderPipeline,
+    buffer: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    /// The parts of the uniform that never change: the roofs, colour and sizes.
+    statics: Box<RainUniforms>,
+    /// Drops to draw this frame (set by [`RainPass::prepare`]).
+    drawn: u32,
+}
+
+impl RainPass {
+    /// The pass for `scene` at a `width` × `height` picture.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        scene: &Scene,
+        width: u32,
+        height: u32,
+    ) -> Result<Self, GpuError> {
+        let name = ShaderName::Rain.name();
+        let module = ShaderName::Rain.create_module(device, errors)?;
+        let build = PassBuilder::new(device, name);
+        let buffer = build.uniform_buffer::<RainUniforms>("uniforms");
+        let layout = build.bind_group_layout(&[uniform(0, DRAW_STAGES)]);
+        let bind_group = build.bind_group(&layout, [buffer.as_entire_binding()]);
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_rain",
+            fragment_entry: "fs_rain",
+            buffers: &[],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth: Some(DepthTest::OVER),
+            format: COLOR_FORMAT,
+            blend: Some(PREMULTIPLIED_OVER),
+        });
+        let mut statics = Box::new(RainUniforms::zeroed());
+        let roofs = roofs(&scene.hall);
+        for (out, roof) in statics.roofs.iter_mut().zip(&roofs) {
+            *out = [
+                roof.center_world[0],
+                roof.center_world[1],
+                roof.half_world,
+                roof.under_world,
+            ];
+        }
+        statics.counts = [0.0, roofs.len() as f32, 0.0, STREAK_OPACITY];
+        let [r, g, b] = srgb_to_linear(RAIN_SRGB);
+        statics.color = [r, g, b, (WIDTH_PX_AT_720 * height as f32 / 720.0).max(1.0)];
+        statics.viewport = [width as f32, height as f32, 0.0, 0.0];
+        Ok(RainPass {
+            pipeline,
+            buffer,
+            bind_group,
+            statics,
+            drawn: 0,
+        })
+    }
+
+    /// Queues this frame's rain, if it rains.
+    pub(crate) fn prepare(&mut self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        self.drawn = inputs.weather.map_or(0, |w| drops_drawn(w.rain));
+        let Some(weather) = inputs.weather else {
+            return;
+        };
+        if self.drawn == 0 {
+            return;
+        }
+        let mut uniforms = *self.statics;
+        uniforms.counts[0] = self.drawn as f32;
+        uniforms.counts[2] = inputs.time_s;
+        let [dx, dz] = weather.drift_world;
+        let [vx, vz] = weather.wind_world_per_s;
+        uniforms.wind = [dx, dz, vx, vz];
+        queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(&uniforms));
+    }
+
+    /// Records the pass over the picture; nothing when it does not rain.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        if self.drawn == 0 {
+            return;
+        }
+        let mut pass = begin_over_picture(encoder, ShaderName::Rain.name(), targets);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.draw(0..self.drawn * 6, 0..1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rain_uniforms_match_wgsl_size() {
+        assert_eq!(
+            std::mem::size_of::<RainUniforms>(),
+            (RAIN_MAX_ROOFS + 4) * 16
+        );
+    }
+
+    #[test]
+    fn the_count_follows_the_rain() {
+        assert_eq!(drops_drawn(0.0), 0);
+        assert_eq!(drops_drawn(0.5), 1200);
+        assert_eq!(drops_drawn(1.0), RAIN_DROPS);
+        assert_eq!(drops_drawn(2.0), RAIN_DROPS);
+    }
+}

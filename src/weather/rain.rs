@@ -1,0 +1,208 @@
+//! Rain: a box of drops round the camera, each drop's place a hash of its index and the
+//! absolute time — no state, no random numbers — so the same camera at the same moment sees
+//! the same rain at any frame rate. The `rain` pass (shaders/rain.wgsl) computes the drops in
+//! its vertex shader; this is its CPU twin, written operation for operation alike, for the
+//! tests that speak for the shader. keep in sync with shaders/rain.wgsl.
+//!
+//! Drop `i` falls through the box `RAIN_HEIGHT_WORLD` high at `RAIN_FALL_WORLD_PER_S`, from a
+//! start offset drawn from its index; each time it passes the bottom it comes back at the top
+//! at a new place across, drawn from its index and the number of falls so far. Across, the
+//! drops are laid on a lattice fixed in the world, carried by the wind's accumulated drift, and
+//! wrapped into the square `2 · RAIN_RADIUS_WORLD` wide round the eye, so walking through the
+//! rain does not drag it along. A drop is drawn as a streak from where it is back along its
+//! motion (the fall and the wind) over `RAIN_STREAK_S`; it is not drawn below the floor, under
+//! a pillar's capital, or nearer the eye than `RAIN_CLEAR_WORLD`. How hard it rains is how many
+//! drops are drawn: the first `floor(rain · RAIN_DROPS)`.
+
+/// Drops at full rain. keep in sync with shaders/rain.wgsl: RAIN_DROPS
+pub const RAIN_DROPS: u32 = 2400;
+/// Half the side of the square of rain round the eye, world units.
+/// keep in sync with shaders/rain.wgsl: RAIN_RADIUS_WORLD
+pub const RAIN_RADIUS_WORLD: f32 = 14.0;
+/// Height of the box of rain, centred on the eye, world units.
+/// keep in sync with shaders/rain.wgsl: RAIN_HEIGHT_WORLD
+pub const RAIN_HEIGHT_WORLD: f32 = 12.0;
+/// Fall speed, world units per second. keep in sync with shaders/rain.wgsl: RAIN_FALL_WORLD_PER_S
+pub const RAIN_FALL_WORLD_PER_S: f32 = 11.0;
+/// The shutter time a streak shows, seconds. keep in sync with shaders/rain.wgsl: RAIN_STREAK_S
+pub const RAIN_STREAK_S: f32 = 0.05;
+/// No drop is drawn nearer the eye than this, world units.
+/// keep in sync with shaders/rain.wgsl: RAIN_CLEAR_WORLD
+pub const RAIN_CLEAR_WORLD: f32 = 1.0;
+/// Capitals that shelter the rain, at most (the first pillars of the hall).
+/// keep in sync with shaders/rain.wgsl: RAIN_MAX_ROOFS
+pub const RAIN_MAX_ROOFS: usize = 256;
+
+/// A roof over the floor: an axis-aligned square (a pillar's capital) and the height of its
+/// underside; no rain falls below it inside the square.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Roof {
+    /// Centre (x, z), world units.
+    pub center_world: [f32; 2],
+    /// Half the side of the square, world units.
+    pub half_world: f32,
+    /// Height of the underside, world units.
+    pub under_world: f32,
+}
+
+/// One drop as drawn: a streak from its head back along its motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Streak {
+    /// Where the drop is now, world units.
+    pub head_world: [f32; 3],
+    /// Where it was `RAIN_STREAK_S` ago, world units.
+    pub tail_world: [f32; 3],
+}
+
+/// lowbias32 (Chris Wellons): a full-avalanche 32-bit integer hash.
+/// keep in sync with shaders/rain.wgsl: rain_hash
+pub fn hash(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^= x >> 16;
+    x
+}
+
+/// A hash's top 24 bits as a value in 0..1. keep in sync with shaders/rain.wgsl: rain_unit
+fn unit(h: u32) -> f32 {
+    (h >> 8) as f32 * (1.0 / 16_777_216.0)
+}
+
+/// `x − floor(x)`, WGSL's `fract`.
+fn fract(x: f32) -> f32 {
+    x - x.floor()
+}
+
+/// `value` wrapped into the span `2 · RAIN_RADIUS_WORLD` wide centred on `center`.
+fn wrap_round(value: f32, center: f32) -> f32 {
+    let span = 2.0 * RAIN_RADIUS_WORLD;
+    center + (fract((value - center) / span + 0.5) - 0.5) * span
+}
+
+/// Whether `pos_world` is under one of `roofs`.
+pub fn sheltered(pos_world: [f32; 3], roofs: &[Roof]) -> bool {
+    roofs.iter().take(RAIN_MAX_ROOFS).any(|roof| {
+        (pos_world[0] - roof.center_world[0]).abs() < roof.half_world
+            && (pos_world[2] - roof.center_world[1]).abs() < roof.half_world
+            && pos_world[1] < roof.under_world
+    })
+}
+
+/// Drop `index` at `time_s` seen from `eye_world`, with the wind's accumulated drift
+/// `drift_world` (x, z) and velocity `wind_world_per_s` (x, z) and rain `rain` (0..=1);
+/// `None` when it is not drawn.
+///
+/// keep in sync with shaders/rain.wgsl: rain_drop
+pub fn drop_at(
+    index: u32,
+    time_s: f32,
+    eye_world: [f32; 3],
+    drift_world: [f32; 2],
+    wind_world_per_s: [f32; 2],
+    rain: f32,
+    roofs: &[Roof],
+) -> Option<Streak> {
+    let drawn = (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32;
+    if index >= drawn {
+        return None;
+    }
+    let start = hash(index.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995);
+    let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + unit(start);
+    let falls = fallen.floor();
+    let across = hash(start ^ hash(falls as i32 as u32));
+    let span = 2.0 * RAIN_RADIUS_WORLD;
+    let x = wrap_round(unit(across) * span + drift_world[0], eye_world[0]);
+    let z = wrap_round(unit(hash(across)) * span + drift_world[1], eye_world[2]);
+    let y = eye_world[1] + RAIN_HEIGHT_WORLD * 0.5 - (fallen - falls) * RAIN_HEIGHT_WORLD;
+    let head = [x, y, z];
+    let to_eye = [x - eye_world[0], y - eye_world[1], z - eye_world[2]];
+    let distance = (to_eye[0] * to_eye[0] + to_eye[1] * to_eye[1] + to_eye[2] * to_eye[2]).sqrt();
+    if y < 0.0 || distance < RAIN_CLEAR_WORLD || sheltered(head, roofs) {
+        return None;
+    }
+    let tail = [
+        x - wind_world_per_s[0] * RAIN_STREAK_S,
+        y + RAIN_FALL_WORLD_PER_S * RAIN_STREAK_S,
+        z - wind_world_per_s[1] * RAIN_STREAK_S,
+    ];
+    Some(Streak {
+        head_world: head,
+        tail_world: tail,
+    })
+}
+
+/// The roofs of `hall`: its pillars' capitals (the first [`RAIN_MAX_ROOFS`]).
+pub fn roofs(hall: &crate::scene::Hall) -> Vec<Roof> {
+    hall.pillars
+        .iter()
+        .take(RAIN_MAX_ROOFS)
+        .map(|&[x, z]| Roof {
+            center_world: [x, z],
+            half_world: hall.capital_size * 0.5,
+            under_world: hall.pillar_height,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Hall;
+
+    const EYE: [f32; 3] = [0.0, 4.8, 12.5];
+
+    fn drops(time_s: f32, rain: f32, roofs: &[Roof]) -> Vec<Streak> {
+        (0..RAIN_DROPS)
+            .filter_map(|i| drop_at(i, time_s, EYE, [3.0, 1.0], [9.0, 2.7], rain, roofs))
+            .collect()
+    }
+
+    #[test]
+    fn no_drop_is_drawn_under_a_capital_near_the_eye_or_below_the_floor() {
+        let hall = Hall::default();
+        let roofs = roofs(&hall);
+        let mut seen_under_without_roofs = 0;
+        for step in 0..120 {
+            let time_s = step as f32 / 60.0;
+            for drop in drops(time_s, 1.0, &roofs) {
+                assert!(!sheltered(drop.head_world, &roofs), "{drop:?}");
+                assert!(drop.head_world[1] >= 0.0);
+                let d = (0..3)
+                    .map(|k| (drop.head_world[k] - EYE[k]).powi(2))
+                    .sum::<f32>()
+                    .sqrt();
+                assert!(d >= RAIN_CLEAR_WORLD);
+                assert!((drop.head_world[0] - EYE[0]).abs() <= RAIN_RADIUS_WORLD + 1e-3);
+            }
+            seen_under_without_roofs += drops(time_s, 1.0, &[])
+                .iter()
+                .filter(|d| sheltered(d.head_world, &roofs))
+                .count();
+        }
+        // Without the roofs, drops do fall there: the roofs are what keeps them out.
+        assert!(seen_under_without_roofs > 20, "{seen_under_without_roofs}");
+    }
+
+    #[test]
+    fn drops_fall_at_their_speed_and_the_count_follows_the_rain() {
+        let full = drops(1.0, 1.0, &[]);
+        let light = drops(1.0, 0.25, &[]);
+        assert!(full.len() > 1000, "{}", full.len());
+        assert!(light.len() * 3 < full.len() && light.len() * 5 > full.len());
+        assert!(drops(1.0, 0.0, &[]).is_empty());
+        // One step later most drops are 11/60 lower at the same place across.
+        let (a, b) = (
+            drop_at(5, 2.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]),
+            drop_at(5, 2.0 + 1.0 / 60.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!((a.head_world[1] - b.head_world[1] - RAIN_FALL_WORLD_PER_S / 60.0).abs() < 1e-3);
+        assert_eq!(a.head_world[0], b.head_world[0]);
+        // The streak leans with the wind.
+        let windy = drop_at(5, 2.0, EYE, [0.0; 2], [9.0, 0.0], 1.0, &[]).unwrap();
+        assert!(windy.tail_world[0] < windy.head_world[0]);
+        assert!(windy.tail_world[1] > windy.head_world[1]);
+    }
+}
