@@ -15,38 +15,15 @@
 // the near plane (where the rasteriser clips). Each crossing is shaded by `sample_sheet` with
 // the raster fragment's inputs: the point on the sheet and the unit direction to it.
 //
-// The scene colour is read from a copy of the picture and the result written to the picture as
-// a write-only storage texture (Rgba16Float storage is core WebGPU); pixels the fog leaves
-// untouched are not written at all, so they keep the scene's colour exactly.
+// The bindings it shares with the `raymarch` pass, the pixel's ray and the compositing over the
+// scene (and into the fog layer with `--layers`, `cs_fog_with_layer`) are per_pixel.wgsl's.
 //
-// Two entry points share the march: `cs_fog` writes the picture only; `cs_fog_with_layer`
-// (with `--layers`) also writes the fog alone into the fog layer, every pixel of it: the
-// premultiplied colour the march summed and alpha 1 − transmittance, so transparent black
-// where the march crossed no fog. That is the raster layer's "sheets over transparent black"
-// in one rounding instead of one per sheet.
-//
-// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
+// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl, fog.wgsl
 // (`FogKnobs`, `sample_sheet`, `visible_slab_world`, `scene_distance_world` and the group-1
-// bindings 0 to 3, which this pass binds alike).
+// bindings 0 to 3, which this pass binds alike) and per_pixel.wgsl.
 
-// keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
-struct MarchKnobs {
-    // Clip space back to world space: the inverse of `frame.clip_from_world`.
-    world_from_clip: mat4x4<f32>,
-    // x: picture width (pixels); y: picture height (pixels); z: sheet count; w: unused.
-    size: vec4<u32>,
-}
-
-@group(1) @binding(4) var<uniform> march: MarchKnobs;
 // The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
 @group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
-// The picture as the scene pass left it (a copy); its depth is `scene_depth` (fog.wgsl).
-@group(1) @binding(6) var scene_color: texture_2d<f32>;
-// The picture, written where the fog covers it.
-@group(1) @binding(7) var composited: texture_storage_2d<rgba16float, write>;
-// The fog layer (premultiplied, linear), written at every pixel: only `cs_fog_with_layer`
-// uses it, so `cs_fog`'s pipeline leaves it out of its layout.
-@group(1) @binding(8) var fog_layer: texture_storage_2d<rgba16float, write>;
 
 // Depth in clip space (0 at the near plane, 1 at the far plane) of a point, as the rasteriser
 // stores it.
@@ -65,18 +42,9 @@ struct FogAlongRay {
 // Marches the sheets along the ray through the centre of pixel `id` (inside the picture), front
 // to back, as far as the scene's depth or until the fog is opaque.
 fn march_fog(id: vec2<u32>) -> FogAlongRay {
-    let size_px = march.size.xy;
     let pixel = vec2<i32>(id);
-
-    // The ray through the pixel's centre: from the eye to the point on the far plane (clip
-    // space y is up, pixel rows run down).
-    let ndc = vec2<f32>(
-        (f32(id.x) + 0.5) / f32(size_px.x) * 2.0 - 1.0,
-        1.0 - (f32(id.y) + 0.5) / f32(size_px.y) * 2.0,
-    );
-    let far_clip = march.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
     let eye_world = frame.eye_world.xyz;
-    let ray_world = normalize(far_clip.xyz / far_clip.w - eye_world);
+    let ray_world = pixel_ray_world(id);
     // 1 (the far plane) where the scene pass drew nothing.
     let depth_scene = textureLoad(scene_depth, pixel, 0);
     let t_scene_world = scene_distance_world(eye_world, ray_world, depth_scene);
@@ -129,36 +97,21 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     return FogAlongRay(color, transmittance);
 }
 
-// Writes `fog_here` over the scene at `pixel`; leaves pixels without fog untouched.
-fn composite_over_scene(pixel: vec2<i32>, fog_here: FogAlongRay) {
-    let transmittance = fog_here.transmittance;
-    if transmittance >= 1.0 {
-        return;
-    }
-    // The scene behind, seen through what is left; alpha as the raster pass's blend leaves it.
-    let scene = textureLoad(scene_color, pixel, 0);
-    let alpha = 1.0 - transmittance + scene.a * transmittance;
-    textureStore(composited, pixel, vec4<f32>(fog_here.color + scene.rgb * transmittance, alpha));
-}
-
 @compute @workgroup_size(8, 8)
 fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x >= march.size.x || id.y >= march.size.y {
+    if !in_picture(id.xy) {
         return;
     }
-    composite_over_scene(vec2<i32>(id.xy), march_fog(id.xy));
+    let fog_here = march_fog(id.xy);
+    composite_over_scene(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }
 
-// `cs_fog`, and the fog alone into the fog layer: premultiplied colour and alpha 1 − T (the
-// coverage the raster layer's premultiplied "over" leaves), written at every pixel so pixels
-// without fog are transparent black.
+// `cs_fog`, and the fog alone into the fog layer (per_pixel.wgsl).
 @compute @workgroup_size(8, 8)
 fn cs_fog_with_layer(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x >= march.size.x || id.y >= march.size.y {
+    if !in_picture(id.xy) {
         return;
     }
-    let pixel = vec2<i32>(id.xy);
     let fog_here = march_fog(id.xy);
-    textureStore(fog_layer, pixel, vec4<f32>(fog_here.color, 1.0 - fog_here.transmittance));
-    composite_over_scene(pixel, fog_here);
+    composite_with_layer(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }

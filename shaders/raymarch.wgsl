@@ -10,42 +10,18 @@
 // along (`pixel_hash`, an integer hash: deterministic and the same on every adapter), so the
 // march's own error is grain that shrinks as the steps grow, never bands.
 //
-// The bindings and the compositing are those of fog_compute.wgsl (binding 5, the sheet heights,
-// is bound but unread):
-// the scene colour from a copy of the picture, the scene depth, the picture and (with
-// `--layers`, `cs_raymarch_with_layer`) the fog layer written as storage textures.
+// The bindings, the pixel's ray and the compositing are per_pixel.wgsl's, shared with the
+// `fog_compute` pass (whose binding 5, the sheet heights, is bound here too but unread).
 //
-// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl and fog.wgsl
+// Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl, fog.wgsl
 // (`FogKnobs`, `march_medium`, `scene_distance_world` and the group-1 bindings 0 to 3, which this
-// pass binds alike).
-
-// keep in sync with src/gpu/passes/fog_compute.rs: MarchKnobs
-struct MarchKnobs {
-    // Clip space back to world space: the inverse of `frame.clip_from_world`.
-    world_from_clip: mat4x4<f32>,
-    // x: picture width (pixels); y: picture height (pixels); z: steps per ray; w: unused.
-    size: vec4<u32>,
-}
-
-@group(1) @binding(4) var<uniform> march: MarchKnobs;
-// The picture as the scene pass left it (a copy); its depth is `scene_depth` (fog.wgsl).
-@group(1) @binding(6) var scene_color: texture_2d<f32>;
-// The picture, written where the fog covers it.
-@group(1) @binding(7) var composited: texture_storage_2d<rgba16float, write>;
-// The fog layer (premultiplied, linear), written at every pixel by `cs_raymarch_with_layer`.
-@group(1) @binding(8) var fog_layer: texture_storage_2d<rgba16float, write>;
+// pass binds alike) and per_pixel.wgsl.
 
 // The fog along the ray through the centre of pixel `id` (inside the picture), from the eye to
 // the scene's depth: premultiplied colour and transmittance.
 fn raymarch_pixel(id: vec2<u32>) -> RayFog {
-    let size_px = march.size.xy;
-    let ndc = vec2<f32>(
-        (f32(id.x) + 0.5) / f32(size_px.x) * 2.0 - 1.0,
-        1.0 - (f32(id.y) + 0.5) / f32(size_px.y) * 2.0,
-    );
-    let far_clip = march.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
     let eye_world = frame.eye_world.xyz;
-    let ray_world = normalize(far_clip.xyz / far_clip.w - eye_world);
+    let ray_world = pixel_ray_world(id);
     // The scene's surface along the ray, from its depth; none where the scene pass drew
     // nothing (depth 1, the far plane).
     let depth_scene = textureLoad(scene_depth, vec2<i32>(id), 0);
@@ -62,33 +38,21 @@ fn raymarch_pixel(id: vec2<u32>) -> RayFog {
     );
 }
 
-// Writes `fog_here` over the scene at `pixel`; leaves pixels without fog untouched.
-fn composite_over_scene(pixel: vec2<i32>, fog_here: RayFog) {
-    let transmittance = fog_here.transmittance;
-    if transmittance >= 1.0 {
-        return;
-    }
-    let scene = textureLoad(scene_color, pixel, 0);
-    let alpha = 1.0 - transmittance + scene.a * transmittance;
-    textureStore(composited, pixel, vec4<f32>(fog_here.color + scene.rgb * transmittance, alpha));
-}
-
 @compute @workgroup_size(8, 8)
 fn cs_raymarch(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x >= march.size.x || id.y >= march.size.y {
+    if !in_picture(id.xy) {
         return;
     }
-    composite_over_scene(vec2<i32>(id.xy), raymarch_pixel(id.xy));
+    let fog_here = raymarch_pixel(id.xy);
+    composite_over_scene(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }
 
-// `cs_raymarch`, and the fog alone into the fog layer (premultiplied colour, alpha 1 − T).
+// `cs_raymarch`, and the fog alone into the fog layer (per_pixel.wgsl).
 @compute @workgroup_size(8, 8)
 fn cs_raymarch_with_layer(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x >= march.size.x || id.y >= march.size.y {
+    if !in_picture(id.xy) {
         return;
     }
-    let pixel = vec2<i32>(id.xy);
     let fog_here = raymarch_pixel(id.xy);
-    textureStore(fog_layer, pixel, vec4<f32>(fog_here.color, 1.0 - fog_here.transmittance));
-    composite_over_scene(pixel, fog_here);
+    composite_with_layer(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }

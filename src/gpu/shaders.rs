@@ -16,6 +16,7 @@ const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
+const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
@@ -80,10 +81,19 @@ impl ShaderName {
                 NOISE_WGSL,
                 FIRES_WGSL,
                 FOG_WGSL,
+                PER_PIXEL_WGSL,
                 FOG_COMPUTE_WGSL,
             ],
-            // The continuous fog (`fog_medium`, `march_medium`) and the bindings of fog.wgsl.
-            ShaderName::Raymarch => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, RAYMARCH_WGSL],
+            // The continuous fog (`fog_medium`, `march_medium`) and the bindings of fog.wgsl;
+            // the ray, bindings and compositing it shares with `fog_compute` from per_pixel.wgsl.
+            ShaderName::Raymarch => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                FOG_WGSL,
+                PER_PIXEL_WGSL,
+                RAYMARCH_WGSL,
+            ],
             // The ground fog in front of each flame: the marches of fog.wgsl.
             ShaderName::Flame => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, FLAME_WGSL],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],

@@ -36,8 +36,8 @@ use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
 
-/// Side of the square workgroup, pixels: keep in sync with shaders/fog_compute.wgsl:
-/// `@workgroup_size`.
+/// Side of the square workgroup, pixels: keep in sync with `@workgroup_size` in
+/// shaders/fog_compute.wgsl and shaders/raymarch.wgsl.
 const WORKGROUP_SIDE_PX: u32 = 8;
 
 /// The raymarch's steps per ray when `--steps` is not given.
@@ -108,8 +108,8 @@ impl Compositor {
 
 /// What the march needs besides the frame uniforms and the fog's knobs.
 ///
-/// keep in sync with shaders/fog_compute.wgsl: MarchKnobs, and shaders/raymarch.wgsl:
-/// MarchKnobs
+/// keep in sync with shaders/per_pixel.wgsl: MarchKnobs (shared by the `fog_compute` and
+/// `raymarch` passes)
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct MarchKnobs {
