@@ -1,6 +1,6 @@
 //! The `camera` section: the example's follow camera, a fixed one, and keyframed paths.
 //!
-//! Plain data: `world.rs` turns it into a pose for each step.
+//! Plain data: `world/` turns it into a pose for each step.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
