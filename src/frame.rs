@@ -45,6 +45,21 @@ pub struct CameraPose {
     pub fov_y_deg: f32,
 }
 
+/// A solid capsule in world units: the segment from `a_world` to `b_world` swept by a sphere of
+/// `radius_world` (a sphere when the two ends meet). People are drawn as a few of these (body,
+/// head, legs); the scene pass shades them and the lamps' shadow maps draw them as casters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capsule {
+    /// One end of the axis, world units.
+    pub a_world: [f32; 3],
+    /// The other end of the axis, world units.
+    pub b_world: [f32; 3],
+    /// Radius round the axis, world units.
+    pub radius_world: f32,
+    /// Surface colour, linear RGB in 0..=1.
+    pub albedo_linear: [f32; 3],
+}
+
 /// What the weather shows in one frame: the state of the world's weather at the frame's step,
 /// with what the renderer needs already worked out on the CPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,6 +110,9 @@ pub struct FrameInputs<'a> {
     pub lift_map: &'a [u8],
     /// The weather in this frame; `None` for a scene without weather.
     pub weather: Option<WeatherFrame>,
+    /// Solid capsules drawn in the hall this frame (the people's bodies, heads and legs), in
+    /// a fixed order; empty for a scene without people.
+    pub capsules: &'a [Capsule],
 }
 
 /// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed,

@@ -306,6 +306,7 @@ impl Playback {
             fluid_map,
             lift_map,
             weather,
+            capsules: &[],
         }
     }
 }

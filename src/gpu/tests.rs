@@ -74,6 +74,7 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
         fluid_map: &maps.0,
         lift_map: &maps.1,
         weather: None,
+        capsules: &[],
     }
 }
 
