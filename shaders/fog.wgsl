@@ -32,7 +32,8 @@ struct FogKnobs {
     ball: vec4<f32>,
     // xyz: how far the noise drifts per second (world units); w: time of the frame (seconds).
     wind: vec4<f32>,
-    // rgb: the fog's colour (display sRGB, see `fog_medium`); w: unused.
+    // rgb: the fog's colour (display sRGB, see `fog_medium`); w: the fog's shape, 0 the column
+    // always reaches the rest top, 1 the density sets its height (`FogShape::DensityHeight`).
     fog_color: vec4<f32>,
     // rgb: colour of the ball's glow in the fog (display sRGB); w: glow strength.
     glow_color: vec4<f32>,
@@ -108,9 +109,13 @@ fn fog_medium(
     let drift_world = (fluid.gb - vec2<f32>(0.5)) * knobs.optics.y;
     let lift = raised.r;
 
-    // The layer grows upward where it was thrown, and thins a little underneath.
+    // The layer grows upward where it was thrown, and thins a little underneath. With the
+    // density-height shape, thin fog also makes a lower column (rest density 1 reaches the rest
+    // top), so a cut through it shows the floor.
     let bottom_world = knobs.layer.x;
-    let top_world = knobs.layer.y + lift * knobs.layer.z;
+    let column_world = max((knobs.layer.y - bottom_world) * clamp(amount, 0.0, 1.0), 1e-4);
+    let rest_top_world = select(knobs.layer.y, bottom_world + column_world, knobs.fog_color.w > 0.5);
+    let top_world = rest_top_world + lift * knobs.layer.z;
     let h = clamp((p.y - bottom_world) / (top_world - bottom_world), 0.0, 1.0);
     let profile = smoothstep(0.0, 0.06, h) * (1.0 - smoothstep(0.45, 1.0, h))
         * (1.0 - lift * 0.45 * (1.0 - h));

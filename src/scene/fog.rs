@@ -38,6 +38,39 @@ pub struct Fog {
     pub wind: [f32; 3],
     /// The flow view's mesh takes one fluid cell in this many each way. Default: 2.
     pub flow_every: u32,
+    /// How the fluid's density shapes the fog's column (see [`FogShape`]). Default: `Lift`.
+    /// Left out of the serialized scene when `Lift`, so scenes without it keep their hash.
+    #[serde(skip_serializing_if = "FogShape::is_lift")]
+    pub shape: FogShape,
+}
+
+/// How the fluid's density under a point turns into fog above it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub enum FogShape {
+    /// The column always reaches `top` (plus the lift); the density only sets how thick it is.
+    /// Thin fog is a low-contrast veil over the whole height: the temple's look.
+    #[default]
+    Lift,
+    /// The density also sets how tall the column is: density 1 (the rest level) reaches `top`,
+    /// density 0.5 half as high (above 1 the column stays at `top` and only thickens). Thin fog
+    /// stays near the ground, and where someone cuts through it the floor shows.
+    DensityHeight,
+}
+
+impl FogShape {
+    /// Whether this is the default shape (`Lift`), left out when a scene is written.
+    pub fn is_lift(&self) -> bool {
+        *self == FogShape::Lift
+    }
+
+    /// The shape as the shaders take it (`FogKnobs::fog_color`'s w): 0 `Lift`, 1
+    /// `DensityHeight`.
+    pub fn shader_code(self) -> f32 {
+        match self {
+            FogShape::Lift => 0.0,
+            FogShape::DensityHeight => 1.0,
+        }
+    }
 }
 
 impl Default for Fog {
@@ -57,6 +90,7 @@ impl Default for Fog {
             glow_color: [1.0, 0.55, 0.25],
             wind: [0.08, 0.03, 0.05],
             flow_every: 2,
+            shape: FogShape::Lift,
         }
     }
 }

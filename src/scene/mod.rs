@@ -42,7 +42,7 @@ pub use camera::{Camera, CameraKey, FixedCamera, FollowCamera, KeyframedCamera};
 pub use diagnostics::{SceneError, SourceText};
 pub use distance_fog::{DistanceFog, FogMode};
 pub use fires::{Fire, FireKind, TorchMount};
-pub use fog::Fog;
+pub use fog::{Fog, FogShape};
 pub use hall::{Altar, Block, Hall, Terrain};
 pub use lights::{AmbientLight, BallLight, DirectionalLight, Lights};
 pub use load::{LoadedScene, SceneErrors, load};

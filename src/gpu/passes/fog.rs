@@ -37,7 +37,8 @@ pub(crate) struct FogKnobs {
     /// xyz: noise drift per second; w: time in seconds.
     pub wind: [f32; 4],
     /// rgb: fog colour (display sRGB: `shade_sheet` works the example's colour formula in
-    /// display values and converts its result to linear).
+    /// display values and converts its result to linear); w: the fog's shape
+    /// (`FogShape::shader_code`: 0 lift, 1 density sets the height).
     pub fog_color: [f32; 4],
     /// rgb: glow colour (display sRGB); w: glow strength.
     pub glow_color: [f32; 4],
@@ -75,7 +76,7 @@ impl FogKnobs {
                 scene.ball.radius,
             ],
             wind: extend(fog.wind, 0.0),
-            fog_color: extend(fog.color, 0.0),
+            fog_color: extend(fog.color, fog.shape.shader_code()),
             glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
             optics: [sigma, fog.offset_range, debug, 0.0],
