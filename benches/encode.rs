@@ -159,6 +159,10 @@ fn main() {
         time(&format!("gif frame {size}"), runs, || {
             std::hint::black_box(gif::compress_frame(width, height, &rgba8, 3));
         });
+        // The palette and the indices alone: the rest of a GIF frame is its LZW.
+        time(&format!("gif quantize {size}"), runs, || {
+            std::hint::black_box(fogbank::output::gif::quantize(&rgba8, width));
+        });
         // Half floats of the same picture, as a linear render reads back.
         let bits: Vec<u16> = rgba8
             .iter()
