@@ -59,6 +59,14 @@ impl FrameSet {
         FrameSet { frames }
     }
 
+    /// The set of `frames`, in any order, repeats dropped.
+    pub fn from_list(frames: impl IntoIterator<Item = u32>) -> FrameSet {
+        let mut frames: Vec<u32> = frames.into_iter().collect();
+        frames.sort_unstable();
+        frames.dedup();
+        FrameSet::from_sorted(frames)
+    }
+
     /// Parses `A..B` (B excluded), `A..=B` or `A-B` (both included), a single `N`, or a
     /// comma-separated list of those.
     pub fn parse(text: &str) -> Result<FrameSet, RangeError> {

@@ -31,6 +31,54 @@ fn check_reports_differences_with_a_distinct_exit_code_and_artifacts() {
 }
 
 #[test]
+fn a_check_without_size_frames_or_view_renders_what_golden_json_recorded() {
+    require_gpu!();
+    let dir = temp_dir("check-recorded");
+    let d = dir.to_str().unwrap();
+    let blessed = fogbank(&[
+        "check", "--golden", d, "--size", "64x36", "--frames", "3,7", "--view", "fluid", "--bless",
+        "--quiet",
+    ]);
+    assert_exit(&blessed, 0);
+    // Only the folder: the size, both frames and the view come from golden.json, so nothing
+    // is reported missing and nothing new is written.
+    let checked = fogbank(&["check", "--golden", d, "--json"]);
+    assert_exit(&checked, 0);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&checked)).unwrap();
+    let frames: Vec<(u64, String)> = report["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["frame"].as_u64().unwrap(),
+                f["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(frames, [(3, "pass".to_string()), (7, "pass".to_string())]);
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert!(
+        stderr.contains("size 64x36, 2 frames, view fluid"),
+        "the check says what it took from golden.json: {stderr}"
+    );
+    let pngs = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "png")
+        })
+        .count();
+    assert_eq!(pngs, 2, "only the two references");
+    // A flag still wins over the record: another view is a different picture.
+    let other_view = fogbank(&["check", "--golden", d, "--view", "fog", "--quiet"]);
+    assert_eq!(other_view.status.code(), Some(3));
+}
+
+#[test]
 fn bless_replaces_the_fluid_map_references_too() {
     require_gpu!();
     let dir = temp_dir("bless-maps");

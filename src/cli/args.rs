@@ -27,15 +27,17 @@ pub(super) struct CheckArgs {
     /// Folder of golden frames (frame_NNNN.png and golden.json).
     #[arg(long, value_name = "DIR")]
     pub(super) golden: PathBuf,
-    /// Frames to check: A..B, A..=B, A-B or a comma list. Default: the whole clip.
+    /// Frames to check: A..B, A..=B, A-B or a comma list. Default: the frames golden.json
+    /// lists (when comparing), else the whole clip.
     #[arg(long, value_name = "RANGE")]
     pub(super) frames: Option<String>,
-    /// Picture size, e.g. 160x90. Default: the scene's output size.
+    /// Picture size, e.g. 160x90. Default: the size in golden.json (when comparing), else the
+    /// scene's output size.
     #[arg(long, value_name = "WxH")]
     pub(super) size: Option<String>,
-    /// What to show.
-    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
-    pub(super) view: ViewArg,
+    /// What to show. Default: the view in golden.json (when comparing), else fog.
+    #[arg(long, value_enum)]
+    pub(super) view: Option<ViewArg>,
     /// Write or replace the references (and golden.json) instead of comparing.
     #[arg(long)]
     pub(super) bless: bool,

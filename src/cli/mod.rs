@@ -151,7 +151,7 @@ impl Cli {
                 golden_dir: a.golden,
                 frames: parse_frames(a.frames)?,
                 size: a.size.as_deref().map(parse_size).transpose()?,
-                view: view(a.view),
+                view: a.view.map(view),
                 bless: a.bless,
                 maps: a.maps,
                 json: a.json,

@@ -7,17 +7,21 @@ use super::{
     CheckSettings, CompareSettings, ProgressMode, ProgressReporter, load_scene, print_json,
 };
 use crate::Error;
-use crate::compare::{CheckOptions, CheckReport, CompareFiles, FrameReport};
-use crate::pipeline;
+use crate::compare::{CheckOptions, CheckReport, CompareFiles, FrameReport, GoldenSidecar};
+use crate::frame::View;
+use crate::pipeline::{self, Reporter};
+use crate::timeline::FrameSet;
 
 /// Runs the check and prints its report; true when every frame passed.
 pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     let loaded = load_scene(&settings.scene)?;
-    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
+    let recorded = Recorded::fill_in(settings, &mut reporter);
+    let scene = pipeline::sized_scene(&loaded.scene, recorded.size);
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
-        frames: settings.frames.clone(),
-        view: settings.view,
+        frames: recorded.frames,
+        view: recorded.view,
         compositor: settings.gpu.compositor,
         bless: settings.bless,
         maps: settings.maps,
@@ -27,7 +31,6 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     };
     pipeline::frames_in_clip(options.frames.as_ref(), &scene)?;
     let context = settings.gpu.open()?;
-    let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
     let report = crate::compare::check(&context, &scene, &options, &mut reporter)?;
     if settings.json {
         print_json(&report);
@@ -35,6 +38,55 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         print_table(&report);
     }
     Ok(report.failed == 0)
+}
+
+/// The size, frames and view a check renders: those given on the command line, and for the
+/// ones left out, what the folder's golden.json recorded when the references were blessed (so
+/// `fogbank check --golden DIR` re-renders exactly what DIR holds). Blessing, or a folder
+/// without a readable golden.json, leaves them to the scene's defaults (the check itself
+/// reports an unreadable golden.json).
+struct Recorded {
+    size: Option<(u32, u32)>,
+    frames: Option<FrameSet>,
+    view: View,
+}
+
+impl Recorded {
+    fn fill_in(settings: &CheckSettings, reporter: &mut dyn Reporter) -> Recorded {
+        let sidecar = (!settings.bless)
+            .then(|| GoldenSidecar::read(&settings.golden_dir).ok())
+            .flatten();
+        let mut taken = Vec::new();
+        let size = settings.size.or_else(|| {
+            let [width, height] = sidecar.as_ref()?.size;
+            taken.push(format!("size {width}x{height}"));
+            Some((width, height))
+        });
+        let frames = settings.frames.clone().or_else(|| {
+            let listed = &sidecar.as_ref()?.frames;
+            (!listed.is_empty()).then(|| {
+                taken.push(format!("{} frames", listed.len()));
+                FrameSet::from_list(listed.iter().copied())
+            })
+        });
+        let view = settings.view.unwrap_or_else(|| {
+            let recorded = sidecar
+                .as_ref()
+                .and_then(|s| View::ALL.into_iter().find(|v| v.name() == s.view));
+            if let Some(view) = recorded {
+                taken.push(format!("view {}", view.name()));
+            }
+            recorded.unwrap_or_default()
+        });
+        if !taken.is_empty() {
+            reporter.note(&format!(
+                "as recorded in {}: {}",
+                GoldenSidecar::path_in(&settings.golden_dir).display(),
+                taken.join(", ")
+            ));
+        }
+        Recorded { size, frames, view }
+    }
 }
 
 fn print_table(report: &CheckReport) {

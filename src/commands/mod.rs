@@ -211,12 +211,13 @@ pub struct CheckSettings {
     pub scene: SceneChoice,
     /// Folder of golden frames.
     pub golden_dir: PathBuf,
-    /// Frames to check; all when `None`.
+    /// Frames to check; when `None`, those golden.json lists (comparing) or the whole clip.
     pub frames: Option<FrameSet>,
-    /// Picture size overriding the scene's.
+    /// Picture size overriding the scene's; when `None`, golden.json's (comparing) or the
+    /// scene's.
     pub size: Option<(u32, u32)>,
-    /// What to show.
-    pub view: View,
+    /// What to show; when `None`, golden.json's view (comparing) or the fog.
+    pub view: Option<View>,
     /// Write the references instead of comparing.
     pub bless: bool,
     /// Also compare the fluid's shader maps as numbers.
