@@ -16,6 +16,7 @@ use crate::scene::Scene;
 mod distance_fog;
 mod flame;
 mod fog_compute;
+mod lamps;
 mod layers;
 mod raymarch;
 
