@@ -21,8 +21,8 @@
 // adapters is avoided: the noise hash is integer (noise.wgsl) and the maps are filtered by hand
 // (`sample_map`).
 //
-// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`) and
-// fires.wgsl (`fire_glow_in_fog`).
+// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`),
+// fires.wgsl (`fire_glow_in_fog`) and lamps.wgsl (`lamp_light_in_fog`).
 
 // keep in sync with src/gpu/passes/fog.rs: FogKnobs
 struct FogKnobs {
@@ -91,7 +91,8 @@ struct FogMedium {
 // The maps are read (`sample_map`) at the point's floor position; `fluid_map` holds
 // density / 2, drift x and z (0.5 = none); `lift_map` holds lift and air speed. The fires'
 // glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added in linear light on top,
-// so the fog glows round every torch and brazier.
+// so the fog glows round every torch and brazier, and so is the lamps' light
+// (`lamp_light_in_fog`), dark in their shadows: every compositor reads the fog through here.
 fn fog_medium(
     pos_world: vec3<f32>,
     knobs: FogKnobs,
@@ -150,7 +151,11 @@ fn fog_medium(
     let shown = mix(color, fluid.rgb, debug);
     let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
     let fire_glow = fire_glow_in_fog(p, knobs.wind.w) * (1.0 - debug);
-    return FogMedium(srgb_to_linear(shown) + fire_glow, density * knobs.optics.x, debug_alpha);
+    var lit = srgb_to_linear(shown) + fire_glow;
+    if lamp_count() > 0u {
+        lit += lamp_light_in_fog(p) * (1.0 - debug);
+    }
+    return FogMedium(lit, density * knobs.optics.x, debug_alpha);
 }
 
 // The height of sheet `index` (world), lowest first: `Fog::sheet_height`, the height the raster

@@ -3,7 +3,8 @@
 // engine's linear distance fog. It writes the depth the fog sheets are tested against.
 //
 // Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`tile_fbm`) and
-// fires.wgsl (the torches' and braziers' light, and their glowing coals).
+// fires.wgsl (the torches' and braziers' light, and their glowing coals) and lamps.wgsl (the
+// lamps' light and shadows).
 
 // keep in sync with src/gpu/passes/scene.rs: SceneKnobs
 struct SceneKnobs {
@@ -93,8 +94,18 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
     light += frame.ball_light_color.rgb * (falloff * falloff * facing);
     light += fire_light_on_surface(pos_world, normal_world, frame.eye_world.w);
+    light += lamps_on_surface(pos_world, normal_world);
     return light;
 }
+
+// ---- lamps: their light and shadows (shaders/lamps.wgsl); nothing without lamps ----
+fn lamps_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+    if lamp_count() == 0u {
+        return vec3<f32>(0.0);
+    }
+    return lamp_light_on_surface(pos_world, normal_world);
+}
+// ---- end lamps ----
 
 // ---- weather: wet stone (src/gpu/weather.rs puts the wetness in ambient_color.w) ----
 // Wetness darkens an upward surface and polishes it: a sharp highlight of the ball's light

@@ -12,6 +12,7 @@ use crate::frame::FrameInputs;
 use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
+use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
 use crate::scene::{Rgb, Scene};
 
@@ -94,7 +95,9 @@ impl FrameUniforms {
 
 /// The frame uniforms on the GPU: the buffer, and the group-0 layout and bind group every
 /// world pass shares. Binding 1 holds the scene's fires ([`FireLights`], written once);
-/// binding 2 the distance fog ([`DistanceFogParams`], written once).
+/// binding 2 the distance fog ([`DistanceFogParams`], written once); binding 3 the lamps
+/// (`LampLights`, written once) and binding 4 their shadow maps (drawn each frame by the
+/// `shadow` pass, which does not bind this group).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The distance fog's buffer: written once, and again each frame when the scene has
@@ -109,6 +112,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         fire_lights: &FireLights,
         distance_fog: &DistanceFogParams,
+        lamps: &LampResources,
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
         let fire_lights =
@@ -121,6 +125,8 @@ impl FrameBinding {
             uniform(0, ALL_STAGES),
             uniform(1, ALL_STAGES),
             uniform(2, ALL_STAGES),
+            uniform(3, ALL_STAGES),
+            shadow_maps(4),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -128,6 +134,8 @@ impl FrameBinding {
                 buffer.as_entire_binding(),
                 fire_lights.as_entire_binding(),
                 distance_fog.as_entire_binding(),
+                lamps.buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&lamps.maps_view),
             ],
         );
         // The fire lights never change: the bind group keeps their buffer alive. The distance
@@ -148,6 +156,20 @@ impl FrameBinding {
     /// Queues this frame's uniforms (applied at the next submit).
     pub(crate) fn write(&self, queue: &wgpu::Queue, uniforms: &FrameUniforms) {
         queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(uniforms));
+    }
+}
+
+/// The lamps' shadow maps at `binding`: a depth texture array, read with `textureLoad`.
+fn shadow_maps(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: ALL_STAGES,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Depth,
+            view_dimension: wgpu::TextureViewDimension::D2Array,
+            multisampled: false,
+        },
+        count: None,
     }
 }
 

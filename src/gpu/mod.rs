@@ -43,6 +43,7 @@ mod error;
 mod fire_geometry;
 mod fire_lights;
 mod geometry;
+mod lamp_lights;
 mod maps;
 mod passes;
 mod readback;

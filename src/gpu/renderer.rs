@@ -2,7 +2,7 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
-//! then the `scene` pass, the `fog` pass (or the `fog_compute` pass, as
+//! then the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `fog` pass (or the `fog_compute` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
 //! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
@@ -18,6 +18,7 @@ use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
+use crate::gpu::lamp_lights::{LampLights, LampResources};
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
@@ -29,6 +30,7 @@ use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::raymarch::raymarch_pass;
 use crate::gpu::passes::scene::ScenePass;
+use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
@@ -94,6 +96,21 @@ fn mark(timer: &mut Option<PassTimer>, encoder: &mut wgpu::CommandEncoder, name:
     }
 }
 
+/// Records the `shadow` pass (scenes with shadowing lamps) and marks its end.
+// The people's capsule mesh reaches the shadow maps as `ExtraCasters` (passes/shadow.rs):
+// hand it to `record` here in place of `None`.
+fn record_shadow(
+    shadow: &mut Option<ShadowPass>,
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    timer: &mut Option<PassTimer>,
+) {
+    if let Some(shadow) = shadow.as_mut() {
+        shadow.record(device, encoder, None);
+        mark(timer, encoder, "shadow");
+    }
+}
+
 /// Renders frames of one scene at one size and view.
 pub struct Renderer {
     device: wgpu::Device,
@@ -106,6 +123,8 @@ pub struct Renderer {
     frame: FrameBinding,
     maps: FluidMaps,
     targets: Targets,
+    /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
+    shadow: Option<ShadowPass>,
     scene: ScenePass,
     fog: FogPass,
     /// Recorded instead of `fog` when the compositor is `Compute` (or `Raymarch`: then it is
@@ -155,9 +174,12 @@ impl Renderer {
         let errors = ctx.errors();
         let fire_lights = FireLights::new(scene);
         let distance_fog = DistanceFogParams::new(&scene.distance_fog);
-        let (frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
+        let (lamps, frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
+            let lamps = LampResources::new(&device, &LampLights::new(scene));
+            let frame = FrameBinding::new(&device, &fire_lights, &distance_fog, &lamps);
             (
-                FrameBinding::new(&device, &fire_lights, &distance_fog),
+                lamps,
+                frame,
                 FluidMaps::new(&device, grid),
                 Targets::new(
                     &device,
@@ -167,6 +189,7 @@ impl Renderer {
                 ),
             )
         })?;
+        let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
         // The raster fog's sheets, as the pass `name`.
         let fog_pass = |name| {
@@ -261,6 +284,7 @@ impl Renderer {
             frame,
             maps,
             targets,
+            shadow,
             scene: scene_pass,
             fog,
             fog_compute,
@@ -349,6 +373,7 @@ impl Renderer {
             frame,
             maps,
             targets,
+            shadow,
             scene,
             fog,
             fog_compute,
@@ -390,6 +415,7 @@ impl Renderer {
                 label: Some("frame"),
             });
             mark(timer, &mut encoder, "start");
+            record_shadow(shadow, device, &mut encoder, timer);
             scene.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "scene");
             match fog_compute {

@@ -2,7 +2,7 @@
 //!
 //! WGSL has no `#include`, so each pass's module is its own file with the shared files in
 //! front (`common.wgsl` for the frame uniforms, `noise.wgsl` for the noises, `fires.wgsl` for
-//! the fires as lights), concatenated
+//! the fires as lights, `lamps.wgsl` for the lamps and their shadow maps), concatenated
 //! here from `include_str!`. The `fog_compute` module also takes the raster `fog` pass's file
 //! in front of its own, for `shade_sheet` and the fog's bindings, and so do the `raymarch` and
 //! `flame` modules, for `fog_medium`, the marches and the bindings. Pipelines and the naga validation test both take their source
@@ -14,6 +14,8 @@ use crate::gpu::context::{ErrorSink, scoped};
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
+const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
+const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
@@ -28,6 +30,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ShaderName {
+    Shadow,
     Scene,
     Fog,
     FogCompute,
@@ -42,7 +45,8 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 9] = [
+    pub(crate) const ALL: [ShaderName; 10] = [
+        ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
@@ -57,6 +61,7 @@ impl ShaderName {
     /// The pass name, used as the module's label.
     pub(crate) fn name(self) -> &'static str {
         match self {
+            ShaderName::Shadow => "shadow",
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
@@ -72,14 +77,16 @@ impl ShaderName {
     /// The module's full source: the shared files it needs, then its own.
     pub(crate) fn source(self) -> String {
         let parts: &[&str] = match self {
-            ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, SCENE_WGSL],
-            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL],
+            ShaderName::Shadow => &[COMMON_WGSL, LAMPS_WGSL, SHADOW_WGSL],
+            ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, SCENE_WGSL],
+            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
             // `shade_sheet` and the fog's bindings come from fog.wgsl: the same function shades
             // the sheets in both passes.
             ShaderName::FogCompute => &[
                 COMMON_WGSL,
                 NOISE_WGSL,
                 FIRES_WGSL,
+                LAMPS_WGSL,
                 FOG_WGSL,
                 PER_PIXEL_WGSL,
                 FOG_COMPUTE_WGSL,
@@ -90,12 +97,20 @@ impl ShaderName {
                 COMMON_WGSL,
                 NOISE_WGSL,
                 FIRES_WGSL,
+                LAMPS_WGSL,
                 FOG_WGSL,
                 PER_PIXEL_WGSL,
                 RAYMARCH_WGSL,
             ],
             // The ground fog in front of each flame: the marches of fog.wgsl.
-            ShaderName::Flame => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, FLAME_WGSL],
+            ShaderName::Flame => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                LAMPS_WGSL,
+                FOG_WGSL,
+                FLAME_WGSL,
+            ],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
             ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
@@ -154,7 +169,11 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 6] = [
+        let expected: [(ShaderName, &[&str]); 7] = [
+            (
+                ShaderName::Shadow,
+                &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
+            ),
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
             (ShaderName::Fog, &["vs_fog", "fs_fog"]),
             (ShaderName::FogCompute, &["cs_fog"]),
@@ -183,7 +202,17 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 10] = [
+        let twins: [(ShaderName, &str, usize); 12] = [
+            (
+                ShaderName::Shadow,
+                "LampLights",
+                size_of::<crate::gpu::lamp_lights::LampLights>(),
+            ),
+            (
+                ShaderName::Fog,
+                "LampLight",
+                size_of::<crate::gpu::lamp_lights::LampLight>(),
+            ),
             (
                 ShaderName::Scene,
                 "FrameUniforms",

@@ -4,7 +4,7 @@
 //! example's value) and a one-line doc. The structs are plain data: the simulation and the
 //! renderer read them, nothing here knows about the GPU. Each section of a scene file has its
 //! own module ([`output`], [`camera`], [`lights`], [`distance_fog`], [`hall`], [`ball`],
-//! [`fog`], [`fires`], [`weather`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
+//! [`fog`], [`fires`], [`lamps`], [`weather`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
 //! checks in [`validate`], and [`load`] ties them together. [`canonical`] hashes a scene,
@@ -22,6 +22,7 @@ pub mod distance_fog;
 pub mod fires;
 pub mod fog;
 pub mod hall;
+pub mod lamps;
 pub mod lights;
 pub mod load;
 pub mod output;
@@ -44,6 +45,7 @@ pub use distance_fog::{DistanceFog, FogMode};
 pub use fires::{Fire, FireKind, TorchMount};
 pub use fog::{Fog, FogShape};
 pub use hall::{Altar, Block, Hall, Terrain};
+pub use lamps::Lamp;
 pub use lights::{AmbientLight, BallLight, DirectionalLight, Lights};
 pub use load::{LoadedScene, SceneErrors, load};
 pub use output::Output;
@@ -84,6 +86,11 @@ pub struct Scene {
     /// scene without fires keeps its scene hash.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fires: Vec<Fire>,
+    /// Fixed point and spot lamps that light the hall and the fog and cast shadows (at most
+    /// [`lamps::MAX_LAMPS`]). Default: none. Left out of the serialized scene when empty, so a
+    /// scene without lamps keeps its scene hash.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lamps: Vec<Lamp>,
     /// The sky, its changes, the one wind, rain and lightning (see [`weather`]). Default: none
     /// (no weather). Left out of the serialized scene when absent, so a scene without weather
     /// keeps its scene hash.
@@ -106,6 +113,7 @@ impl Default for Scene {
             fog: Fog::default(),
             fluid: FluidParams::default(),
             fires: Vec::new(),
+            lamps: Vec::new(),
             weather: None,
             background: hex(0x0b0f1a),
         }

@@ -76,6 +76,7 @@ mod tests {
                 "fluid",
                 "fog",
                 "hall",
+                "lamps",
                 "lights",
                 "name",
                 "output",

@@ -242,7 +242,7 @@ impl<'a> PassBuilder<'a> {
 
     /// The pipeline layout of `bind_group_layouts` (group 0, 1, … in order) for the pipeline
     /// labelled `pipeline_label`.
-    fn pipeline_layout(
+    pub(crate) fn pipeline_layout(
         &self,
         pipeline_label: &str,
         bind_group_layouts: &[&wgpu::BindGroupLayout],

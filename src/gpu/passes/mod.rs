@@ -15,3 +15,4 @@ pub(crate) mod overlay;
 pub(crate) mod rain;
 pub(crate) mod raymarch;
 pub(crate) mod scene;
+pub(crate) mod shadow;

@@ -5,13 +5,14 @@
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
 //! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid) and
-//! [`fires`] and [`weather`]. Warnings flag values that are legal but
+//! [`fires`], [`lamps`] and [`weather`]. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
 mod ball;
 mod fires;
 mod fog;
 mod hall;
+mod lamps;
 mod view;
 mod weather;
 
@@ -26,6 +27,7 @@ use ball::check_ball;
 use fires::check_fires;
 use fog::{check_fluid, check_fog};
 use hall::check_hall;
+use lamps::check_lamps;
 use view::{check_camera, check_lights, check_output};
 use weather::check_weather;
 
@@ -63,6 +65,7 @@ pub fn check(scene: &Scene) -> Report {
     check_fog(&mut c, scene);
     check_fluid(&mut c, scene);
     check_fires(&mut c, scene);
+    check_lamps(&mut c, scene);
     check_weather(&mut c, scene);
     c.color("background", scene.background);
     c.report

@@ -205,3 +205,77 @@ fn dark_scene_warns() {
     assert!(report.errors.is_empty());
     assert!(report.warnings.iter().any(|w| w.message.contains("black")));
 }
+
+#[test]
+fn lamps_are_checked_for_range_cone_place_and_count() {
+    use crate::scene::Lamp;
+    use crate::scene::lamps::MAX_LAMPS;
+    let [px, pz] = Scene::default().hall.pillars[0];
+    let lamps = vec![
+        Lamp {
+            intensity: -1.0,
+            range: -2.0,
+            ..Lamp::default()
+        },
+        Lamp {
+            cone_deg: Some(95.0),
+            direction: [0.0, 0.0, 0.0],
+            ..Lamp::default()
+        },
+        Lamp {
+            position: [px, 1.5, pz],
+            ..Lamp::default()
+        },
+        Lamp {
+            position: [40.0, 1.0, 0.0],
+            ..Lamp::default()
+        },
+    ];
+    let mut scene = Scene {
+        lamps,
+        ..Scene::default()
+    };
+    let report = check(&scene);
+    let paths: Vec<&str> = report
+        .errors
+        .iter()
+        .map(|p| p.field_path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "lamps[0].intensity",
+            "lamps[0].range",
+            "lamps[1].cone_deg",
+            "lamps[1].direction",
+            "lamps[3].position",
+        ],
+        "{:?}",
+        report.errors
+    );
+    let warnings: Vec<&str> = report
+        .warnings
+        .iter()
+        .map(|p| p.field_path.as_str())
+        .collect();
+    assert_eq!(warnings, ["lamps[2].position"], "{:?}", report.warnings);
+    assert!(
+        report.warnings[0]
+            .message
+            .contains("inside hall.pillars[0]")
+    );
+    assert!(report.errors[2].message.contains("allowed range is 1..=80"));
+
+    scene.lamps = vec![Lamp::default(); MAX_LAMPS + 1];
+    let report = check(&scene);
+    assert!(
+        report
+            .errors
+            .iter()
+            .any(|p| p.field_path == "lamps" && p.message.contains("at most 4")),
+        "{:?}",
+        report.errors
+    );
+    scene.lamps.truncate(MAX_LAMPS);
+    assert!(check(&scene).errors.is_empty());
+}

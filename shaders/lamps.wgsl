@@ -1,0 +1,190 @@
+// lamps.wgsl: the scene's lamps as lights — what the `scene` pass (lit surfaces), every fog
+// compositor (the fog lit by each lamp, dark in its shadows, through `fog_medium`) and the
+// `shadow` pass (which draws the shadow maps) share.
+//
+// The lamps and their shadow-map faces are a fixed-size uniform array with counts, bound at
+// group 0, binding 3, and the shadow maps a depth texture array at binding 4, beside the frame
+// uniforms, so any pass that binds the frame, raster or compute, can read them. Both are
+// written once per renderer (the maps once per frame, by the `shadow` pass).
+//
+// The shadow maps are filtered by hand: `textureLoad` of each texel and explicit weights, no
+// comparison sampler, so the shadows are the same on every adapter (as fog.wgsl's maps are). A
+// texel holds the distance from the lamp to the nearest caster over the lamp's range.
+//
+// Needs common.wgsl (`frame`).
+
+// keep in sync with src/scene/lamps.rs: MAX_LAMPS and src/gpu/lamp_lights.rs: MAX_LAMP_LIGHTS
+const MAX_LAMPS: u32 = 4u;
+
+// keep in sync with src/gpu/lamp_lights.rs: LampLight
+struct LampLight {
+    // xyz: the lamp (world); w: its range (world units).
+    pos_world: vec4<f32>,
+    // rgb: colour times intensity (linear); w: how strongly the fog scatters it.
+    color: vec4<f32>,
+    // xyz: the unit direction a spot points along; w: cos of the cone's half-angle (−2 for a
+    // point lamp, so every direction is inside).
+    spot: vec4<f32>,
+    // x: its first shadow-map face (−1 without shadows); y: its faces (0, 1 or 6); z: cos of
+    // the angle where the cone's fade begins; w: a shadow texel's width one world unit away.
+    shadow: vec4<f32>,
+}
+
+// keep in sync with src/gpu/lamp_lights.rs: LampShadowFace
+struct LampShadowFace {
+    // World to the face's clip space.
+    clip_from_world: mat4x4<f32>,
+    // x: the lamp it belongs to; y, z, w: unused.
+    lamp: vec4<u32>,
+}
+
+// keep in sync with src/gpu/lamp_lights.rs: LampLights
+struct LampLights {
+    // x: lamps in use; y: shadow-map faces in use; z, w: unused.
+    count: vec4<u32>,
+    lamps: array<LampLight, 4>,
+    faces: array<LampShadowFace, 24>,
+}
+
+@group(0) @binding(3) var<uniform> lamp_lights: LampLights;
+@group(0) @binding(4) var lamp_shadow_maps: texture_depth_2d_array;
+
+// How many lamps there are, never more than the array holds.
+fn lamp_count() -> u32 {
+    return min(lamp_lights.count.x, MAX_LAMPS);
+}
+
+// A spot's cone at the unit direction `from_lamp`: 1 inside, fading to 0 over the outer part
+// of the angle; always 1 for a point lamp.
+fn lamp_cone(lamp: LampLight, from_lamp: vec3<f32>) -> f32 {
+    if lamp.spot.w < -1.5 {
+        return 1.0;
+    }
+    return smoothstep(lamp.spot.w, lamp.shadow.z, dot(from_lamp, lamp.spot.xyz));
+}
+
+// The light's fade with distance: the square of 1 − distance / range (the ball's light's model).
+fn lamp_falloff(lamp: LampLight, distance_world: f32) -> f32 {
+    let edge = clamp(1.0 - distance_world / max(lamp.pos_world.w, 1e-4), 0.0, 1.0);
+    return edge * edge;
+}
+
+// Which of the lamp's faces sees the direction `to_point` from the lamp: a spot's only face,
+// or for a point lamp the cube face of the largest component (+x, −x, +y, −y, +z, −z).
+fn lamp_face(lamp: LampLight, to_point: vec3<f32>) -> u32 {
+    let first = u32(lamp.shadow.x);
+    if lamp.shadow.y < 6.0 {
+        return first;
+    }
+    let a = abs(to_point);
+    if a.x >= a.y && a.x >= a.z {
+        return first + select(1u, 0u, to_point.x >= 0.0);
+    }
+    if a.y >= a.z {
+        return first + select(3u, 2u, to_point.y >= 0.0);
+    }
+    return first + select(5u, 4u, to_point.z >= 0.0);
+}
+
+// 1 where a texel of `layer` holds a caster no nearer than `reference` (lit), else 0; texels
+// outside the face are read at its edge.
+fn lamp_shadow_tap(layer: u32, texel: vec2<i32>, reference: f32) -> f32 {
+    let size = vec2<i32>(textureDimensions(lamp_shadow_maps));
+    let stored = textureLoad(lamp_shadow_maps, clamp(texel, vec2<i32>(0), size - vec2<i32>(1)), layer, 0);
+    return select(0.0, 1.0, stored >= reference);
+}
+
+// How much of the lamp's light reaches `pos_world`, 0 (in shadow) to 1 (lit). The point is
+// compared `bias_texels` shadow texels nearer the lamp than it is, so a surface does not shadow
+// itself. `wide` filters over a 4×4 tent of texels (a 3×3 box, bilinearly: soft edges on
+// surfaces); otherwise over 2×2 bilinearly (the fog, sampled many times a pixel). The weights
+// are explicit: the same on every adapter.
+fn lamp_shadow(lamp: LampLight, pos_world: vec3<f32>, bias_texels: f32, wide: bool) -> f32 {
+    if lamp.shadow.x < 0.0 {
+        return 1.0;
+    }
+    let to_point = pos_world - lamp.pos_world.xyz;
+    let layer = lamp_face(lamp, to_point);
+    let clip = lamp_lights.faces[layer].clip_from_world * vec4<f32>(pos_world, 1.0);
+    if clip.w <= 1e-6 {
+        return 1.0;
+    }
+    let distance_world = length(to_point);
+    let texel_world = distance_world * lamp.shadow.w;
+    let reference = (distance_world - bias_texels * texel_world) / max(lamp.pos_world.w, 1e-4);
+    let size = f32(textureDimensions(lamp_shadow_maps).x);
+    let ndc = clip.xy / clip.w;
+    let texel_pos = (ndc * vec2<f32>(0.5, -0.5) + vec2<f32>(0.5)) * size - vec2<f32>(0.5);
+    let base = floor(texel_pos);
+    let f = texel_pos - base;
+    let i = vec2<i32>(base);
+    if !wide {
+        let a = lamp_shadow_tap(layer, i, reference);
+        let b = lamp_shadow_tap(layer, i + vec2<i32>(1, 0), reference);
+        let c = lamp_shadow_tap(layer, i + vec2<i32>(0, 1), reference);
+        let d = lamp_shadow_tap(layer, i + vec2<i32>(1, 1), reference);
+        return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+    }
+    // Texels i − 1 .. i + 2 on each axis weigh (1 − f, 1, 1, f) / 3.
+    let wx = array<f32, 4>((1.0 - f.x) / 3.0, 1.0 / 3.0, 1.0 / 3.0, f.x / 3.0);
+    let wy = array<f32, 4>((1.0 - f.y) / 3.0, 1.0 / 3.0, 1.0 / 3.0, f.y / 3.0);
+    var lit = 0.0;
+    for (var y = 0; y < 4; y += 1) {
+        var row = 0.0;
+        for (var x = 0; x < 4; x += 1) {
+            row += wx[x] * lamp_shadow_tap(layer, i + vec2<i32>(x - 1, y - 1), reference);
+        }
+        lit += wy[y] * row;
+    }
+    return lit;
+}
+
+// The light every lamp casts on a surface at `pos_world` facing `normal_world`: Lambert, the
+// range's fade, the cone, and the shadow. The shadow is looked up a little off the surface
+// along its normal (more where the light grazes it) and a texel and a half nearer the lamp:
+// no acne on lit faces.
+fn lamp_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+    var light = vec3<f32>(0.0);
+    for (var i = 0u; i < lamp_count(); i += 1u) {
+        let lamp = lamp_lights.lamps[i];
+        let to_lamp = lamp.pos_world.xyz - pos_world;
+        let distance_world = length(to_lamp);
+        if distance_world >= lamp.pos_world.w || distance_world <= 1e-5 {
+            continue;
+        }
+        let toward = to_lamp / distance_world;
+        let facing = max(dot(normal_world, toward), 0.0);
+        let cone = lamp_cone(lamp, -toward);
+        if facing <= 0.0 || cone <= 0.0 {
+            continue;
+        }
+        let texel_world = distance_world * lamp.shadow.w;
+        let offset_world = texel_world * (1.0 + 2.0 * (1.0 - facing));
+        let shadow = lamp_shadow(lamp, pos_world + normal_world * offset_world, 1.5, true);
+        light += lamp.color.rgb * (lamp_falloff(lamp, distance_world) * facing * cone * shadow);
+    }
+    return light;
+}
+
+// The light the fog scatters toward the eye at `pos_world` from every lamp (linear): each
+// lamp's colour times its fog glow, the range's fade and the cone, dark where the lamp's shadow
+// map says a caster stands between the lamp and the point. Added to the fog's colour in
+// `fog_medium`, so every compositor shows the lit cone and the shadows through the fog.
+fn lamp_light_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
+    var glow = vec3<f32>(0.0);
+    for (var i = 0u; i < lamp_count(); i += 1u) {
+        let lamp = lamp_lights.lamps[i];
+        let to_point = pos_world - lamp.pos_world.xyz;
+        let distance_world = length(to_point);
+        if distance_world >= lamp.pos_world.w || distance_world <= 1e-5 {
+            continue;
+        }
+        let cone = lamp_cone(lamp, to_point / distance_world);
+        if cone <= 0.0 || lamp.color.w <= 0.0 {
+            continue;
+        }
+        let shadow = lamp_shadow(lamp, pos_world, 2.0, false);
+        glow += lamp.color.rgb * (lamp.color.w * lamp_falloff(lamp, distance_world) * cone * shadow);
+    }
+    return glow;
+}

@@ -1,0 +1,228 @@
+//! GPU tests of the lamps and their shadow maps: a pillar's shadow on the floor and through the
+//! fog (with every compositor), no shadow where nothing stands between, and the same bytes
+//! every time.
+//!
+//! The hall is lit by one spot lamp to the pillar at (3.5, 3.5)'s +x side, aimed along −x, so
+//! the pillar throws its shadow along z = 3.5 toward −x; the other lights are dimmed so the
+//! lamp's share shows. Like the other GPU tests they are skipped (saying so) without an
+//! adapter, and fail under CI.
+
+use glam::Vec3;
+
+use super::{context, flat_maps, inputs};
+use crate::frame::{CameraPose, Frame, View};
+use crate::gpu::camera::clip_from_world;
+use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::output::exr::f16_bits_to_f32;
+use crate::scene::{Lamp, Scene};
+
+const SIZE: (u32, u32) = (96, 54);
+
+/// On the floor in the pillar's shadow.
+const SHADOWED_WORLD: [f32; 3] = [1.2, 0.0, 3.5];
+/// On the floor beside the shadow, as far from the lamp.
+const LIT_WORLD: [f32; 3] = [1.2, 0.0, 5.4];
+
+/// The default hall lit by one spot lamp (or with `shadows` off), the other lights dim, the
+/// ball out of the way.
+fn lamp_scene(shadows: bool) -> Scene {
+    let mut scene = Scene::default();
+    scene.lights.directional.intensity = 0.0;
+    scene.lights.ambient.intensity = 0.15;
+    scene.lights.ball.intensity = 0.0;
+    scene.fog.glow = 0.0;
+    scene.ball.start = [-6.0, -6.0];
+    scene.lamps = vec![Lamp {
+        position: [7.5, 2.0, 3.5],
+        direction: [-1.0, -0.3, 0.0],
+        cone_deg: Some(45.0),
+        range: 14.0,
+        intensity: 6.0,
+        shadows,
+        ..Lamp::default()
+    }];
+    scene
+}
+
+fn camera() -> CameraPose {
+    CameraPose {
+        // From high above, so a pixel's ray crosses the fog over one spot of the floor.
+        eye_world: [1.5, 11.0, 6.5],
+        target_world: [1.5, 0.0, 4.2],
+        fov_y_deg: 50.0,
+    }
+}
+
+/// The pixel `pos_world` lands on.
+fn pixel_of(pos_world: [f32; 3]) -> (u32, u32) {
+    let (width, height) = SIZE;
+    let clip = clip_from_world(&camera(), width as f32 / height as f32)
+        * Vec3::from_array(pos_world).extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let x = (ndc.x * 0.5 + 0.5) * width as f32;
+    let y = (0.5 - ndc.y * 0.5) * height as f32;
+    (x as u32, y as u32)
+}
+
+fn render(
+    ctx: &GpuContext,
+    scene: &Scene,
+    compositor: Compositor,
+    density: f32,
+    readback: Readback,
+) -> Frame {
+    let (width, height) = SIZE;
+    let config = RenderConfig {
+        width,
+        height,
+        view: View::Fog,
+        compositor,
+        readback,
+    };
+    let mut renderer =
+        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    let maps = flat_maps(scene, density);
+    let mut at = inputs(scene, &maps, 30);
+    at.camera = camera();
+    renderer
+        .render_one(&at)
+        .unwrap_or_else(|e| panic!("render: {e}"))
+}
+
+/// Mean R + G + B of the 8-bit frame over the 3×3 pixels round `pos_world`'s.
+fn brightness(frame: &Frame, pos_world: [f32; 3]) -> f64 {
+    let (x, y) = pixel_of(pos_world);
+    let mut sum = 0.0;
+    for py in y - 1..=y + 1 {
+        for px in x - 1..=x + 1 {
+            let i = ((py * frame.width + px) * 4) as usize;
+            sum += frame.rgba8[i..i + 3]
+                .iter()
+                .map(|&c| f64::from(c))
+                .sum::<f64>();
+        }
+    }
+    sum / 9.0
+}
+
+/// Mean R + G + B of the fog layer alone (linear, premultiplied) over the 3×3 pixels round
+/// `pos_world`'s.
+fn fog_light(frame: &Frame, pos_world: [f32; 3]) -> f64 {
+    let layer = frame.fog_f16.as_ref().expect("the fog layer");
+    let (x, y) = pixel_of(pos_world);
+    let mut sum = 0.0;
+    for py in y - 1..=y + 1 {
+        for px in x - 1..=x + 1 {
+            let i = ((py * frame.width + px) * 4) as usize;
+            sum += layer[i..i + 3]
+                .iter()
+                .map(|&bits| f64::from(f16_bits_to_f32(bits)))
+                .sum::<f64>();
+        }
+    }
+    sum / 9.0
+}
+
+#[test]
+fn a_pillar_shadows_the_floor_a_lamp_lights() {
+    let Some(ctx) = context() else { return };
+    let shadowed = render(
+        &ctx,
+        &lamp_scene(true),
+        Compositor::Raster,
+        0.0,
+        Readback::default(),
+    );
+    let unshadowed = render(
+        &ctx,
+        &lamp_scene(false),
+        Compositor::Raster,
+        0.0,
+        Readback::default(),
+    );
+    let (in_shadow, beside) = (
+        brightness(&shadowed, SHADOWED_WORLD),
+        brightness(&shadowed, LIT_WORLD),
+    );
+    assert!(
+        beside > in_shadow + 40.0,
+        "the floor beside the shadow ({beside:.1}) is not clearly brighter than in it ({in_shadow:.1})"
+    );
+    // Without shadows the same spot is lit; beside the shadow nothing changes.
+    let open = brightness(&unshadowed, SHADOWED_WORLD);
+    assert!(
+        open > in_shadow + 40.0,
+        "without shadows the spot ({open:.1}) is not lit (with: {in_shadow:.1})"
+    );
+    let beside_open = brightness(&unshadowed, LIT_WORLD);
+    assert!(
+        (beside_open - beside).abs() < 3.0,
+        "the shadow map darkened open floor: {beside:.1} with shadows, {beside_open:.1} without"
+    );
+    // The lamp lights the floor at all: brighter than with no lamp.
+    let mut dark = lamp_scene(true);
+    dark.lamps.clear();
+    let unlit = render(&ctx, &dark, Compositor::Raster, 0.0, Readback::default());
+    let ambient = brightness(&unlit, LIT_WORLD);
+    assert!(
+        beside > ambient + 40.0,
+        "lit {beside:.1}, no lamp {ambient:.1}"
+    );
+}
+
+#[test]
+fn the_fog_is_dark_in_a_pillars_shadow_with_every_compositor() {
+    let Some(ctx) = context() else { return };
+    let layer = Readback {
+        linear_f16: false,
+        fog_layer_f16: true,
+    };
+    for compositor in [
+        Compositor::Raster,
+        Compositor::Compute,
+        Compositor::Raymarch { steps: 48 },
+    ] {
+        let shadowed = render(&ctx, &lamp_scene(true), compositor, 0.6, layer);
+        let unshadowed = render(&ctx, &lamp_scene(false), compositor, 0.6, layer);
+        let (in_shadow, beside) = (
+            fog_light(&shadowed, SHADOWED_WORLD),
+            fog_light(&shadowed, LIT_WORLD),
+        );
+        eprintln!("{compositor:?}: fog in shadow {in_shadow:.3}, beside {beside:.3}");
+        assert!(
+            beside > in_shadow * 1.3,
+            "{compositor:?}: the fog beside the shadow ({beside:.3}) is not clearly brighter than in it ({in_shadow:.3})"
+        );
+        let open = fog_light(&unshadowed, SHADOWED_WORLD);
+        assert!(
+            open > in_shadow * 1.3,
+            "{compositor:?}: without shadows the fog there ({open:.3}) is no brighter than with them ({in_shadow:.3})"
+        );
+    }
+}
+
+#[test]
+fn lamps_and_shadows_render_the_same_bytes_every_time() {
+    let Some(ctx) = context() else { return };
+    let mut scene = lamp_scene(true);
+    // A point lamp too: its six faces.
+    scene.lamps.push(Lamp {
+        position: [-2.0, 2.5, 1.0],
+        color: [0.6, 0.8, 1.0],
+        ..Lamp::default()
+    });
+    let a = render(&ctx, &scene, Compositor::Raster, 0.8, Readback::default());
+    let b = render(&ctx, &scene, Compositor::Raster, 0.8, Readback::default());
+    assert!(a == b, "two renders of the lamps differ");
+    let no_lamps = render(
+        &ctx,
+        &Scene {
+            lamps: Vec::new(),
+            ..scene.clone()
+        },
+        Compositor::Raster,
+        0.8,
+        Readback::default(),
+    );
+    assert!(a != no_lamps, "the lamps change nothing");
+}
