@@ -22,6 +22,7 @@ const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
 const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
+const REFLECTION_WGSL: &str = include_str!("../../shaders/reflection.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -35,6 +36,7 @@ pub(crate) enum ShaderName {
     Flame,
     Bolt,
     Rain,
+    Reflection,
     Overlay,
     Encode,
 }
@@ -42,7 +44,7 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 9] = [
+    pub(crate) const ALL: [ShaderName; 10] = [
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
@@ -50,6 +52,7 @@ impl ShaderName {
         ShaderName::Flame,
         ShaderName::Bolt,
         ShaderName::Rain,
+        ShaderName::Reflection,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -64,6 +67,7 @@ impl ShaderName {
             ShaderName::Flame => "flame",
             ShaderName::Bolt => "bolt",
             ShaderName::Rain => "rain",
+            ShaderName::Reflection => "reflection",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -98,6 +102,7 @@ impl ShaderName {
             ShaderName::Flame => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, FOG_WGSL, FLAME_WGSL],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
             ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
+            ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
@@ -183,7 +188,7 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 10] = [
+        let twins: [(ShaderName, &str, usize); 11] = [
             (
                 ShaderName::Scene,
                 "FrameUniforms",
@@ -233,6 +238,11 @@ mod tests {
                 ShaderName::Fog,
                 "DistanceFogParams",
                 size_of::<crate::gpu::distance_fog::DistanceFogParams>(),
+            ),
+            (
+                ShaderName::Reflection,
+                "ReflectionKnobs",
+                size_of::<crate::gpu::passes::reflection::ReflectionKnobs>(),
             ),
         ];
         for (shader, struct_name, rust_size) in twins {

@@ -14,4 +14,5 @@ pub(crate) mod fog_layer;
 pub(crate) mod overlay;
 pub(crate) mod rain;
 pub(crate) mod raymarch;
+pub(crate) mod reflection;
 pub(crate) mod scene;
