@@ -6,7 +6,9 @@
 //
 // A drop is a screen-facing quad from its head back along its motion over the shutter time,
 // lit by the ambient, the ball's light and the fires (a streak near a torch glints), faded by
-// the distance fog and depth tested against the scene.
+// the distance fog and depth tested against the scene. Where a drop meets the floor it
+// splashes faintly: a small disc that widens and fades over RAIN_SPLASH_S (vertices from
+// RAIN_DROPS · 6 on), never under a roof.
 
 // keep in sync with src/weather/rain.rs: RAIN_DROPS, RAIN_RADIUS_WORLD, RAIN_HEIGHT_WORLD,
 // RAIN_FALL_WORLD_PER_S, RAIN_STREAK_S, RAIN_CLEAR_WORLD, RAIN_MAX_ROOFS
@@ -17,6 +19,13 @@ const RAIN_FALL_WORLD_PER_S: f32 = 11.0;
 const RAIN_STREAK_S: f32 = 0.05;
 const RAIN_CLEAR_WORLD: f32 = 1.0;
 const RAIN_MAX_ROOFS: u32 = 256u;
+// keep in sync with src/weather/rain.rs: RAIN_SPLASH_S, RAIN_SPLASH_RADIUS_WORLD
+const RAIN_SPLASH_S: f32 = 0.12;
+const RAIN_SPLASH_RADIUS_WORLD: vec2<f32> = vec2<f32>(0.03, 0.16);
+// A splash's opacity as a share of a streak's, as it starts (it fades out over its life).
+const RAIN_SPLASH_OPACITY: f32 = 1.2;
+// Height of a splash's quad over the floor (world), so it wins the depth test there.
+const RAIN_SPLASH_LIFT_WORLD: f32 = 0.01;
 
 // keep in sync with src/gpu/passes/rain.rs: RainUniforms
 struct RainUniforms {
@@ -103,12 +112,83 @@ fn rain_drop(index: u32, time_s: f32, eye: vec3<f32>) -> Drop {
     return out;
 }
 
+// Where a drop met the floor less than RAIN_SPLASH_S ago, and how long ago (w); w < 0 when
+// it has no splash now.
+// keep in sync with src/weather/rain.rs: splash_at
+fn rain_splash(index: u32, time_s: f32, eye: vec3<f32>) -> vec4<f32> {
+    let none = vec4<f32>(0.0, 0.0, 0.0, -1.0);
+    if index >= u32(rain.counts.x) {
+        return none;
+    }
+    let start = rain_hash((index * 0x9e3779b9u) ^ 0x5bd1e995u);
+    let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + rain_unit(start);
+    let falls = floor(fallen);
+    let hit = (eye.y + RAIN_HEIGHT_WORLD * 0.5) / RAIN_HEIGHT_WORLD;
+    let age_s = (fallen - falls - hit) * (RAIN_HEIGHT_WORLD / RAIN_FALL_WORLD_PER_S);
+    if age_s < 0.0 || age_s >= RAIN_SPLASH_S {
+        return none;
+    }
+    let across = rain_hash(start ^ rain_hash(bitcast<u32>(i32(falls))));
+    let span = 2.0 * RAIN_RADIUS_WORLD;
+    let drift_then = rain.wind.xy - rain.wind.zw * age_s;
+    let x = rain_wrap_round(rain_unit(across) * span + drift_then.x, eye.x);
+    let z = rain_wrap_round(rain_unit(rain_hash(across)) * span + drift_then.y, eye.z);
+    let center = vec3<f32>(x, 0.0, z);
+    if rain_sheltered(center) {
+        return none;
+    }
+    return vec4<f32>(center, age_s);
+}
+
 struct RainOut {
     @builtin(position) clip: vec4<f32>,
-    // −1 at one side of the streak, 1 at the other.
+    // −1 at one side of the streak, 1 at the other (a splash: across its disc in x).
     @location(0) across: f32,
     // Light on the drop times its opacity after the distance fog (rgb), and the opacity (a).
     @location(1) shade: vec4<f32>,
+    // 0 along a streak; a splash: across its disc in z, −1..1.
+    @location(2) along: f32,
+}
+
+// The light on a drop or splash at `pos_world` (linear): the ambient, the ball's light and
+// the fires.
+fn rain_light(pos_world: vec3<f32>, eye: vec3<f32>, time_s: f32) -> vec3<f32> {
+    let to_eye = normalize(eye - pos_world);
+    let to_lamp = frame.ball_light_world.xyz - pos_world;
+    let lamp_falloff = max(1.0 - length(to_lamp) / max(frame.ball_light_world.w, 1e-4), 0.0);
+    return frame.ambient_color.rgb
+        + frame.ball_light_color.rgb * (lamp_falloff * lamp_falloff)
+        + fire_light_on_surface(pos_world, to_eye, time_s) * 1.5;
+}
+
+// A splash (vertex `vertex` from RAIN_DROPS · 6 on): a flat disc on the floor that widens and
+// fades over its life.
+fn rain_splash_vertex(index: u32, corner: u32, eye: vec3<f32>, time_s: f32) -> RainOut {
+    var out: RainOut;
+    let splash = rain_splash(index, time_s, eye);
+    if splash.w < 0.0 {
+        out.clip = vec4<f32>(0.0, 0.0, 2.0, 1.0);
+        out.across = 0.0;
+        out.along = 0.0;
+        out.shade = vec4<f32>(0.0);
+        return out;
+    }
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, -1.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, 1.0), vec2<f32>(-1.0, 1.0),
+    );
+    let at = corners[corner];
+    let life = splash.w / RAIN_SPLASH_S;
+    let radius = mix(RAIN_SPLASH_RADIUS_WORLD.x, RAIN_SPLASH_RADIUS_WORLD.y, sqrt(life));
+    let center = splash.xyz + vec3<f32>(0.0, RAIN_SPLASH_LIFT_WORLD, 0.0);
+    let pos_world = center + vec3<f32>(at.x, 0.0, at.y) * radius;
+    out.clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    out.across = at.x;
+    out.along = at.y;
+    let opacity = rain.counts.w * RAIN_SPLASH_OPACITY * (1.0 - life)
+        * (1.0 - distance_fog_amount(center));
+    out.shade = vec4<f32>(rain.color.rgb * rain_light(center, eye, time_s) * opacity, opacity);
+    return out;
 }
 
 @vertex
@@ -116,6 +196,10 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
     var out: RainOut;
     let eye = frame.eye_world.xyz;
     let time_s = frame.eye_world.w;
+    if vertex / 6u >= RAIN_DROPS {
+        return rain_splash_vertex(vertex / 6u - RAIN_DROPS, vertex % 6u, eye, time_s);
+    }
+    out.along = 0.0;
     let drop = rain_drop(vertex / 6u, time_s, eye);
     if !drop.drawn {
         // Behind the far plane: clipped, nothing drawn.
@@ -141,12 +225,7 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
     out.across = side;
 
     // Lit as a tiny sphere facing the eye: the ambient, the ball's light and the fires.
-    let to_eye = normalize(eye - drop.head);
-    let to_lamp = frame.ball_light_world.xyz - drop.head;
-    let lamp_falloff = max(1.0 - length(to_lamp) / max(frame.ball_light_world.w, 1e-4), 0.0);
-    let light = frame.ambient_color.rgb
-        + frame.ball_light_color.rgb * (lamp_falloff * lamp_falloff)
-        + fire_light_on_surface(drop.head, to_eye, time_s) * 1.5;
+    let light = rain_light(drop.head, eye, time_s);
     let opacity = rain.counts.w * (1.0 - distance_fog_amount(drop.head));
     out.shade = vec4<f32>(rain.color.rgb * light * opacity, opacity);
     return out;
@@ -154,7 +233,11 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
 
 @fragment
 fn fs_rain(in: RainOut) -> @location(0) vec4<f32> {
-    let t = 1.0 - abs(in.across);
-    // Premultiplied: a soft-edged streak.
+    // Premultiplied: a soft-edged streak, or a soft disc for a splash (`along` is 0 all along
+    // a streak, and on a disc's middle line the two agree).
+    var t = 1.0 - abs(in.across);
+    if in.along != 0.0 {
+        t = max(1.0 - length(vec2<f32>(in.across, in.along)), 0.0);
+    }
     return in.shade * t;
 }

@@ -2,7 +2,7 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
-//! then the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `fog` pass (or the `fog_compute` pass, as
+//! then the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
 //! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
@@ -29,6 +29,7 @@ use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::raymarch::raymarch_pass;
+use crate::gpu::passes::reflection::ReflectionPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
@@ -137,6 +138,8 @@ pub struct Renderer {
     bolt: Option<BoltPass>,
     /// The rain, for scenes with weather.
     rain: Option<RainPass>,
+    /// The hall mirrored in the wet floor, for scenes with weather.
+    reflection: Option<ReflectionPass>,
     overlay: OverlayPass,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
@@ -259,6 +262,18 @@ impl Renderer {
             )?),
             None => None,
         };
+        let reflection = match &scene.weather {
+            Some(_) => Some(ReflectionPass::new(
+                &device,
+                &errors,
+                &frame,
+                &targets,
+                scene,
+                &lamps,
+                (config.width, config.height),
+            )?),
+            None => None,
+        };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let readback = ReadbackRing::new(
@@ -292,6 +307,7 @@ impl Renderer {
             flame,
             bolt,
             rain,
+            reflection,
             overlay,
             encode,
             fog_layer,
@@ -332,6 +348,12 @@ impl Renderer {
             fog_compute.set_partial_slabs(on);
         }
         self.flame.set_partial_slabs(on);
+    }
+
+    /// Whether the wet floor's reflection is drawn (scenes with weather).
+    #[cfg(test)]
+    pub(crate) fn has_reflection(&self) -> bool {
+        self.reflection.is_some()
     }
 
     /// Frames submitted and not yet returned.
@@ -380,6 +402,7 @@ impl Renderer {
             flame,
             bolt,
             rain,
+            reflection,
             overlay,
             encode,
             fog_layer,
@@ -410,6 +433,9 @@ impl Renderer {
             if let Some(rain) = rain.as_mut() {
                 rain.prepare(queue, inputs);
             }
+            if let Some(reflection) = reflection.as_mut() {
+                reflection.prepare(queue, &uniforms, weather_fog.as_ref());
+            }
 
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
@@ -418,6 +444,10 @@ impl Renderer {
             record_shadow(shadow, device, &mut encoder, timer);
             scene.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "scene");
+            if let Some(reflection) = reflection {
+                reflection.record(&mut encoder, targets, frame, (scene, flame, bolt.as_ref()));
+                mark(timer, &mut encoder, "reflection");
+            }
             match fog_compute {
                 Some(fog_compute) => {
                     fog_compute.record(&mut encoder, targets, frame);

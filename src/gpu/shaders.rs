@@ -24,6 +24,7 @@ const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
 const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
+const REFLECTION_WGSL: &str = include_str!("../../shaders/reflection.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 
@@ -38,6 +39,7 @@ pub(crate) enum ShaderName {
     Flame,
     Bolt,
     Rain,
+    Reflection,
     Overlay,
     Encode,
 }
@@ -45,7 +47,7 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 10] = [
+    pub(crate) const ALL: [ShaderName; 11] = [
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::Fog,
@@ -54,6 +56,7 @@ impl ShaderName {
         ShaderName::Flame,
         ShaderName::Bolt,
         ShaderName::Rain,
+        ShaderName::Reflection,
         ShaderName::Overlay,
         ShaderName::Encode,
     ];
@@ -69,6 +72,7 @@ impl ShaderName {
             ShaderName::Flame => "flame",
             ShaderName::Bolt => "bolt",
             ShaderName::Rain => "rain",
+            ShaderName::Reflection => "reflection",
             ShaderName::Overlay => "overlay",
             ShaderName::Encode => "encode",
         }
@@ -113,6 +117,7 @@ impl ShaderName {
             ],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
             ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
+            ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
@@ -202,7 +207,7 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 12] = [
+        let twins: [(ShaderName, &str, usize); 13] = [
             (
                 ShaderName::Shadow,
                 "LampLights",
@@ -262,6 +267,11 @@ mod tests {
                 ShaderName::Fog,
                 "DistanceFogParams",
                 size_of::<crate::gpu::distance_fog::DistanceFogParams>(),
+            ),
+            (
+                ShaderName::Reflection,
+                "ReflectionKnobs",
+                size_of::<crate::gpu::passes::reflection::ReflectionKnobs>(),
             ),
         ];
         for (shader, struct_name, rust_size) in twins {

@@ -20,6 +20,7 @@ mod fog_shape;
 mod lamps;
 mod layers;
 mod raymarch;
+mod reflection;
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no
 /// adapter outside CI. Under CI a missing adapter fails the test.

@@ -12,7 +12,8 @@
 //! rain does not drag it along. A drop is drawn as a streak from where it is back along its
 //! motion (the fall and the wind) over `RAIN_STREAK_S`; it is not drawn below the floor, under
 //! a pillar's capital, or nearer the eye than `RAIN_CLEAR_WORLD`. How hard it rains is how many
-//! drops are drawn: the first `floor(rain · RAIN_DROPS)`.
+//! drops are drawn: the first `floor(rain · RAIN_DROPS)`. Where a drop meets the floor it
+//! splashes for `RAIN_SPLASH_S` ([`splash_at`]), not under a roof.
 
 /// Drops at full rain. keep in sync with shaders/rain.wgsl: RAIN_DROPS
 pub const RAIN_DROPS: u32 = 2400;
@@ -133,6 +134,69 @@ pub fn drop_at(
     })
 }
 
+/// How long a splash shows after its drop meets the floor, seconds.
+/// keep in sync with shaders/rain.wgsl: RAIN_SPLASH_S
+pub const RAIN_SPLASH_S: f32 = 0.12;
+/// A splash's radius as it starts and at the end of its life, world units.
+/// keep in sync with shaders/rain.wgsl: RAIN_SPLASH_RADIUS_WORLD
+pub const RAIN_SPLASH_RADIUS_WORLD: [f32; 2] = [0.03, 0.16];
+
+/// Where a drop met the floor, and how long ago.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Splash {
+    /// Where on the floor (x, 0, z), world units.
+    pub center_world: [f32; 3],
+    /// Seconds since the drop met the floor, 0..[`RAIN_SPLASH_S`].
+    pub age_s: f32,
+}
+
+/// The splash of drop `index` at `time_s` (same arguments as [`drop_at`]): the drop met the
+/// floor (y = 0) less than [`RAIN_SPLASH_S`] ago in its current fall, at the place across
+/// where it was then (the wind's drift at that moment), not under a roof; `None` otherwise.
+/// A drop meets the floor only when the box of rain reaches it (the eye lower than half the
+/// box's height).
+///
+/// keep in sync with shaders/rain.wgsl: rain_splash
+pub fn splash_at(
+    index: u32,
+    time_s: f32,
+    eye_world: [f32; 3],
+    drift_world: [f32; 2],
+    wind_world_per_s: [f32; 2],
+    rain: f32,
+    roofs: &[Roof],
+) -> Option<Splash> {
+    let drawn = (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32;
+    if index >= drawn {
+        return None;
+    }
+    let start = hash(index.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995);
+    let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + unit(start);
+    let falls = fallen.floor();
+    // The share of its fall at which the drop passes y = 0, and the time since.
+    let hit = (eye_world[1] + RAIN_HEIGHT_WORLD * 0.5) / RAIN_HEIGHT_WORLD;
+    let age_s = (fallen - falls - hit) * (RAIN_HEIGHT_WORLD / RAIN_FALL_WORLD_PER_S);
+    if !(0.0..RAIN_SPLASH_S).contains(&age_s) {
+        return None;
+    }
+    let across = hash(start ^ hash(falls as i32 as u32));
+    let span = 2.0 * RAIN_RADIUS_WORLD;
+    let drift_then = [
+        drift_world[0] - wind_world_per_s[0] * age_s,
+        drift_world[1] - wind_world_per_s[1] * age_s,
+    ];
+    let x = wrap_round(unit(across) * span + drift_then[0], eye_world[0]);
+    let z = wrap_round(unit(hash(across)) * span + drift_then[1], eye_world[2]);
+    let center = [x, 0.0, z];
+    if sheltered(center, roofs) {
+        return None;
+    }
+    Some(Splash {
+        center_world: center,
+        age_s,
+    })
+}
+
 /// The roofs of `hall`: its pillars' capitals (the first [`RAIN_MAX_ROOFS`]).
 pub fn roofs(hall: &crate::scene::Hall) -> Vec<Roof> {
     hall.pillars
@@ -183,6 +247,61 @@ mod tests {
         }
         // Without the roofs, drops do fall there: the roofs are what keeps them out.
         assert!(seen_under_without_roofs > 20, "{seen_under_without_roofs}");
+    }
+
+    #[test]
+    fn splashes_come_where_drops_meet_the_floor_and_never_under_a_capital() {
+        let hall = Hall::default();
+        let roofs = roofs(&hall);
+        let (mut splashes, mut under_without_roofs) = (0, 0);
+        for step in 0..120 {
+            let time_s = step as f32 / 60.0;
+            for i in 0..RAIN_DROPS {
+                let splash =
+                    |roofs: &[Roof]| splash_at(i, time_s, EYE, [3.0, 1.0], [9.0, 2.7], 1.0, roofs);
+                if let Some(s) = splash(&roofs) {
+                    splashes += 1;
+                    assert!(!sheltered(s.center_world, &roofs), "{s:?}");
+                    assert!((0.0..RAIN_SPLASH_S).contains(&s.age_s));
+                    assert_eq!(s.center_world[1], 0.0);
+                }
+                if splash(&[]).is_some_and(|s| sheltered(s.center_world, &roofs)) {
+                    under_without_roofs += 1;
+                }
+            }
+        }
+        // About RAIN_SPLASH_S / fall time of the drops splash at any moment.
+        let expected =
+            120.0 * RAIN_DROPS as f32 * RAIN_SPLASH_S * RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD;
+        assert!(
+            (splashes as f32 - expected).abs() < expected * 0.2,
+            "{splashes} vs {expected}"
+        );
+        assert!(under_without_roofs > 5, "{under_without_roofs}");
+        // A splash is where its drop went under the floor, one step after it was above it.
+        let (mut checked, mut index) = (0, 0);
+        while checked < 20 && index < RAIN_DROPS {
+            for step in 0..240 {
+                let t = step as f32 / 60.0;
+                let before = drop_at(index, t, EYE, [0.0; 2], [0.0; 2], 1.0, &[]);
+                let after = splash_at(index, t + 1.0 / 60.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]);
+                if let (Some(d), Some(s)) = (before, after)
+                    && s.age_s < 1.0 / 60.0
+                {
+                    assert_eq!(
+                        [d.head_world[0], d.head_world[2]],
+                        [s.center_world[0], s.center_world[2]]
+                    );
+                    checked += 1;
+                }
+            }
+            index += 1;
+        }
+        assert!(checked >= 5, "{checked}");
+        // No rain, no splashes.
+        assert!(
+            (0..RAIN_DROPS).all(|i| splash_at(i, 1.0, EYE, [0.0; 2], [0.0; 2], 0.0, &[]).is_none())
+        );
     }
 
     #[test]

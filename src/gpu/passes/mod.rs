@@ -14,5 +14,6 @@ pub(crate) mod fog_layer;
 pub(crate) mod overlay;
 pub(crate) mod rain;
 pub(crate) mod raymarch;
+pub(crate) mod reflection;
 pub(crate) mod scene;
 pub(crate) mod shadow;

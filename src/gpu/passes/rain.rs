@@ -149,6 +149,9 @@ impl RainPass {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..self.drawn * 6, 0..1);
+        // The splashes: vertices from RAIN_DROPS · 6 on (shaders/rain.wgsl, `rain_splash`).
+        let splashes = RAIN_DROPS * 6;
+        pass.draw(splashes..splashes + self.drawn * 6, 0..1);
     }
 }
 

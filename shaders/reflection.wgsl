@@ -1,0 +1,138 @@
+// reflection.wgsl: the `reflection` pass — the hall mirrored in the wet floor.
+//
+// The hall has already been drawn a second time, mirrored about the floor plane and at half
+// the picture's size, into the reflection picture (src/gpu/passes/reflection.rs records the
+// `scene`, `flame` and `bolt` passes there with a mirrored camera; its picture is flipped left
+// to right so the triangles keep their winding). This full-picture pass then finds the floor's
+// pixels from the scene's depth and lays the reflection over them:
+//
+// - strength 0.7 · wetness (`knobs.floor.y`), times a Fresnel term (more at grazing angles),
+// - broken up by the stone tiles: each of a slab's four stones is tilted a little (its own
+//   offset into the reflection), holds its own share of water and blur, and the joints
+//   between stones hold little; a slow ripple, a function of the absolute time, shimmers it,
+// - a little blur: five taps of hand-filtered bilinear reads (`textureLoad`, no sampler, so
+//   every adapter filters alike, as the fog's maps are).
+//
+// Blended premultiplied over the scene's picture before the fog is drawn, so the ground fog
+// lies over the reflection as over the floor. Needs common.wgsl (the frame's eye and time)
+// and noise.wgsl (`fog_hash`).
+
+// keep in sync with src/gpu/passes/reflection.rs: ReflectionKnobs
+struct ReflectionKnobs {
+    // Clip space to world space of the picture's camera (the inverse of `clip_from_world`).
+    world_from_clip: mat4x4<f32>,
+    // x: floor height (world); y: strength, 0.7 · wetness; z: side of one slab (world);
+    // w: half the floor's side (world).
+    floor: vec4<f32>,
+    // xy: the picture's size (pixels); zw: the reflection picture's size (pixels).
+    sizes: vec4<f32>,
+}
+
+@group(1) @binding(0) var<uniform> knobs: ReflectionKnobs;
+@group(1) @binding(1) var reflection_picture: texture_2d<f32>;
+@group(1) @binding(2) var scene_depth: texture_depth_2d;
+
+// Texels across a slab in the floor's painting (keep in sync with src/gpu/passes/scene.rs:
+// FLOOR_TEXELS_PER_SLAB): joints lie on texel 0 and the middle texel.
+const REFLECTION_SLAB_TEXELS: f32 = 32.0;
+
+// One triangle that covers the whole target.
+@vertex
+fn vs_reflection(@builtin(vertex_index) vertex_index: u32) -> @builtin(position) vec4<f32> {
+    let x = f32(vertex_index & 1u) * 4.0 - 1.0;
+    let y = f32(vertex_index >> 1u) * 4.0 - 1.0;
+    return vec4<f32>(x, y, 0.0, 1.0);
+}
+
+// The reflection picture at `pos_texel` (texel centres at +0.5), filtered bilinearly by hand,
+// clamped to the picture's edge.
+fn reflection_bilinear(pos_texel: vec2<f32>) -> vec3<f32> {
+    let size = vec2<i32>(knobs.sizes.zw);
+    let p = pos_texel - vec2<f32>(0.5);
+    let base = floor(p);
+    let f = p - base;
+    let lo = clamp(vec2<i32>(base), vec2<i32>(0), size - vec2<i32>(1));
+    let hi = clamp(vec2<i32>(base) + vec2<i32>(1), vec2<i32>(0), size - vec2<i32>(1));
+    let c00 = textureLoad(reflection_picture, lo, 0).rgb;
+    let c10 = textureLoad(reflection_picture, vec2<i32>(hi.x, lo.y), 0).rgb;
+    let c01 = textureLoad(reflection_picture, vec2<i32>(lo.x, hi.y), 0).rgb;
+    let c11 = textureLoad(reflection_picture, hi, 0).rgb;
+    return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+}
+
+// Three values in [0, 1) for one stone of the floor.
+fn stone_values(stone: vec2<i32>) -> vec3<f32> {
+    return vec3<f32>(
+        fog_hash(vec3<i32>(stone, 71)),
+        fog_hash(vec3<i32>(stone, 72)),
+        fog_hash(vec3<i32>(stone, 73)),
+    );
+}
+
+@fragment
+fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    let strength = knobs.floor.y;
+    let depth = textureLoad(scene_depth, vec2<i32>(pos_pixel.xy), 0);
+    if strength <= 0.0 || depth >= 1.0 {
+        return vec4<f32>(0.0);
+    }
+    // The pixel's point in the world, from its depth.
+    let uv = pos_pixel.xy / knobs.sizes.xy;
+    let ndc = vec2<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+    let h = knobs.world_from_clip * vec4<f32>(ndc, depth, 1.0);
+    let pos_world = h.xyz / h.w;
+    let eye_world = frame.eye_world.xyz;
+    let distance_world = length(pos_world - eye_world);
+    // Only the floor: at its height (within the depth's precision there) and on it.
+    let floor_y = knobs.floor.x;
+    let half_floor = knobs.floor.w;
+    if abs(pos_world.y - floor_y) > 0.004 + 0.0015 * distance_world
+        || any(abs(pos_world.xz) > vec2<f32>(half_floor)) {
+        return vec4<f32>(0.0);
+    }
+
+    // Which stone: a slab is cut into four stones by its joints (as `floor_albedo` paints it).
+    let slab_world = knobs.floor.z;
+    let on_slab = (pos_world.xz + vec2<f32>(half_floor)) / slab_world;
+    let slab = floor(on_slab);
+    let texel = floor(fract(on_slab) * REFLECTION_SLAB_TEXELS);
+    let middle = floor(REFLECTION_SLAB_TEXELS * 0.5);
+    let on_joint = any(texel == vec2<f32>(0.0)) || any(texel == vec2<f32>(middle));
+    let stone = vec2<i32>(slab * 2.0 + step(vec2<f32>(middle), texel));
+    let values = stone_values(stone);
+    // Each stone's tilt, water and blur; the joints hold little water and show no image.
+    let tilt = (values.xy - vec2<f32>(0.5)) * 2.0;
+    var water = 0.55 + 0.45 * values.z;
+    if on_joint {
+        water = 0.2;
+    }
+    let blur_texels = 0.8 + 1.2 * (1.0 - values.z);
+
+    // A slow ripple across the water, a function of the absolute time: the shimmer.
+    let time_s = frame.eye_world.w;
+    let ripple = vec2<f32>(
+        sin(pos_world.x * 7.3 + pos_world.z * 2.1 + time_s * 3.1),
+        sin(pos_world.z * 6.7 - pos_world.x * 1.7 + time_s * 2.6),
+    );
+    // Offsets into the reflection, in reflection texels, shrinking with distance as the
+    // stones do.
+    let scale_texels = knobs.sizes.w / max(distance_world, 1.0);
+    let offset = (tilt * 0.05 + ripple * 0.015) * scale_texels;
+
+    // The same floor point in the mirrored picture: the reflection is flipped left to right.
+    let refl_size = knobs.sizes.zw;
+    let centre = vec2<f32>((1.0 - uv.x) * refl_size.x, uv.y * refl_size.y) + offset;
+    let r = blur_texels;
+    var color = reflection_bilinear(centre) * 0.4;
+    color += reflection_bilinear(centre + vec2<f32>(r, r)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(-r, r)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(r, -r)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(-r, -r)) * 0.15;
+
+    // Fresnel (Schlick, with a wet stone's floor of 0.25 looking straight down).
+    let cos_view = clamp(abs(eye_world.y - pos_world.y) / max(distance_world, 1e-4), 0.0, 1.0);
+    let fresnel = 0.25 + 0.75 * pow(1.0 - cos_view, 5.0);
+    let share = clamp(strength * fresnel * water, 0.0, 1.0);
+    // Premultiplied over the floor: the reflection by `share`, the stone by the rest.
+    return vec4<f32>(color * share, share);
+}

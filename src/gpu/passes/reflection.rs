@@ -1,0 +1,271 @@
+//! The `reflection` pass: the hall mirrored in the wet floor (shaders/reflection.wgsl).
+//!
+//! Built only for scenes with weather, and recorded only while the ground is wet: a scene
+//! without weather never pays for it and keeps its bytes. Per frame it
+//!
+//! 1. records the `scene`, `flame` and `bolt` passes a second time into a reflection picture
+//!    of half the picture's size, with a frame binding of its own whose camera is mirrored
+//!    about the floor plane (`y = FLOOR_Y_WORLD`). The mirrored picture is also flipped left to
+//!    right, so the two flips make a rotation and the triangles keep their winding (the
+//!    passes' culling stays right), and its near plane is turned into the floor plane (an
+//!    oblique projection), so nothing under the floor shows in it;
+//! 2. draws one full-picture triangle over the scene's picture that finds the floor's pixels
+//!    from the scene's depth and lays the reflection over them, broken up by the stones, with
+//!    a Fresnel term and a little blur (see the shader).
+//!
+//! It runs right after the `scene` pass, so the ground fog, drawn next, lies over it.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::gpu::GpuError;
+use crate::gpu::common::{FrameBinding, FrameUniforms};
+use crate::gpu::context::ErrorSink;
+use crate::gpu::distance_fog::DistanceFogParams;
+use crate::gpu::fire_lights::FireLights;
+use crate::gpu::lamp_lights::LampResources;
+use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::builder::{
+    PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass, texture, uniform,
+};
+use crate::gpu::passes::flame::FlamePass;
+use crate::gpu::passes::scene::ScenePass;
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::scene::Scene;
+
+/// Height of the floor plane the hall is mirrored about (world; common.wgsl: the floor at
+/// y = 0).
+pub(crate) const FLOOR_Y_WORLD: f32 = 0.0;
+/// The reflection's strength at full wetness (the 0.7 · wetness).
+pub(crate) const STRENGTH_PER_WETNESS: f32 = 0.7;
+/// How far under the floor the mirrored picture's near plane lies (world): the floor itself,
+/// seen from below, is culled, and nothing under it shows.
+const CLIP_BELOW_FLOOR_WORLD: f32 = 0.001;
+
+/// The composite's uniforms.
+///
+/// keep in sync with shaders/reflection.wgsl: ReflectionKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct ReflectionKnobs {
+    /// Clip to world space of the picture's camera.
+    pub world_from_clip: [[f32; 4]; 4],
+    /// x: floor height; y: strength (0.7 · wetness); z: slab side; w: half the floor side.
+    pub floor: [f32; 4],
+    /// xy: the picture's size; zw: the reflection picture's size (pixels).
+    pub sizes: [f32; 4],
+}
+
+/// `clip_from_world` for the camera mirrored about the floor plane and flipped left to right,
+/// its near plane moved onto the floor (Lengyel's oblique near plane, for depth 0..1): only
+/// what lies above the floor is drawn. `None` when the eye is not above the floor.
+pub(crate) fn mirrored_clip_from_world(clip_from_world: Mat4, eye_y_world: f32) -> Option<Mat4> {
+    if eye_y_world <= FLOOR_Y_WORLD + CLIP_BELOW_FLOOR_WORLD {
+        return None;
+    }
+    let mirror = Mat4::from_translation(Vec3::new(0.0, 2.0 * FLOOR_Y_WORLD, 0.0))
+        * Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0));
+    let flip_x = Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0));
+    let mut clip = flip_x * clip_from_world * mirror;
+    // The plane kept side up: y − (floor − ε) ≥ 0.
+    let plane_world = Vec4::new(0.0, 1.0, 0.0, -(FLOOR_Y_WORLD - CLIP_BELOW_FLOOR_WORLD));
+    let world_from_clip = clip.inverse();
+    let plane_clip = world_from_clip.transpose() * plane_world;
+    let corner_clip = Vec4::new(plane_clip.x.signum(), plane_clip.y.signum(), 1.0, 1.0);
+    let corner_world = world_from_clip * corner_clip;
+    let along = plane_world.dot(corner_world);
+    if !along.is_finite() || along.abs() < 1e-12 {
+        return Some(clip);
+    }
+    let row = plane_world / along;
+    clip.x_axis.z = row.x;
+    clip.y_axis.z = row.y;
+    clip.z_axis.z = row.z;
+    clip.w_axis.z = row.w;
+    clip.is_finite().then_some(clip)
+}
+
+/// The `reflection` pass: its picture, its mirrored frame binding and the composite.
+pub(crate) struct ReflectionPass {
+    targets: Targets,
+    frame: FrameBinding,
+    pipeline: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    knobs_buffer: wgpu::Buffer,
+    knobs: ReflectionKnobs,
+    /// Whether this frame has a reflection to draw (wet ground, eye above the floor).
+    active: bool,
+}
+
+impl ReflectionPass {
+    /// The pass for a `width` × `height` picture of `scene`, over `targets`' depth.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        targets: &Targets,
+        scene: &Scene,
+        lamps: &LampResources,
+        size: (u32, u32),
+    ) -> Result<Self, GpuError> {
+        let (width, height) = size;
+        let module = ShaderName::Reflection.create_module(device, errors)?;
+        let build = PassBuilder::new(device, ShaderName::Reflection.name());
+        let size = (width.div_ceil(2).max(1), height.div_ceil(2).max(1));
+        let reflection_targets = Targets::new(device, size.0, size.1, false);
+        let mirrored_frame = FrameBinding::new(
+            device,
+            &FireLights::new(scene),
+            &DistanceFogParams::new(&scene.distance_fog),
+            lamps,
+        );
+        let knobs_buffer = build.uniform_buffer::<ReflectionKnobs>("knobs");
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = build.bind_group_layout(&[
+            uniform(0, fragment),
+            texture(
+                1,
+                fragment,
+                wgpu::TextureSampleType::Float { filterable: false },
+            ),
+            texture(2, fragment, wgpu::TextureSampleType::Depth),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                knobs_buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&reflection_targets.color_linear_view),
+                wgpu::BindingResource::TextureView(&targets.depth_view),
+            ],
+        );
+        let pipeline = build.raster_pipeline(&RasterPipeline {
+            part: None,
+            module: &module,
+            vertex_entry: "vs_reflection",
+            fragment_entry: "fs_reflection",
+            buffers: &[],
+            bind_group_layouts: &[&frame.layout, &layout],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth: None,
+            format: COLOR_FORMAT,
+            blend: Some(PREMULTIPLIED_OVER),
+        });
+        let knobs = ReflectionKnobs {
+            world_from_clip: Mat4::IDENTITY.to_cols_array_2d(),
+            floor: [
+                FLOOR_Y_WORLD,
+                0.0,
+                scene.hall.tile_size.max(1e-3),
+                scene.hall.floor_size * 0.5,
+            ],
+            sizes: [width as f32, height as f32, size.0 as f32, size.1 as f32],
+        };
+        Ok(ReflectionPass {
+            targets: reflection_targets,
+            frame: mirrored_frame,
+            pipeline,
+            bind_group,
+            knobs_buffer,
+            knobs,
+            active: false,
+        })
+    }
+
+    /// Queues this frame's mirrored uniforms, distance fog and knobs from the picture's
+    /// `uniforms` (wetness in `ambient_color.w`) and `distance_fog`; the pass is skipped this
+    /// frame when the ground is dry.
+    pub(crate) fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        uniforms: &FrameUniforms,
+        distance_fog: Option<&DistanceFogParams>,
+    ) {
+        let wetness = uniforms.ambient_color[3];
+        let clip_from_world = Mat4::from_cols_array_2d(&uniforms.clip_from_world);
+        let eye = uniforms.eye_world;
+        let mirrored = mirrored_clip_from_world(clip_from_world, eye[1]);
+        self.active = wetness > 0.0 && mirrored.is_some();
+        let Some(mirrored) = mirrored.filter(|_| self.active) else {
+            return;
+        };
+        let mut mirrored_uniforms = *uniforms;
+        mirrored_uniforms.clip_from_world = mirrored.to_cols_array_2d();
+        mirrored_uniforms.eye_world = [eye[0], 2.0 * FLOOR_Y_WORLD - eye[1], eye[2], eye[3]];
+        self.frame.write(queue, &mirrored_uniforms);
+        if let Some(fog) = distance_fog {
+            self.frame.write_distance_fog(queue, fog);
+        }
+        self.knobs.world_from_clip = clip_from_world.inverse().to_cols_array_2d();
+        self.knobs.floor[1] = STRENGTH_PER_WETNESS * wetness.clamp(0.0, 1.0);
+        queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
+    }
+
+    /// Records the mirrored hall (the `scene`, `flame` and `bolt` passes into the reflection
+    /// picture) and the composite over `targets`; nothing on a dry frame.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        (scene, flame, bolt): (&ScenePass, &FlamePass, Option<&BoltPass>),
+    ) {
+        if !self.active {
+            return;
+        }
+        scene.record(encoder, &self.targets, &self.frame);
+        flame.record(encoder, &self.targets, &self.frame);
+        if let Some(bolt) = bolt {
+            bolt.record(encoder, &self.targets, &self.frame);
+        }
+        let mut pass = begin_render_pass(
+            encoder,
+            ShaderName::Reflection.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            None,
+        );
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::CameraPose;
+    use crate::gpu::camera;
+
+    fn project(m: Mat4, p: [f32; 3]) -> Vec4 {
+        m * Vec4::new(p[0], p[1], p[2], 1.0)
+    }
+
+    #[test]
+    fn a_floor_point_lands_where_it_is_seen_flipped_and_under_floor_points_are_clipped() {
+        let pose = CameraPose {
+            eye_world: [1.0, 3.0, 9.0],
+            target_world: [0.0, 0.5, 0.0],
+            fov_y_deg: 50.0,
+        };
+        let clip = camera::clip_from_world(&pose, 16.0 / 9.0);
+        let mirrored = mirrored_clip_from_world(clip, 3.0).unwrap();
+        // A point on the floor: the same place on screen, left and right swapped.
+        let seen = project(clip, [0.7, 0.0, 2.0]);
+        let mirror = project(mirrored, [0.7, 0.0, 2.0]);
+        assert!((seen.x / seen.w + mirror.x / mirror.w).abs() < 1e-4);
+        assert!((seen.y / seen.w - mirror.y / mirror.w).abs() < 1e-4);
+        // Above the floor: inside the depth range; under it: in front of the near plane.
+        let above = project(mirrored, [0.0, 1.5, 0.0]);
+        assert!(
+            above.z / above.w > 0.0 && above.z / above.w < 1.0,
+            "{above}"
+        );
+        let under = project(mirrored, [0.0, -0.5, 0.0]);
+        assert!(under.z < 0.0, "{under}");
+        // An eye on or under the floor has no reflection.
+        assert!(mirrored_clip_from_world(clip, 0.0).is_none());
+    }
+}

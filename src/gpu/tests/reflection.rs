@@ -1,0 +1,104 @@
+//! GPU tests of the `reflection` pass: the wet floor under the ball shows the ball's glow, a
+//! dry floor does not, and a scene without weather has no reflection at all.
+
+use glam::Vec4;
+
+use super::{context, flat_maps, inputs, render, renderer};
+use crate::frame::{Frame, View, WeatherFrame};
+use crate::gpu::camera;
+use crate::scene::{Scene, Weather};
+
+/// A weather frame of the clear sky with the ground `wetness` wet.
+fn weather(wetness: f32) -> WeatherFrame {
+    WeatherFrame {
+        fog_density: 0.003,
+        gloom: 0.0,
+        rain: 0.0,
+        wetness,
+        flash: 0.0,
+        wind_world_per_s: [0.0; 2],
+        drift_world: [0.0; 2],
+        noise_drift_world: [0.0; 3],
+        fog_light: 1.0,
+        last_strike: None,
+    }
+}
+
+/// The pixel (x, y) where `world` is seen in a `width` × `height` picture from `clip`.
+fn pixel_of(clip: glam::Mat4, world: [f32; 3], width: u32, height: u32) -> (u32, u32) {
+    let p = clip * Vec4::new(world[0], world[1], world[2], 1.0);
+    let (x, y) = (p.x / p.w, p.y / p.w);
+    (
+        ((x * 0.5 + 0.5) * width as f32) as u32,
+        ((0.5 - y * 0.5) * height as f32) as u32,
+    )
+}
+
+/// Sum of R + G + B over the 3 × 3 pixels round (x, y).
+fn probe(frame: &Frame, (x, y): (u32, u32)) -> u32 {
+    let mut sum = 0;
+    for py in y - 1..=y + 1 {
+        for px in x - 1..=x + 1 {
+            let i = ((py * frame.width + px) * 4) as usize;
+            sum += frame.rgba8[i..i + 3]
+                .iter()
+                .map(|&c| u32::from(c))
+                .sum::<u32>();
+        }
+    }
+    sum
+}
+
+#[test]
+fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
+    let Some(ctx) = context() else { return };
+    let (w, h) = (96, 64);
+    let plain = Scene::default();
+    let stormy = Scene {
+        weather: Some(Weather::default()),
+        ..Scene::default()
+    };
+    // No ground fog, so the floor is seen bare.
+    let maps = flat_maps(&plain, 0.0);
+    let at = inputs(&plain, &maps, 30);
+    // The ball's mirror image, a radius under the floor (the ball rests on it), seen on the
+    // floor a little in front of where the ball touches it.
+    let clip = camera::clip_from_world(&at.camera, w as f32 / h as f32);
+    let [bx, by, bz] = at.ball_pos_world;
+    let mirrored = pixel_of(clip, [bx, -by * 1.2, bz], w, h);
+    let beside = pixel_of(clip, [bx + 3.0, 0.0, bz + 1.0], w, h);
+
+    let mut with_weather = renderer(&ctx, &stormy, w, h, View::Fog);
+    let mut dry_at = at;
+    dry_at.weather = Some(weather(0.0));
+    let dry = render(&mut with_weather, &dry_at);
+    let mut wet_at = at;
+    wet_at.weather = Some(weather(1.0));
+    let wet = render(&mut with_weather, &wet_at);
+    let again = render(&mut with_weather, &wet_at);
+    assert!(
+        wet.rgba8 == again.rgba8,
+        "the reflection is not reproducible"
+    );
+
+    // Under the ball the wet floor shows its glow; the dry floor only the stone it lights.
+    let (wet_under, dry_under) = (probe(&wet, mirrored), probe(&dry, mirrored));
+    assert!(
+        wet_under > dry_under + 60,
+        "wet {wet_under} is not brighter than dry {dry_under} under the ball at {mirrored:?}"
+    );
+    // Away from anything bright, wet stone is darker than dry: the reflection is of the hall,
+    // not a light added everywhere.
+    let (wet_beside, dry_beside) = (probe(&wet, beside), probe(&dry, beside));
+    assert!(
+        wet_beside < dry_beside,
+        "wet {wet_beside} vs dry {dry_beside} away from the ball at {beside:?}"
+    );
+
+    // Without weather there is no reflection pass, and the frame is the scene's as before:
+    // the same as with weather on a dry clear evening under the ball.
+    let mut without = renderer(&ctx, &plain, w, h, View::Fog);
+    assert!(!without.has_reflection() && with_weather.has_reflection());
+    let bare = render(&mut without, &at);
+    assert_eq!(probe(&bare, mirrored), dry_under);
+}
