@@ -4,12 +4,14 @@
 //! sizes positive, numbers finite, pillars inside the hall, the fluid grid within 8..=2048, and
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
-//! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid) and
+//! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid), [`fluid_extras`] (the fluid's fog model, streams
+//! and optional stages) and
 //! [`fires`] and [`weather`]. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
 mod ball;
 mod fires;
+mod fluid_extras;
 mod fog;
 mod hall;
 mod view;
@@ -24,6 +26,7 @@ use std::ops::RangeInclusive;
 
 use ball::check_ball;
 use fires::check_fires;
+use fluid_extras::check_fluid_extras;
 use fog::{check_fluid, check_fog};
 use hall::check_hall;
 use view::{check_camera, check_lights, check_output};
@@ -62,6 +65,7 @@ pub fn check(scene: &Scene) -> Report {
     check_ball(&mut c, scene);
     check_fog(&mut c, scene);
     check_fluid(&mut c, scene);
+    check_fluid_extras(&mut c, scene);
     check_fires(&mut c, scene);
     check_weather(&mut c, scene);
     c.color("background", scene.background);
