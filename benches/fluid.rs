@@ -10,9 +10,16 @@
 //! the median time of each stage of the default step; `-- --omega` prints the SOR residual for
 //! a range of factors. Each grid's state hash after the warm-up is printed first, so two builds
 //! can be checked for bit-identical results before comparing their times.
+//!
+//! `-- --walkway` times seed 001's walkway instead: 256² over 12.8 world units (5 cm cells),
+//! 120 pressure sweeps, 32 fog sources with fade, 3 swinging streams, two projections and both
+//! diffusions, with a walker's push, on one thread and on all; then the same with `multigrid`.
 
 use fogbank::scene::Scene;
-use fogbank::sim::{BallPush, FluidParams, FluidSim, GridMapping, PressureSolverKind};
+use fogbank::sim::{
+    BallPush, FluidParams, FluidSim, FluidStream, FogModel, FogSource, GridMapping,
+    PressureSolverKind, TEMPLE_CELL_WORLD,
+};
 use std::time::{Duration, Instant};
 
 fn stirred_sim(grid: u32, solver: &FluidParams) -> FluidSim {
@@ -44,7 +51,7 @@ fn stirred_sim(grid: u32, solver: &FluidParams) -> FluidSim {
             weight: 1.0,
         });
         if step == 60 {
-            sim.blast([x, 1.0], 3.5, 40.0, 0.8);
+            sim.blast([x, 1.0], 3.5, 40.0 * TEMPLE_CELL_WORLD, 0.8);
         }
         sim.step(1.0 / 60.0);
     }
@@ -178,8 +185,91 @@ fn omega_sweep() {
     }
 }
 
+/// Seed 001's walkway: 256² cells over 12.8 world units, 120 sweeps, 32 sources, 3 streams.
+fn walkway_params(solver: PressureSolverKind) -> FluidParams {
+    let sources = (0..32)
+        .map(|k| {
+            // Two rows of 16 along the walkway's edges.
+            let x_world = -6.0 + 0.8 * (k % 16) as f32;
+            let z_world = if k < 16 { -4.5 } else { 4.5 };
+            FogSource {
+                position: [x_world, z_world],
+                radius: 0.6,
+                rate: 0.8,
+            }
+        })
+        .collect();
+    let stream = |x: f32, z: f32, period_s: f32| FluidStream {
+        position: [x, z],
+        direction: [1.0, 0.2],
+        radius: 2.5,
+        strength: 0.3,
+        period_s,
+        swing_deg: 30.0,
+    };
+    FluidParams {
+        grid: 256,
+        pressure_iterations: 120,
+        solver,
+        fog: FogModel::Sources { sources, fade: 0.4 },
+        streams: vec![
+            stream(-4.0, -3.0, 0.0),
+            stream(0.0, 0.0, 20.0),
+            stream(4.0, 3.0, 13.0),
+        ],
+        projections: 2,
+        viscosity: 0.0005,
+        fog_diffusion: 0.0005,
+        ..FluidParams::default()
+    }
+}
+
+fn walkway(threads: usize) {
+    for (name, solver) in [
+        ("red_black 120", PressureSolverKind::RedBlack),
+        ("multigrid 2", PressureSolverKind::Multigrid),
+    ] {
+        let params = walkway_params(solver);
+        let mut sim = FluidSim::new(&params, GridMapping::new(256, 12.8));
+        let mut step = 0_u64;
+        let mut advance = |sim: &mut FluidSim| {
+            let x_world = -5.0 + (step % 600) as f32 * (10.0 / 600.0);
+            sim.push_ball(&BallPush {
+                pos_world: [x_world, 0.3, 0.0],
+                vel_world: [1.0, 0.0, 0.0],
+                radius_world: 0.25,
+                weight: 1.0,
+            });
+            sim.apply_streams(step, 1.0 / 60.0);
+            sim.step(1.0 / 60.0);
+            step += 1;
+        };
+        for _ in 0..60 {
+            advance(&mut sim);
+        }
+        let residual = sim.pressure_residual_rms();
+        time_then(
+            &format!("walkway 256² {name} ×{threads}"),
+            30,
+            || advance(&mut sim),
+            &format!("   residual {residual:.2e}"),
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|arg| arg == "--walkway") {
+        let all = rayon::current_num_threads();
+        for threads in if all > 1 { vec![1, all] } else { vec![1] } {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool")
+                .install(|| walkway(threads));
+        }
+        return;
+    }
     let stages = args.iter().any(|arg| arg == "--stages");
     if args.iter().any(|arg| arg == "--omega") {
         omega_sweep();

@@ -73,8 +73,8 @@ fn flow_point(point: vec2<u32>) -> LineOut {
     let density = fluid.r * 2.0;
     let drift_world = (fluid.gb - vec2<f32>(0.5)) * overlay.flow_scale.x;
     let lift = raised.r;
-    let speed_cells = raised.g * overlay.flow_scale.z;
-    let hurry = min(1.0, speed_cells / max(overlay.flow_scale.w, 1e-4));
+    let speed_world = raised.g * overlay.flow_scale.z;
+    let hurry = min(1.0, speed_world / max(overlay.flow_scale.w, 1e-4));
 
     // Cell centre, moved back along the drift to where the fog that sits here came from.
     let cell_world = overlay.area.zw / f32(cells);

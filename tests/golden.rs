@@ -152,8 +152,9 @@ fn golden_storm_wet_floor() {
 /// tiny scene renders byte for byte as it did before the feature existed. The reference in
 /// tests/golden/tiny_exact was blessed from the renderer before height fog, with every
 /// tolerance at zero, and re-blessed once, on purpose, when the fog noise became an integer
-/// hash and the maps were filtered by hand (the same fog on every adapter); do not re-bless it
-/// to make this pass.
+/// hash and the maps were filtered by hand (the same fog on every adapter), and once more when
+/// the fluid's blast strengths moved from cells to world units (the tiny scene's 32-cell grid
+/// had blasts three times the temple's in world units); do not re-bless it to make this pass.
 #[test]
 fn zero_height_falloff_renders_exactly_as_before() {
     require_gpu!();

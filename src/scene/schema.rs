@@ -127,9 +127,19 @@ mod tests {
         let mut defaults = serde_json::to_value(FluidParams::default()).unwrap();
         tidy_floats(&mut defaults);
         let defaults = defaults.as_object().unwrap();
-        // The pressure solver's fields are left out of a serialized scene at their defaults
-        // (so older scenes keep their hash); every other field serializes.
-        let skipped_at_default = ["solver", "sor_omega", "multigrid_cycles"];
+        // The pressure solver's fields and the optional stages are left out of a serialized
+        // scene at their defaults (so older scenes keep their hash); every other field
+        // serializes.
+        let skipped_at_default = [
+            "solver",
+            "sor_omega",
+            "multigrid_cycles",
+            "fog",
+            "viscosity",
+            "fog_diffusion",
+            "projections",
+            "streams",
+        ];
         assert_eq!(properties.len(), defaults.len() + skipped_at_default.len());
         for (name, property) in properties {
             if let Some(default) = defaults.get(name) {

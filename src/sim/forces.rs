@@ -149,9 +149,17 @@ impl FluidSim {
 
     /// A blow at a floor point: within `radius_world` the air is thrown outward (all of it into
     /// the shock wave, `shock_to_air` of it into the ordinary air too), peaking half-way out,
-    /// and the fog is lifted by up to `raise` (0 to 1), most in the middle. `strength` is the
-    /// peak outward speed in cells per second.
-    pub fn blast(&mut self, center_world: [f32; 2], radius_world: f32, strength: f32, raise: f32) {
+    /// and the fog is lifted by up to `raise` (0 to 1), most in the middle.
+    /// `strength_world_per_s` is the peak outward speed in world units per second.
+    pub fn blast(
+        &mut self,
+        center_world: [f32; 2],
+        radius_world: f32,
+        strength_world_per_s: f32,
+        raise: f32,
+    ) {
+        // The grid's unit of velocity: cells per second.
+        let strength = strength_world_per_s / self.mapping.cell_size_world();
         if !(strength.is_finite() && raise.is_finite()) {
             return;
         }

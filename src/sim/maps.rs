@@ -12,7 +12,7 @@ use super::grid::hold;
 pub enum DebugField {
     /// Fog density, 0 to `max_density`.
     Density,
-    /// Air speed (ordinary plus shock wave), 0 to `speed_scale` cells per second.
+    /// Air speed (ordinary plus shock wave), 0 to `speed_scale` world units per second.
     Speed,
     /// How high the fog was thrown, 0 to 1.
     Lift,
@@ -130,7 +130,7 @@ pub fn debug_image(sim: &FluidSim, field: DebugField) -> Vec<u8> {
                 .collect()
         }
         DebugField::Speed => {
-            let scale = params.speed_scale;
+            let scale = sim.speed_scale_cells();
             sim.speed_field()
                 .iter()
                 .map(|s| magnitude_colour(s / scale))

@@ -14,6 +14,7 @@
 //! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
 //! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
+mod diffusion;
 mod forces;
 mod grid;
 mod hash;
@@ -23,22 +24,31 @@ mod params;
 mod pressure;
 mod readout;
 mod snapshot;
+mod sources;
 mod stages;
 mod stencil;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_sources;
+#[cfg(test)]
+mod tests_units;
 mod wind;
 
 use multigrid::Multigrid;
 use pressure::PressureSolver;
 
+pub use diffusion::DIFFUSION_SWEEPS;
 pub use forces::BallPush;
 pub use grid::GridMapping;
 pub use hash::{FNV1A64_OFFSET_BASIS, fnv1a64, fnv1a64_extend};
-pub use params::{DEFAULT_MULTIGRID_CYCLES, DEFAULT_SOR_OMEGA, FluidParams, PressureSolverKind};
+pub use params::{
+    DEFAULT_MULTIGRID_CYCLES, DEFAULT_SOR_OMEGA, FluidParams, PressureSolverKind, TEMPLE_CELL_WORLD,
+};
 pub use readout::{FieldStats, Probe};
 pub use snapshot::{SnapshotError, SnapshotHeader};
 pub(crate) use snapshot::{get_f32, get_f64, get_u64, put_u64, take};
+pub use sources::{FluidStream, FogModel, FogSource};
 pub use wind::WindPush;
 
 /// Smallest grid the simulation runs: stencils need an interior and a border.
@@ -88,6 +98,11 @@ pub struct FluidSim {
     /// The `multigrid` solver's levels (with the divergence it solves for), built only when
     /// the parameters name it.
     multigrid: Option<Box<Multigrid>>,
+    /// `fluid.fog: Sources`: the summed source rate per cell (density per second) and the
+    /// fade per second; `None` for `Relax`. Built once from the parameters.
+    fog_sources: Option<(Vec<f32>, f32)>,
+    /// Scratch of the diffusion stages, made on their first use.
+    diffusion: Option<diffusion::DiffusionScratch>,
 }
 
 impl FluidSim {
@@ -107,7 +122,9 @@ impl FluidSim {
         ]
     }
 
-    /// A fluid at rest with fog of density 1 everywhere and no solids.
+    /// A fluid at rest with no solids and the fog at rest: density 1 everywhere (`fluid.fog:
+    /// Relax`), or each cell at the level its sources hold it at in still air, `rate / fade`
+    /// capped at `max_density` (`Sources`; 0 everywhere when `fade` is 0).
     ///
     /// The grid size is `mapping.cells`; callers build the mapping from `params.grid` and the
     /// fog's area. Grids smaller than [`MIN_GRID_CELLS`] are raised to it (the scene's
@@ -119,6 +136,16 @@ impl FluidSim {
         };
         let count = mapping.cell_count();
         let zeros = vec![0.0_f32; count];
+        let fog_sources = match &params.fog {
+            FogModel::Relax => None,
+            FogModel::Sources { sources, fade } => {
+                Some((sources::source_rates(sources, &mapping), *fade))
+            }
+        };
+        let density = match &fog_sources {
+            None => vec![1.0; count],
+            Some((rates, fade)) => sources::settled_density(rates, *fade, params.max_density),
+        };
         FluidSim {
             params: params.clone(),
             mapping,
@@ -127,7 +154,7 @@ impl FluidSim {
             v: zeros.clone(),
             su: zeros.clone(),
             sv: zeros.clone(),
-            density: vec![1.0; count],
+            density,
             off_x: zeros.clone(),
             off_z: zeros.clone(),
             lift: zeros.clone(),
@@ -145,6 +172,8 @@ impl FluidSim {
             solver: PressureSolver::new(mapping.cells),
             multigrid: (params.solver == PressureSolverKind::Multigrid)
                 .then(|| Box::new(Multigrid::new(mapping.cells))),
+            fog_sources,
+            diffusion: None,
         }
     }
 
@@ -176,6 +205,14 @@ impl FluidSim {
     fn run_stages(&mut self, dt_s: f32, after_stage: &mut dyn FnMut(&'static str)) {
         self.confine_vortices_then_walls(dt_s);
         after_stage("confine_vortices + walls");
+        if self.params.viscosity > 0.0 {
+            self.diffuse_velocity(dt_s);
+            after_stage("diffuse_velocity");
+        }
+        if self.params.projections >= 2 {
+            self.project_then_walls(self.pressure_rounds(), after_stage);
+            after_stage("project (before advection): gradient + walls");
+        }
         self.advect_velocity_then_walls(dt_s);
         after_stage("advect_velocity + walls");
         self.project_then_walls(self.pressure_rounds(), after_stage);
@@ -184,6 +221,16 @@ impl FluidSim {
         after_stage("advect_shock");
         self.carry_fog(dt_s);
         after_stage("carry_fog");
+        if self.params.fog_diffusion > 0.0 {
+            self.diffuse_fog(dt_s);
+            after_stage("diffuse_fog");
+        }
+    }
+
+    /// `fluid.speed_scale` (world units per second) in the grid's cells per second: the air
+    /// speed that maps to 255 in the speed channels of the maps.
+    pub fn speed_scale_cells(&self) -> f32 {
+        self.params.speed_scale / self.mapping.cell_size_world()
     }
 
     /// Sweeps (red-black solvers) or V-cycles (multigrid) of one projection.

@@ -5,11 +5,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::sources::{FluidStream, FogModel};
+
 /// How the fog's fluid moves, how it is stirred, and how it is packed for the shader.
 ///
-/// Rates are per second and turned into per-step factors with `exp(-rate * dt)`, so the
-/// behaviour does not depend on the step length. Velocities on the grid are in cells per
-/// second; lengths in world units are marked so.
+/// Every parameter is in world units and seconds (or dimensionless), never in cells, so the
+/// same scene gives the same fog on any `grid` (within the grid's resolution): the solver
+/// keeps its velocities in cells per second internally and converts at the boundary with
+/// [`GridMapping::cell_size_world`](super::GridMapping::cell_size_world). Rates are per second
+/// and turned into per-step factors with `exp(-rate * dt)`, so the behaviour does not depend
+/// on the step length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct FluidParams {
@@ -34,8 +39,11 @@ pub struct FluidParams {
     /// down to the coarsest grid and two back up). Default 2.
     #[serde(skip_serializing_if = "is_default_multigrid_cycles")]
     pub multigrid_cycles: u32,
-    /// Vorticity-confinement strength (epsilon, per second): how hard swirls are kept from
-    /// being smeared out by the grid. Default 9.0.
+    /// Vorticity-confinement strength (epsilon, per second), 0 to 10^4: how hard swirls are
+    /// kept from being smeared out by the grid. The force is `vorticity · h · (N × ω)` world
+    /// units per second² (Fedkiw, Stam and Jensen 2001), `h` the cell size in world units and
+    /// `ω` the curl per second: it gives back the swirl the grid's numerical smoothing takes
+    /// away, and that smoothing shrinks with the cell, so the force does too. Default 9.0.
     pub vorticity: f32,
     /// Curl below which confinement fades out, per second (it is full from twice this). Swirls
     /// the ball leaves are kept alive until they are this weak, then the air calms; without it
@@ -90,9 +98,10 @@ pub struct FluidParams {
     /// Radius of the blast when the ball takes off, as a multiple of its radius (applied by the
     /// ball loop). Default 4.5.
     pub takeoff_radius: f32,
-    /// Strength of the take-off blast, as a multiple of the jump speed; the product is used
-    /// directly as the blast strength in cells per second (applied by the ball loop).
-    /// Default 3.0.
+    /// Strength of the take-off blast, as a multiple of the jump speed (dimensionless): the
+    /// blast's peak outward air speed is `jump · takeoff_strength` world units per second
+    /// (applied by the ball loop). Default 0.6875 (the 3 cells per second per unit of jump
+    /// speed the temple used on its 96-cell grid over 22 units).
     pub takeoff_strength: f32,
     /// How much the take-off blast lifts the fog (0 to 1, applied by the ball loop).
     /// Default 0.3.
@@ -100,9 +109,10 @@ pub struct FluidParams {
     /// Radius of the landing blast, as a multiple of the ball's radius (applied by the ball
     /// loop). Default 7.0.
     pub landing_radius: f32,
-    /// Strength of the landing blast, as a multiple of the impact speed; the product is used
-    /// directly as the blast strength in cells per second (applied by the ball loop).
-    /// Default 5.0.
+    /// Strength of the landing blast, as a multiple of the impact speed (dimensionless): the
+    /// blast's peak outward air speed is `impact · landing_strength` world units per second
+    /// (applied by the ball loop). Default 1.1458 (the temple's former 5 cells per second per
+    /// unit of impact speed on its 96-cell grid over 22 units).
     pub landing_strength: f32,
     /// Lift given by a landing per metre per second of impact speed: the raise is
     /// `min(1, impact * landing_raise_per_speed)` (applied by the ball loop). Default 0.1111.
@@ -116,9 +126,44 @@ pub struct FluidParams {
     /// Height in world units above the fog top at which the ball's bottom stops pushing
     /// entirely (see [`FluidParams::fog_depth_weight`]). Default 0.2.
     pub fog_depth_margin: f32,
-    /// Air speed in cells per second that maps to 255 in the speed channel of the lift map (and
-    /// to the top of the speed debug view). Default 40.0.
+    /// Air speed in world units per second that maps to 255 in the speed channel of the lift
+    /// map (and to the top of the speed debug view). Default 9.1667 (40 cells per second of
+    /// the temple's 96-cell grid over 22 units).
     pub speed_scale: f32,
+    /// Where the fog comes from: `Relax` (fog everywhere, relaxing toward the rest density 1;
+    /// the default) or `Sources(sources: [...], fade: ...)` (fixed sources add fog, all fog
+    /// fades). See [`FogModel`].
+    #[serde(skip_serializing_if = "is_relax")]
+    pub fog: FogModel,
+    /// Kinematic viscosity of the air, world units² per second, 0 or more: the velocity is
+    /// diffused by an implicit solve each step (before the advection). 0 (the default) skips
+    /// the stage.
+    #[serde(skip_serializing_if = "is_zero_f32")]
+    pub viscosity: f32,
+    /// Diffusion of the fog density, world units² per second, 0 or more: an implicit solve
+    /// after the fog is carried. 0 (the default) skips the stage.
+    #[serde(skip_serializing_if = "is_zero_f32")]
+    pub fog_diffusion: f32,
+    /// Pressure projections per step, 1 or 2. 1 (the default) projects after the advection;
+    /// 2 also projects before it (the stable-fluids loop: forces, diffusion, projection,
+    /// advection, projection), so the air is carried by a divergence-free field.
+    #[serde(skip_serializing_if = "is_one_projection")]
+    pub projections: u32,
+    /// Slow force streams that keep the fog drifting, applied in list order. Default none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<FluidStream>,
+}
+
+fn is_relax(model: &FogModel) -> bool {
+    *model == FogModel::Relax
+}
+
+fn is_zero_f32(value: &f32) -> bool {
+    value.to_bits() == 0
+}
+
+fn is_one_projection(count: &u32) -> bool {
+    *count == 1
 }
 
 /// The pressure solvers `fluid.solver` names.
@@ -135,6 +180,10 @@ pub enum PressureSolverKind {
     /// Geometric multigrid, `multigrid_cycles` V-cycles.
     Multigrid,
 }
+
+/// The temple's cell, world units: its 22-unit fog area over the default 96-cell grid. The
+/// parameters that were once in cells are converted with it, so the temple keeps its look.
+pub const TEMPLE_CELL_WORLD: f32 = 22.0 / 96.0;
 
 /// Default of [`FluidParams::sor_omega`].
 pub const DEFAULT_SOR_OMEGA: f32 = 1.8;
@@ -182,15 +231,20 @@ impl Default for FluidParams {
             ball_rise_lift: 0.08,
             shock_to_air: 0.35,
             takeoff_radius: 4.5,
-            takeoff_strength: 3.0,
+            takeoff_strength: 3.0 * TEMPLE_CELL_WORLD,
             takeoff_raise: 0.3,
             landing_radius: 7.0,
-            landing_strength: 5.0,
+            landing_strength: 5.0 * TEMPLE_CELL_WORLD,
             landing_raise_per_speed: 0.1111,
             landing_min_speed: 2.0,
             fog_depth_fade: 0.8,
             fog_depth_margin: 0.2,
-            speed_scale: 40.0,
+            speed_scale: 40.0 * TEMPLE_CELL_WORLD,
+            fog: FogModel::Relax,
+            viscosity: 0.0,
+            fog_diffusion: 0.0,
+            projections: 1,
+            streams: Vec::new(),
         }
     }
 }

@@ -64,7 +64,7 @@ impl FluidSim {
     /// - `fluid_rgba`: R = density / 2, G = off_x / range + 0.5, B = off_z / range + 0.5,
     ///   A = 255;
     /// - `lift_rgba`: R = lift, G = speed / `speed_scale` (speed of the ordinary plus shock air
-    ///   in cells per second), B = 0, A = 255;
+    ///   in world units per second), B = 0, A = 255;
     ///
     /// each channel clamped to `[0, 1]` and rounded to the nearest byte. `offset_range_world` is
     /// the drift span in world units the G and B channels cover. Buffers must hold
@@ -73,7 +73,7 @@ impl FluidSim {
         let cells = self.mapping.cells;
         debug_assert!(fluid_rgba.len() >= cells * cells * 4);
         debug_assert!(lift_rgba.len() >= cells * cells * 4);
-        let speed_scale = self.params.speed_scale;
+        let speed_scale = self.speed_scale_cells();
         fluid_rgba
             .par_chunks_mut(cells * 4)
             .zip(lift_rgba.par_chunks_mut(cells * 4))

@@ -238,8 +238,9 @@ impl FluidSim {
 
     /// Everything the fog is, carried by the ordinary air plus the shock wave: density (emptied
     /// where the blow opens the air, piled where it closes, then drifting back to 1 — piles
-    /// spill faster than holes refill), the drift offsets (relaxing toward 0, clamped), and the
-    /// lift (settling).
+    /// spill faster than holes refill — or, with `fluid.fog: Sources`, fading by
+    /// `exp(-fade · dt)` while the sources add `rate · (1 - exp(-fade · dt)) / fade`), the drift offsets (relaxing toward
+    /// 0, clamped), and the lift (settling).
     pub(super) fn carry_fog(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let params = &self.params;
@@ -251,6 +252,19 @@ impl FluidSim {
         let max_density = params.max_density;
         let drift_limit = params.drift_limit;
         let cell_world = self.mapping.cell_size_world();
+        // `fluid.fog: Sources`: the per-cell rates and the share of fog a step keeps.
+        // Over a step the exact solution of `d' = rate - fade · d` is
+        // `d · keep + rate · (1 - keep) / fade` (`rate · dt` with no fade), so still air settles
+        // at exactly `rate / fade`, the level the fog starts at.
+        let sources = self.fog_sources.as_ref().map(|(rates, fade_per_s)| {
+            let keep = (-fade_per_s * dt_s).exp();
+            let gain_s = if *fade_per_s > 0.0 {
+                (1.0 - keep) / fade_per_s
+            } else {
+                dt_s
+            };
+            (rates.as_slice(), keep, gain_s)
+        });
 
         let (u, v, su, sv) = (&self.u, &self.v, &self.su, &self.sv);
         let (density, off_x, off_z, lift) = (&self.density, &self.off_x, &self.off_z, &self.lift);
@@ -332,10 +346,23 @@ impl FluidSim {
                         (&mut off_x_out[start..end], &mut off_z_out[start..end]);
                     let lift_out = &mut lift_out[start..end];
                     run.read_into(density, density_out);
-                    for (value, &squeeze) in density_out.iter_mut().zip(&squeezes[..len]) {
-                        let carried = (*value * squeeze).min(max_density);
-                        let rate = if carried > 1.0 { spill } else { refill };
-                        *value = carried + (1.0 - carried) * rate;
+                    match sources {
+                        None => {
+                            for (value, &squeeze) in density_out.iter_mut().zip(&squeezes[..len]) {
+                                let carried = (*value * squeeze).min(max_density);
+                                let rate = if carried > 1.0 { spill } else { refill };
+                                *value = carried + (1.0 - carried) * rate;
+                            }
+                        }
+                        Some((rates, keep, gain_s)) => {
+                            let rates = &rates[row + start..row + end];
+                            for ((value, &squeeze), &rate) in
+                                density_out.iter_mut().zip(&squeezes[..len]).zip(rates)
+                            {
+                                let carried = *value * squeeze * keep + rate * gain_s;
+                                *value = flush(carried.min(max_density));
+                            }
+                        }
                     }
                     run.read_into(off_x, off_x_out);
                     run.read_into(off_z, off_z_out);

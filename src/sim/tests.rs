@@ -45,7 +45,7 @@ fn grid_mapping_puts_cell_centres_at_half_cells() {
 fn projection_reduces_divergence_more_with_more_iterations() {
     let mut base = new_sim(48);
     // A blast throws the ordinary air radially outward: almost pure divergence.
-    base.blast([0.0, 0.0], 4.0, 60.0, 0.0);
+    base.blast([0.0, 0.0], 4.0, 60.0 * TEMPLE_CELL_WORLD, 0.0);
     let before = sum_of_squares(&base.divergence_field());
     assert!(
         before > 1.0,
@@ -82,7 +82,7 @@ fn solid_cells_hold_zero_velocity_next_to_violent_blasts() {
 
     for step in 0..40 {
         let side = if step % 2 == 0 { -2.2 } else { 2.2 };
-        sim.blast([side, 0.5], 3.0, 400.0, 1.0);
+        sim.blast([side, 0.5], 3.0, 400.0 * TEMPLE_CELL_WORLD, 1.0);
         sim.step(DT_S);
         let (u, v) = sim.velocity();
         let (su, sv) = sim.shock();
@@ -121,7 +121,12 @@ fn violent_input_keeps_fields_finite_and_density_in_range() {
         });
         if step % 7 == 0 {
             let strength = if step % 14 == 0 { 1.0e4 } else { -1.0e4 };
-            sim.blast([3.0 * sin, 3.0 * cos], 5.0, strength, 1.0);
+            sim.blast(
+                [3.0 * sin, 3.0 * cos],
+                5.0,
+                strength * TEMPLE_CELL_WORLD,
+                1.0,
+            );
         }
         sim.step(DT_S);
 
@@ -156,7 +161,7 @@ fn scripted_run(sim: &mut FluidSim, steps: u32) {
             weight: 0.8,
         });
         if step % 20 == 5 {
-            sim.blast([4.0 * cos, 4.0 * sin], 3.5, 40.0, 0.5);
+            sim.blast([4.0 * cos, 4.0 * sin], 3.5, 40.0 * TEMPLE_CELL_WORLD, 0.5);
         }
         sim.step(DT_S);
     }
@@ -349,9 +354,15 @@ fn air_flows_round_a_pillar() {
 #[test]
 fn blast_lifts_fog_and_throws_it_into_a_ring() {
     let mut sim = new_sim(96);
-    // The example's landing at 8 m/s: radius 7 ball radii, strength 5 × impact, raise 8/9.
+    // The example's landing at 8 m/s: radius 7 ball radii, strength 5 cells per second (of the
+    // temple's grid) × impact, raise 8/9.
     let radius_world = 7.0 * BALL_RADIUS_WORLD;
-    sim.blast([0.0, 0.0], radius_world, 5.0 * 8.0, 8.0 / 9.0);
+    sim.blast(
+        [0.0, 0.0],
+        radius_world,
+        5.0 * TEMPLE_CELL_WORLD * 8.0,
+        8.0 / 9.0,
+    );
     for _ in 0..20 {
         sim.step(DT_S);
     }
@@ -376,7 +387,12 @@ fn blast_lifts_fog_and_throws_it_into_a_ring() {
 
 #[test]
 fn write_maps_packs_like_the_shader_expects() {
-    let mut sim = new_sim(8);
+    // `speed_scale` is in world units per second: 40 cells per second of this 8-cell grid.
+    let params = FluidParams {
+        speed_scale: 40.0 * AREA_WORLD / 8.0,
+        ..FluidParams::default()
+    };
+    let mut sim = FluidSim::new(&params, GridMapping::new(8, AREA_WORLD));
     let k = index(&sim, 3, 5);
     sim.density[k] = 1.5;
     sim.off_x[k] = 1.5;
@@ -396,7 +412,7 @@ fn write_maps_packs_like_the_shader_expects() {
     let texel = |map: &[u8], k: usize| [map[k * 4], map[k * 4 + 1], map[k * 4 + 2], map[k * 4 + 3]];
     // density 1.5/2 -> 191.25; off_x 1.5/6 + 0.5 -> 191.25; off_z -3/6 + 0.5 -> 0.
     assert_eq!(texel(&fluid_rgba, k), [191, 191, 0, 255]);
-    // lift 0.5 -> 127.5 rounds up; speed |(4, 3)| = 5 of 40 -> 31.875.
+    // lift 0.5 -> 127.5 rounds up; speed |(4, 3)| = 5 of 40 cells/s -> 31.875.
     assert_eq!(texel(&lift_rgba, k), [128, 32, 0, 255]);
     // Out-of-range values clamp.
     assert_eq!(texel(&fluid_rgba, other), [128, 255, 128, 255]);

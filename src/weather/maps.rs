@@ -1,7 +1,7 @@
 //! The wind map `fogbank maps` writes for a scene with weather (`wind_NNNN.png`, grid-sized):
 //! the air's velocity in each cell as the wind and everything else have left it. Red and green
-//! are the velocity along +x and +z (128 still, 0 and 255 at ∓`fluid.speed_scale` cells per
-//! second), blue its speed (255 at `speed_scale`); solid cells are black.
+//! are the velocity along +x and +z (128 still, 0 and 255 at ∓`fluid.speed_scale` world units
+//! per second), blue its speed (255 at `speed_scale`); solid cells are black.
 
 use std::path::Path;
 
@@ -15,7 +15,7 @@ pub const WIND_MAP: &str = "wind";
 
 /// The wind map of `fluid`, `cells × cells` RGBA8, row `j = 0` first.
 pub fn wind_map(fluid: &FluidSim) -> Vec<u8> {
-    let scale = fluid.params().speed_scale.max(1e-6);
+    let scale = fluid.speed_scale_cells().max(1e-6);
     let (u, v) = fluid.velocity();
     let to_byte = |value: f32| (value.clamp(0.0, 1.0) * 255.0).round() as u8;
     let mut out = Vec::with_capacity(u.len() * 4);

@@ -102,6 +102,7 @@ impl World {
     pub fn step(&mut self) -> Vec<BallEvent> {
         let dt_s = STEP_S;
         self.blow_weather(dt_s);
+        self.fluid.apply_streams(self.steps, dt_s);
         self.stir_fluid();
         self.warm_fog_over_fires(dt_s);
         self.fluid.step(dt_s);

@@ -27,8 +27,9 @@ use crate::scene::Scene;
 
 /// The example's outline colour for the sheets (display sRGB).
 const SHEET_LINE_SRGB: [f32; 3] = [0.55, 0.75, 1.0];
-/// Air speed, cells per second, at which a flow point is fully orange (the example's 30).
-const FLOW_FULL_SPEED_CELLS: f32 = 30.0;
+/// Air speed, world units per second, at which a flow point is fully orange (the example's 30
+/// cells per second on the temple's grid).
+const FLOW_FULL_SPEED_WORLD: f32 = 30.0 * crate::sim::TEMPLE_CELL_WORLD;
 /// Vertices per sheet: four outline segments and the diagonal.
 const SHEET_LINE_VERTICES: u32 = 10;
 
@@ -42,7 +43,8 @@ pub(crate) struct OverlayKnobs {
     pub area: [f32; 4],
     /// rgb: sheet outline colour (linear); w: number of sheets.
     pub sheet_color: [f32; 4],
-    /// x: drift range; y: lift height; z: speed for 1.0 in the map; w: speed for full orange.
+    /// x: drift range; y: lift height; z: speed for 1.0 in the map; w: speed for full orange
+    /// (both world units per second).
     pub flow_scale: [f32; 4],
     /// x: grid cells per side; y: cells between points; z: points per side.
     pub flow_grid: [u32; 4],
@@ -70,7 +72,7 @@ impl OverlayKnobs {
                 fog.offset_range,
                 fog.lift_height,
                 scene.fluid.speed_scale,
-                FLOW_FULL_SPEED_CELLS,
+                FLOW_FULL_SPEED_WORLD,
             ],
             flow_grid: [grid, every, flow_points_per_side(grid, every), 0],
         }

@@ -4,12 +4,13 @@
 //! sizes positive, numbers finite, pillars inside the hall, the fluid grid within 8..=2048, and
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
-//! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid) and
-//! [`fires`], [`lamps`] and [`weather`]. Warnings flag values that are legal but
+//! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid), [`fluid_extras`] (the fluid's fog model, streams
+//! and optional stages), [`fires`], [`lamps`] and [`weather`]. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
 mod ball;
 mod fires;
+mod fluid_extras;
 mod fog;
 mod hall;
 mod lamps;
@@ -25,6 +26,7 @@ use std::ops::RangeInclusive;
 
 use ball::check_ball;
 use fires::check_fires;
+use fluid_extras::check_fluid_extras;
 use fog::{check_fluid, check_fog};
 use hall::check_hall;
 use lamps::check_lamps;
@@ -64,6 +66,7 @@ pub fn check(scene: &Scene) -> Report {
     check_ball(&mut c, scene);
     check_fog(&mut c, scene);
     check_fluid(&mut c, scene);
+    check_fluid_extras(&mut c, scene);
     check_fires(&mut c, scene);
     check_lamps(&mut c, scene);
     check_weather(&mut c, scene);

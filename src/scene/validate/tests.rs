@@ -279,3 +279,92 @@ fn lamps_are_checked_for_range_cone_place_and_count() {
     scene.lamps.truncate(MAX_LAMPS);
     assert!(check(&scene).errors.is_empty());
 }
+
+#[test]
+fn fluid_sources_streams_and_stages_are_checked_and_named() {
+    use crate::sim::{FluidStream, FogModel, FogSource};
+    let mut scene = Scene::default();
+    let source = |position, radius, rate| FogSource {
+        position,
+        radius,
+        rate,
+    };
+    scene.fluid.fog = FogModel::Sources {
+        sources: vec![
+            source([0.0, 0.0], 1.0, -0.5),
+            source([0.0, 0.0], 1.0, 1.0),
+            source([3.0, -2.0], 0.0, 1.0),
+            source([12.0, 0.0], 1.0, 1.0),
+        ],
+        fade: -1.0,
+    };
+    scene.fluid.streams = vec![FluidStream {
+        position: [0.0, -11.5],
+        direction: [0.0, 0.0],
+        radius: 2.0,
+        strength: 1.0,
+        period_s: -3.0,
+        swing_deg: 45.0,
+    }];
+    scene.fluid.viscosity = -0.1;
+    scene.fluid.fog_diffusion = f32::NAN;
+    scene.fluid.projections = 3;
+    let report = check(&scene);
+    let paths: Vec<&str> = report
+        .errors
+        .iter()
+        .map(|p| p.field_path.as_str())
+        .collect();
+    for path in [
+        "fluid.fog.fade",
+        "fluid.fog.sources[0].rate",
+        "fluid.fog.sources[2].radius",
+        "fluid.fog.sources[3].position",
+        "fluid.streams[0].position",
+        "fluid.streams[0].direction",
+        "fluid.streams[0].period_s",
+        "fluid.viscosity",
+        "fluid.fog_diffusion",
+        "fluid.projections",
+    ] {
+        assert!(paths.contains(&path), "no error for {path}: {paths:?}");
+    }
+    assert!(
+        !paths.contains(&"fluid.fog.sources[1].position"),
+        "{paths:?}"
+    );
+    let outside = report
+        .errors
+        .iter()
+        .find(|p| p.field_path == "fluid.fog.sources[3].position")
+        .unwrap();
+    assert!(
+        outside.message.contains("outside the fog's area"),
+        "{outside:?}"
+    );
+
+    // A clean use of every new field passes; a large grid with sweeps warns.
+    scene.fluid.fog = FogModel::Sources {
+        sources: vec![source([10.9, -10.9], 1.0, 1.0)],
+        fade: 0.5,
+    };
+    scene.fluid.streams[0].position = [0.0, 0.0];
+    scene.fluid.streams[0].direction = [1.0, 0.0];
+    scene.fluid.streams[0].period_s = 4.0;
+    scene.fluid.viscosity = 0.01;
+    scene.fluid.fog_diffusion = 0.01;
+    scene.fluid.projections = 2;
+    let report = check(&scene);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    scene.fluid.grid = 256;
+    let report = check(&scene);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.field_path == "fluid.solver"),
+        "{:?}",
+        report.warnings
+    );
+}
