@@ -1,5 +1,5 @@
 //! Golden images: frames rendered on a GPU adapter (lavapipe in CI) compared with the references
-//! in tests/golden/<case>/ through `fogbank check` — every view, the fires, the exact pin of
+//! in tests/golden/<case>/ through `fogbank check` — every view, the fires, a lamp's shadow, the exact pin of
 //! linear fog (`tiny_exact`), the raymarch reference (`tiny_raymarch`), and the compute
 //! compositor against the raster references.
 //!
@@ -109,6 +109,15 @@ fn golden_tiny_raymarch() {
             "64",
         ],
     );
+}
+
+/// One spot lamp beside a pillar (tests/scenes/lamp.ron): its light on the floor and in the
+/// fog, and the pillar's shadow as a dark wedge across both (the `shadow` pass's map, filtered
+/// by hand).
+#[test]
+fn golden_lamp_shadow() {
+    require_gpu!();
+    golden("lamp_shadow", &["tests/scenes/lamp.ron", "--frames", "6"]);
 }
 
 /// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,

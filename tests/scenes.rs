@@ -1,7 +1,7 @@
 //! Scene input without a GPU: `validate` on good scenes (every shipped one) and its warnings, and
 //! one test per kind of bad input — syntax, unknown field, unknown variant, out of range, a
-//! pillar outside the hall, a bad `--set`, a missing file, a bad `--frames` — each a clear error
-//! (exit 2) that names the place. The bad scenes are in tests/scenes/.
+//! pillar outside the hall, bad lamps, a bad `--set`, a missing file, a bad `--frames` — each a
+//! clear error (exit 2) that names the place. The bad scenes are in tests/scenes/.
 
 mod common;
 
@@ -181,4 +181,30 @@ fn completions_and_manual_pages_are_generated() {
     let render = std::fs::read_to_string(dir.join("fogbank-render.1")).unwrap();
     assert!(render.contains(".TH fogbank-render 1"), "{render}");
     assert!(Path::new(&*dir).join("fogbank.1").is_file());
+}
+
+/// Bad lamps are errors naming the field (negative intensity and range, a cone out of range);
+/// a lamp inside a pillar is a warning naming its position; the lamp scene validates.
+#[test]
+fn bad_lamps_are_errors_and_a_lamp_in_a_pillar_a_warning() {
+    let out = fogbank(&[
+        "validate",
+        "--set",
+        "lamps=[(intensity: -1.0, range: -3.0, cone_deg: 120.0)]",
+    ]);
+    assert_error(
+        &out,
+        &[
+            "lamps[0].intensity",
+            "lamps[0].range",
+            "lamps[0].cone_deg",
+            "1..=80",
+        ],
+    );
+    let out = fogbank_ok(&["validate", "--set", "lamps=[(position: (-3.5, 1.5, -3.5))]"]);
+    let err = stderr(&out);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("lamps[0].position"), "{err}");
+    assert!(err.contains("hall.pillars[0]"), "{err}");
+    fogbank_ok(&["validate", &scene("lamp.ron")]);
 }

@@ -8,6 +8,9 @@
 //! The passes live in `passes/`, one module each (`passes/NAME.rs`), and share the
 //! descriptor setup in `passes/builder.rs`:
 //!
+//! - `shadow` (shaders/shadow.wgsl): scenes with shadowing lamps only; each lamp's shadow
+//!   maps (a spot's one face, a point lamp's six), drawn from the hall, the ball and any extra
+//!   casters before the scene.
 //! - `scene` (shaders/scene.wgsl): floor, pillars, altar, ball, lights, distance fog, into a
 //!   linear half-float target and a depth target.
 //! - `fog` (shaders/fog.wgsl): the fog sheets, back to front, blended over it.
@@ -25,8 +28,9 @@
 //!
 //! Then `readback.rs` copies the picture (and, when asked, the linear target and the fog
 //! layer as half floats) into a ring of staging buffers. Shared WGSL lives in
-//! shaders/common.wgsl, shaders/noise.wgsl and shaders/fires.wgsl (the fires as lights, which
-//! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`), assembled by `shaders.rs`.
+//! shaders/common.wgsl, shaders/noise.wgsl, shaders/fires.wgsl (the fires as lights, which
+//! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`) and shaders/lamps.wgsl
+//! (the lamps and their shadow maps, from `lamp_lights.rs`), assembled by `shaders.rs`.
 //! Everything drawn is fogged by one WGSL function, `distance_fog_factor` in common.wgsl
 //! (linear or exponential, thinned with altitude), whose CPU twin and tests live in
 //! `distance_fog.rs`.

@@ -1,6 +1,6 @@
 //! GPU tests of the lamps and their shadow maps: a pillar's shadow on the floor and through the
-//! fog (with every compositor), no shadow where nothing stands between, and the same bytes
-//! every time.
+//! fog (with every compositor), no shadow where nothing stands between, the same bytes every
+//! time, and extra casters (the people's capsules) drawn into the map.
 //!
 //! The hall is lit by one spot lamp to the pillar at (3.5, 3.5)'s +x side, aimed along −x, so
 //! the pillar throws its shadow along z = 3.5 toward −x; the other lights are dimmed so the
@@ -225,4 +225,114 @@ fn lamps_and_shadows_render_the_same_bytes_every_time() {
         Readback::default(),
     );
     assert!(a != no_lamps, "the lamps change nothing");
+}
+
+/// The nearest caster's distance over the range at the middle of shadow-map face 0, after the
+/// `shadow` pass drew the hall for `scene` and, when given, `extra` (positions 24 bytes apart).
+fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>) -> f32 {
+    use crate::gpu::common::FrameBinding;
+    use crate::gpu::distance_fog::DistanceFogParams;
+    use crate::gpu::fire_lights::FireLights;
+    use crate::gpu::lamp_lights::{LampLights, LampResources, SHADOW_MAP_TEXELS};
+    use crate::gpu::passes::shadow::{ExtraCasters, ShadowPass};
+    use wgpu::util::DeviceExt;
+
+    let device = &ctx.device;
+    let errors = ctx.errors();
+    let lamps = LampResources::new(device, &LampLights::new(scene));
+    let frame = FrameBinding::new(
+        device,
+        &FireLights::new(scene),
+        &DistanceFogParams::new(&scene.distance_fog),
+        &lamps,
+    );
+    let mut pass = ShadowPass::new(device, &errors, &frame, &lamps, scene)
+        .expect("the shadow pass")
+        .expect("a lamp with shadows");
+    let buffer = extra.map(|vertices| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("test.extra_casters"),
+            contents: bytemuck::cast_slice(vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        })
+    });
+    let casters = buffer
+        .as_ref()
+        .zip(extra)
+        .map(|(buffer, vertices)| ExtraCasters {
+            buffer,
+            vertex_count: vertices.len() as u32,
+            stride_bytes: 24,
+        });
+    let side = SHADOW_MAP_TEXELS;
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test.shadow_readback"),
+        size: u64::from(side * side * 4),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    pass.record(device, &mut encoder, casters);
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture: lamps.maps_view.texture(),
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::DepthOnly,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &readback,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(side * 4),
+                rows_per_image: Some(side),
+            },
+        },
+        wgpu::Extent3d {
+            width: side,
+            height: side,
+            depth_or_array_layers: 1,
+        },
+    );
+    ctx.queue.submit([encoder.finish()]);
+    errors.take("shadow test").expect("no wgpu errors");
+    readback.slice(..).map_async(wgpu::MapMode::Read, |result| {
+        result.expect("the shadow map maps");
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the device finishes");
+    let bytes = readback
+        .slice(..)
+        .get_mapped_range()
+        .expect("the mapped shadow map");
+    let depths: &[f32] = bytemuck::cast_slice(&bytes);
+    depths[((side / 2) * side + side / 2) as usize]
+}
+
+/// The extra casters (the people's capsules, once connected) reach the shadow map: a triangle
+/// under a spot lamp that looks straight down on empty floor is the nearest caster in the
+/// middle of its map, at its distance over the range; without it the map stays clear.
+#[test]
+fn extra_casters_are_drawn_into_the_shadow_map() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene {
+        lamps: vec![Lamp {
+            position: [8.0, 4.0, 8.0],
+            direction: [0.0, -1.0, 0.0],
+            cone_deg: Some(30.0),
+            range: 10.0,
+            ..Lamp::default()
+        }],
+        ..Scene::default()
+    };
+    assert_eq!(middle_of_face_0(&ctx, &scene, None), 1.0);
+    // A triangle at height 2 round (8, 8), each position followed by three unused floats.
+    let triangle = [
+        [7.0, 2.0, 7.0, 9.0, 9.0, 9.0],
+        [9.0, 2.0, 7.0, 9.0, 9.0, 9.0],
+        [8.0, 2.0, 9.5, 9.0, 9.0, 9.0],
+    ];
+    let depth = middle_of_face_0(&ctx, &scene, Some(&triangle));
+    assert!((depth - 0.2).abs() < 1e-4, "{depth}");
 }
