@@ -109,7 +109,33 @@ struct FlameOut {
     @location(0) uv: vec2<f32>,
     @location(1) pos_world: vec3<f32>,
     @location(2) @interpolate(flat) fire_index: u32,
+    // How far the wind pushes the flame's tip across the quad, in flame heights (0 without
+    // weather).
+    @location(3) @interpolate(flat) wind_lean: f32,
 }
+
+// ---- weather: the flames lean with the one wind ----
+// keep in sync with src/gpu/passes/flame.rs: FlameWind
+struct FlameWind {
+    // xy: the wind on the floor (x, z), world units per second; z: lean of the tip per unit
+    // of wind across the view, flame heights per (world unit per second); w: the most lean.
+    wind: vec4<f32>,
+}
+
+@group(1) @binding(4) var<uniform> flame_wind: FlameWind;
+
+// The tip's lean across a quad whose right-hand edge runs along `right_world`: the part of the
+// wind across the view (along the wind toward the right is to the right), capped.
+fn flame_wind_lean(right_world: vec3<f32>) -> f32 {
+    let across = dot(flame_wind.wind.xy, right_world.xz);
+    return clamp(across * flame_wind.wind.z, -flame_wind.wind.w, flame_wind.wind.w);
+}
+
+// The quad's widening for a lean: room for the tip on either side (exactly 1 without wind).
+fn flame_widening(lean: f32) -> f32 {
+    return 1.0 + 2.0 * abs(lean) / FLAME_ASPECT;
+}
+// ---- end weather ----
 
 // One quad per fire (instance), standing on the flame's foot and turned about world Y to face
 // the eye.
@@ -126,13 +152,14 @@ fn vs_flame(
     let fire = fire_lights.fires[min(fire_index, MAX_FIRES - 1u)];
     let foot_world = fire.foot_world.xyz;
     let height_world = fire.shape.x;
-    let width_world = height_world * FLAME_ASPECT * fire.shape.w;
 
     // The quad's right-hand edge is horizontal and square to the direction to the eye; looking
     // straight down on the fire any direction serves, so fall back to +x.
     let to_eye = frame.eye_world.xz - foot_world.xz;
     let toward = select(vec2<f32>(0.0, 1.0), normalize(to_eye), dot(to_eye, to_eye) > 1e-8);
     let right_world = vec3<f32>(toward.y, 0.0, -toward.x);
+    let wind_lean = flame_wind_lean(right_world);
+    let width_world = height_world * FLAME_ASPECT * fire.shape.w * flame_widening(wind_lean);
     let pos_world = foot_world
         + right_world * ((corner.x - 0.5) * width_world)
         + vec3<f32>(0.0, corner.y * height_world, 0.0);
@@ -142,6 +169,7 @@ fn vs_flame(
     out.uv = corner;
     out.pos_world = pos_world;
     out.fire_index = fire_index;
+    out.wind_lean = wind_lean;
     return out;
 }
 
@@ -156,7 +184,7 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     // Height up the flame from its foot, and the distance across in flame heights (a torch's
     // proportions: a brazier's wider quad is the same flame stretched), so the noise is round.
     let y = (in.uv.y - FOOT_MARGIN) / (1.0 - FOOT_MARGIN);
-    let x = (in.uv.x - 0.5) * FLAME_ASPECT;
+    let x = (in.uv.x - 0.5) * FLAME_ASPECT * flame_widening(in.wind_lean);
     let s = clamp(y, 0.0, 1.0);
 
     // Rising turbulence: fbm fields scrolled down the flame, so their features climb it.
@@ -167,7 +195,8 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     // The whole flame leans and sways; the distortion grows with height: a steady head, a
     // licking tip.
     let lean = 0.04 * sin(t * 1.7) + 0.02 * sin(t * 3.1 + 1.0);
-    let dx = x + (n1 - 0.5) * 0.30 * s + lean * s * s;
+    // The wind bends it further, the tip most (`wind_lean` heights at the top).
+    let dx = x + (n1 - 0.5) * 0.30 * s + lean * s * s - in.wind_lean * s * s;
     let dy = y + (n2 - 0.5) * 0.12 * s;
 
     // The teardrop: a quarter of its widest where it leaves the foot, widest about a third up,

@@ -22,6 +22,15 @@ const RAIN_MAX_ROOFS: u32 = 256u;
 // keep in sync with src/weather/rain.rs: RAIN_SPLASH_S, RAIN_SPLASH_RADIUS_WORLD
 const RAIN_SPLASH_S: f32 = 0.12;
 const RAIN_SPLASH_RADIUS_WORLD: vec2<f32> = vec2<f32>(0.03, 0.16);
+// keep in sync with src/weather/debris.rs: DEBRIS_MAX, DEBRIS_LIFE_S, DEBRIS_RADIUS_WORLD,
+// DEBRIS_STREAK_S
+const DEBRIS_MAX: u32 = 48u;
+const DEBRIS_LIFE_S: f32 = 1.2;
+const DEBRIS_RADIUS_WORLD: f32 = 5.0;
+const DEBRIS_STREAK_S: f32 = 0.04;
+// The debris's colour (linear: a dark leaf brown) and opacity at the middle of its life.
+const DEBRIS_COLOR: vec3<f32> = vec3<f32>(0.09, 0.06, 0.03);
+const DEBRIS_OPACITY: f32 = 0.9;
 // A splash's opacity as a share of a streak's, as it starts (it fades out over its life).
 const RAIN_SPLASH_OPACITY: f32 = 1.2;
 // Height of a splash's quad over the floor (world), so it wins the depth test there.
@@ -37,7 +46,7 @@ struct RainUniforms {
     wind: vec4<f32>,
     // rgb: the rain's colour (linear); w: width of a streak in pixels.
     color: vec4<f32>,
-    // xy: picture size in pixels; zw: unused.
+    // xy: picture size in pixels; z: debris pieces drawn; w: unused.
     viewport: vec4<f32>,
 }
 
@@ -140,6 +149,43 @@ fn rain_splash(index: u32, time_s: f32, eye: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(center, age_s);
 }
 
+// Debris piece `index` at `time_s` (with the drawn flag; its tail trails it upwind).
+// keep in sync with src/weather/debris.rs: debris_at
+fn rain_debris(index: u32, time_s: f32, eye: vec3<f32>) -> Drop {
+    var out: Drop;
+    out.drawn = false;
+    if index >= u32(rain.viewport.z) {
+        return out;
+    }
+    let wind = rain.wind.zw;
+    let start = rain_hash((index * 0x85ebca6bu) ^ 0xc2b2ae35u);
+    let lived = time_s / DEBRIS_LIFE_S + rain_unit(start);
+    let lives = floor(lived);
+    let age_s = (lived - lives) * DEBRIS_LIFE_S;
+    let place = rain_hash(start ^ rain_hash(bitcast<u32>(i32(lives))));
+    let across = rain_hash(place);
+    let up = rain_hash(across);
+    let x = eye.x + (rain_unit(place) * 2.0 - 1.0) * DEBRIS_RADIUS_WORLD
+        + wind.x * (age_s - DEBRIS_LIFE_S * 0.5);
+    let z = eye.z + (rain_unit(across) * 2.0 - 1.0) * DEBRIS_RADIUS_WORLD
+        + wind.y * (age_s - DEBRIS_LIFE_S * 0.5);
+    let y = 0.2 + rain_unit(up) * 2.5 + 0.3 * sin(age_s * 7.0 + rain_unit(up) * 6.0);
+    let head = vec3<f32>(x, y, z);
+    if length(head - eye) < RAIN_CLEAR_WORLD {
+        return out;
+    }
+    out.head = head;
+    out.tail = vec3<f32>(x - wind.x * DEBRIS_STREAK_S, y, z - wind.y * DEBRIS_STREAK_S);
+    out.drawn = true;
+    return out;
+}
+
+// How far through its life debris piece `index` is at `time_s`, 0..1.
+fn rain_debris_life(index: u32, time_s: f32) -> f32 {
+    let start = rain_hash((index * 0x85ebca6bu) ^ 0xc2b2ae35u);
+    return fract(time_s / DEBRIS_LIFE_S + rain_unit(start));
+}
+
 struct RainOut {
     @builtin(position) clip: vec4<f32>,
     // −1 at one side of the streak, 1 at the other (a splash: across its disc in x).
@@ -200,7 +246,14 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
         return rain_splash_vertex(vertex / 6u - RAIN_DROPS, vertex % 6u, eye, time_s);
     }
     out.along = 0.0;
-    let drop = rain_drop(vertex / 6u, time_s, eye);
+    // Debris from 2 · RAIN_DROPS · 6 on: streaks like the drops', in its own colour.
+    let debris = vertex / 6u >= 2u * RAIN_DROPS;
+    var drop: Drop;
+    if debris {
+        drop = rain_debris(vertex / 6u - 2u * RAIN_DROPS, time_s, eye);
+    } else {
+        drop = rain_drop(vertex / 6u, time_s, eye);
+    }
     if !drop.drawn {
         // Behind the far plane: clipped, nothing drawn.
         out.clip = vec4<f32>(0.0, 0.0, 2.0, 1.0);
@@ -226,8 +279,14 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
 
     // Lit as a tiny sphere facing the eye: the ambient, the ball's light and the fires.
     let light = rain_light(drop.head, eye, time_s);
-    let opacity = rain.counts.w * (1.0 - distance_fog_amount(drop.head));
-    out.shade = vec4<f32>(rain.color.rgb * light * opacity, opacity);
+    var opacity = rain.counts.w * (1.0 - distance_fog_amount(drop.head));
+    var color = rain.color.rgb;
+    if debris {
+        let life = rain_debris_life(vertex / 6u - 2u * RAIN_DROPS, time_s);
+        opacity = DEBRIS_OPACITY * sin(3.14159265 * life) * (1.0 - distance_fog_amount(drop.head));
+        color = DEBRIS_COLOR;
+    }
+    out.shade = vec4<f32>(color * light * opacity, opacity);
     return out;
 }
 

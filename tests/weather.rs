@@ -413,3 +413,22 @@ fn bad_weather_is_a_clear_error_naming_the_field() {
         &["weather.wind.cycle_s", "more than 0"],
     );
 }
+
+#[test]
+fn setting_a_weather_field_on_a_scene_without_weather_says_how_to_add_the_section() {
+    let out = fogbank(&["scene", "--set", "weather.wind.base_speed=5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("the scene has no `weather` section"), "{err}");
+    assert!(err.contains("--set 'weather=(sky: Storm)'"), "{err}");
+    // As the help says: add the section first, then its fields can be set.
+    let out = fogbank_ok(&[
+        "scene",
+        "--set",
+        "weather=(sky: Storm)",
+        "--set",
+        "weather.wind.cycle_s=20",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("cycle_s: 20.0"), "{text}");
+}

@@ -10,6 +10,7 @@
 //! at the same steps.
 
 pub mod bolt;
+pub mod debris;
 pub mod maps;
 pub mod rain;
 pub mod wind;

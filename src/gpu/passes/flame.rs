@@ -41,12 +41,45 @@ pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
     },
 };
 
+/// How far a flame's tip leans per unit of wind across the view: flame heights per world unit
+/// per second (a storm's 9 units/s bends it by about half its height).
+pub(crate) const LEAN_PER_WIND: f32 = 0.05;
+/// The most a flame's tip leans, in flame heights.
+pub(crate) const MOST_LEAN: f32 = 0.6;
+
+/// The wind the flames lean with (zero without weather: they stand as before).
+///
+/// keep in sync with shaders/flame.wgsl: FlameWind
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct FlameWind {
+    /// xy: the wind (x, z), world units per second; z: [`LEAN_PER_WIND`]; w: [`MOST_LEAN`].
+    pub wind: [f32; 4],
+}
+
+impl FlameWind {
+    /// The flames' wind in `inputs`: the one wind of the weather, or none.
+    pub(crate) fn for_frame(inputs: &FrameInputs<'_>) -> Self {
+        match &inputs.weather {
+            Some(weather) => {
+                let [x, z] = weather.wind_world_per_s;
+                FlameWind {
+                    wind: [x, z, LEAN_PER_WIND, MOST_LEAN],
+                }
+            }
+            None => FlameWind { wind: [0.0; 4] },
+        }
+    }
+}
+
 /// The `flame` pass's pipeline, the fog's knobs and how many fires it draws.
 pub(crate) struct FlamePass {
     pipeline: wgpu::RenderPipeline,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
+    /// The wind the flames lean with ([`FlameWind`]).
+    wind_buffer: wgpu::Buffer,
     fire_count: u32,
 }
 
@@ -71,20 +104,29 @@ impl FlamePass {
             _ => FogKnobs::new(scene, view),
         };
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
+        let wind_buffer = build.uniform_buffer::<FlameWind>("wind");
         let fragment = wgpu::ShaderStages::FRAGMENT;
+        // Binding 3 is fog.wgsl's scene depth, which the flames do not read.
         let layout = build.bind_group_layout(&[
             uniform(0, fragment),
             filterable_texture(1, fragment),
             filterable_texture(2, fragment),
+            uniform(4, wgpu::ShaderStages::VERTEX_FRAGMENT),
         ]);
-        let bind_group = build.bind_group(
-            &layout,
-            [
-                knobs_buffer.as_entire_binding(),
-                wgpu::BindingResource::TextureView(&maps.fluid_view),
-                wgpu::BindingResource::TextureView(&maps.lift_view),
-            ],
-        );
+        // Numbered by hand: binding 4 follows the gap left for binding 3.
+        let resources = [
+            (0, knobs_buffer.as_entire_binding()),
+            (1, wgpu::BindingResource::TextureView(&maps.fluid_view)),
+            (2, wgpu::BindingResource::TextureView(&maps.lift_view)),
+            (4, wind_buffer.as_entire_binding()),
+        ];
+        let entries =
+            resources.map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&build.label("bind_group")),
+            layout: &layout,
+            entries: &entries,
+        });
         let pipeline = build.raster_pipeline(&RasterPipeline {
             part: None,
             module: &module,
@@ -104,6 +146,7 @@ impl FlamePass {
             bind_group,
             knobs_buffer,
             knobs,
+            wind_buffer,
             fire_count,
         })
     }
@@ -115,6 +158,8 @@ impl FlamePass {
         }
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+        let wind = FlameWind::for_frame(inputs);
+        queue.write_buffer(&self.wind_buffer, 0, bytemuck::bytes_of(&wind));
     }
 
     /// Turns the counting of partial slabs on or off from the next frame (tests compare both).

@@ -21,6 +21,7 @@ use crate::gpu::passes::builder::{
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
+use crate::weather::debris::debris_drawn;
 use crate::weather::rain::{RAIN_DROPS, RAIN_MAX_ROOFS, roofs};
 
 /// The rain's colour (sRGB), as the example draws it.
@@ -44,7 +45,7 @@ pub(crate) struct RainUniforms {
     pub wind: [f32; 4],
     /// rgb: the rain's colour (linear); w: width of a streak in pixels.
     pub color: [f32; 4],
-    /// xy: picture size in pixels; zw: unused.
+    /// xy: picture size in pixels; z: debris pieces drawn; w: unused.
     pub viewport: [f32; 4],
 }
 
@@ -62,6 +63,8 @@ pub(crate) struct RainPass {
     statics: Box<RainUniforms>,
     /// Drops to draw this frame (set by [`RainPass::prepare`]).
     drawn: u32,
+    /// Debris pieces to draw this frame (`weather/debris.rs`).
+    debris: u32,
 }
 
 impl RainPass {
@@ -113,16 +116,21 @@ impl RainPass {
             bind_group,
             statics,
             drawn: 0,
+            debris: 0,
         })
     }
 
     /// Queues this frame's rain, if it rains.
     pub(crate) fn prepare(&mut self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         self.drawn = inputs.weather.map_or(0, |w| drops_drawn(w.rain));
+        self.debris = inputs.weather.map_or(0, |w| {
+            let [x, z] = w.wind_world_per_s;
+            debris_drawn((x * x + z * z).sqrt())
+        });
         let Some(weather) = inputs.weather else {
             return;
         };
-        if self.drawn == 0 {
+        if self.drawn == 0 && self.debris == 0 {
             return;
         }
         let mut uniforms = *self.statics;
@@ -131,6 +139,7 @@ impl RainPass {
         let [dx, dz] = weather.drift_world;
         let [vx, vz] = weather.wind_world_per_s;
         uniforms.wind = [dx, dz, vx, vz];
+        uniforms.viewport[2] = self.debris as f32;
         queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(&uniforms));
     }
 
@@ -141,7 +150,7 @@ impl RainPass {
         targets: &Targets,
         frame: &FrameBinding,
     ) {
-        if self.drawn == 0 {
+        if self.drawn == 0 && self.debris == 0 {
             return;
         }
         let mut pass = begin_over_picture(encoder, ShaderName::Rain.name(), targets);
@@ -152,6 +161,9 @@ impl RainPass {
         // The splashes: vertices from RAIN_DROPS · 6 on (shaders/rain.wgsl, `rain_splash`).
         let splashes = RAIN_DROPS * 6;
         pass.draw(splashes..splashes + self.drawn * 6, 0..1);
+        // The debris: vertices from 2 · RAIN_DROPS · 6 on (`rain_debris`).
+        let debris = 2 * RAIN_DROPS * 6;
+        pass.draw(debris..debris + self.debris * 6, 0..1);
     }
 }
 

@@ -22,6 +22,24 @@ pub(super) fn override_error(
     }
 }
 
+/// The scene's optional sections (absent from a scene that does not use them), each with a
+/// small value that adds it: `--set weather.wind.base_speed=5` on a scene without weather
+/// says so and how to add one, instead of "no field".
+const OPTIONAL_SECTIONS: &[(&str, &str)] = &[("weather", "(sky: Storm)")];
+
+/// A path into an optional section the scene does not have: say so, and how to add one.
+fn missing_section_error(flag: &str, section: &str, example: &str) -> SceneError {
+    override_error(
+        flag,
+        format!("the scene has no `{section}` section, so `{section}.…` cannot be set"),
+        Some(format!(
+            "add one to the scene file, e.g. `{section}: {example},` (see scenes/README.md, \
+             \"{section}\"), or add it first on the command line: \
+             --set '{section}={example}' {flag}"
+        )),
+    )
+}
+
 /// `PARENT` has no field `name`: suggest the closest of `keys`, and when the parent is an enum
 /// variant, say that another variant has to be set as a whole.
 pub(super) fn no_field_error(
@@ -31,6 +49,11 @@ pub(super) fn no_field_error(
     keys: &[&str],
     variant: Option<&str>,
 ) -> SceneError {
+    if parent.is_empty()
+        && let Some((section, example)) = OPTIONAL_SECTIONS.iter().find(|(s, _)| *s == name)
+    {
+        return missing_section_error(flag, section, example);
+    }
     let shown = if parent.is_empty() {
         "the scene".to_string()
     } else {

@@ -153,6 +153,17 @@ fn missing_equals_and_empty_sides() {
 }
 
 #[test]
+fn a_path_into_a_missing_weather_section_says_how_to_add_one() {
+    let (message, help, _) = set_err(&["weather.wind.base_speed=5"]);
+    assert_eq!(
+        message,
+        "the scene has no `weather` section, so `weather.…` cannot be set"
+    );
+    assert!(help.contains("weather: (sky: Storm),"), "{help}");
+    assert!(help.contains("--set 'weather=(sky: Storm)'"), "{help}");
+}
+
+#[test]
 fn unknown_paths_suggest_the_closest_field() {
     let (message, help, _) = set_err(&["fog.shets=3"]);
     assert_eq!(message, "`fog` has no field `shets`");
