@@ -79,6 +79,7 @@ mod tests {
                 "lights",
                 "name",
                 "output",
+                "walkers",
                 "weather",
             ]
         );

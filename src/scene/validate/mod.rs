@@ -5,7 +5,7 @@
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
 //! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid) and
-//! [`fires`] and [`weather`]. Warnings flag values that are legal but
+//! [`fires`], [`weather`] and [`walkers`]. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
 mod ball;
@@ -13,6 +13,7 @@ mod fires;
 mod fog;
 mod hall;
 mod view;
+mod walkers;
 mod weather;
 
 #[cfg(test)]
@@ -27,6 +28,7 @@ use fires::check_fires;
 use fog::{check_fluid, check_fog};
 use hall::check_hall;
 use view::{check_camera, check_lights, check_output};
+use walkers::check_walkers;
 use weather::check_weather;
 
 /// One problem with a value: where it is, what is wrong, how to fix it.
@@ -64,6 +66,7 @@ pub fn check(scene: &Scene) -> Report {
     check_fluid(&mut c, scene);
     check_fires(&mut c, scene);
     check_weather(&mut c, scene);
+    check_walkers(&mut c, scene);
     c.color("background", scene.background);
     c.report
 }
