@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::frame::{Frame, FrameInputs, View};
 use crate::gpu::GpuError;
+use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
@@ -107,6 +108,9 @@ pub struct Renderer {
     maps: FluidMaps,
     targets: Targets,
     scene: ScenePass,
+    /// The walkers' capsules, meshed each frame and drawn in the scene pass; `None` for a
+    /// scene without walkers.
+    capsules: Option<CapsuleMesh>,
     fog: FogPass,
     /// Recorded instead of `fog` when the compositor is `Compute` (or `Raymarch`: then it is
     /// the `raymarch` pass).
@@ -168,6 +172,10 @@ impl Renderer {
             )
         })?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
+        let capsules = (!scene.walkers.is_empty()).then(|| {
+            let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
+            CapsuleMesh::new(&device, count)
+        });
         // The raster fog's sheets, as the pass `name`.
         let fog_pass = |name| {
             let view = config.view;
@@ -262,6 +270,7 @@ impl Renderer {
             maps,
             targets,
             scene: scene_pass,
+            capsules,
             fog,
             fog_compute,
             compositor,
@@ -350,6 +359,7 @@ impl Renderer {
             maps,
             targets,
             scene,
+            capsules,
             fog,
             fog_compute,
             flame,
@@ -371,6 +381,9 @@ impl Renderer {
                 frame.write_distance_fog(queue, fog);
             }
             maps.write(queue, inputs);
+            if let Some(capsules) = capsules.as_mut() {
+                capsules.upload(queue, inputs.capsules);
+            }
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
                 layer.prepare(queue, inputs);
@@ -390,7 +403,7 @@ impl Renderer {
                 label: Some("frame"),
             });
             mark(timer, &mut encoder, "start");
-            scene.record(&mut encoder, targets, frame);
+            scene.record(&mut encoder, targets, frame, capsules.as_ref());
             mark(timer, &mut encoder, "scene");
             match fog_compute {
                 Some(fog_compute) => {
