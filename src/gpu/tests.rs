@@ -18,6 +18,7 @@ mod flame;
 mod fog_compute;
 mod layers;
 mod raymarch;
+mod walkers;
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no
 /// adapter outside CI. Under CI a missing adapter fails the test.
