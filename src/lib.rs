@@ -19,6 +19,7 @@ pub mod frame;
 pub mod gpu;
 pub mod interrupt;
 pub mod output;
+pub mod people;
 pub mod pipeline;
 pub mod playback;
 pub mod rng;

@@ -13,7 +13,7 @@
 //! steps since the snapshot).
 
 use crate::ball::BallEvent;
-use crate::frame::{CameraPose, FrameInputs, WeatherFrame};
+use crate::frame::{CameraPose, Capsule, FrameInputs, WeatherFrame};
 use crate::scene::Scene;
 use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
@@ -95,6 +95,9 @@ pub struct FrameState {
     pub weather: Option<WeatherState>,
     /// Lightning strikes since the previous reported frame (or since the start).
     pub strikes: Vec<Strike>,
+    /// Where each of the scene's walkers stands at the frame's time, world x and z, in the
+    /// scene's order; empty without walkers.
+    pub walkers_pos_world: Vec<[f32; 2]>,
 }
 
 /// Steps a world through a timeline.
@@ -105,6 +108,8 @@ pub struct Playback {
     strikes: Vec<Strike>,
     fluid_map: Vec<u8>,
     lift_map: Vec<u8>,
+    /// The walkers' capsules of the latest [`Playback::frame_inputs`].
+    capsules: Vec<Capsule>,
     cache_writer: Option<CacheWriter>,
 }
 
@@ -203,6 +208,7 @@ impl Playback {
             strikes: Vec::new(),
             fluid_map: vec![0; cells * cells * 4],
             lift_map: vec![0; cells * cells * 4],
+            capsules: Vec::new(),
             cache_writer: None,
         }
     }
@@ -278,6 +284,12 @@ impl Playback {
             ball_light_intensity: scene.lights.ball.intensity_at(time_s),
             weather: self.world.weather().cloned(),
             strikes: std::mem::take(&mut self.strikes),
+            walkers_pos_world: self
+                .world
+                .walkers()
+                .iter()
+                .map(|walker| walker.pos_world(time_s))
+                .collect(),
         })
     }
 
@@ -295,7 +307,16 @@ impl Playback {
     pub fn frame_inputs(&mut self, state: &FrameState) -> FrameInputs<'_> {
         let spin_rad = self.world.ball().spin_rad;
         let weather = weather_frame(self.world.scene(), state);
-        let (_, fluid_map, lift_map) = self.packed_maps();
+        // The walkers are posed at the frame's own time (a pure function of it), so a frame
+        // shows the same people at any frame rate.
+        self.capsules.clear();
+        for walker in self.world.walkers() {
+            walker.capsules(&walker.pose(state.time_s), &mut self.capsules);
+        }
+        let offset_range = self.world.scene().fog.offset_range;
+        self.world
+            .fluid()
+            .write_maps(&mut self.fluid_map, &mut self.lift_map, offset_range);
         FrameInputs {
             frame_index: state.frame,
             time_s: state.time_s as f32,
@@ -303,10 +324,10 @@ impl Playback {
             ball_pos_world: state.ball_pos_world,
             ball_spin_rad: spin_rad,
             ball_light_intensity: state.ball_light_intensity,
-            fluid_map,
-            lift_map,
+            fluid_map: &self.fluid_map,
+            lift_map: &self.lift_map,
             weather,
-            capsules: &[],
+            capsules: &self.capsules,
         }
     }
 }

@@ -91,6 +91,14 @@ fn json_line(state: &FrameState, fluid: &FluidSim, probes_world: &[[f32; 2]]) ->
         "lift_max": stats.lift_max,
         "probes": probes,
     });
+    // Only scenes with walkers gain this key: each walker's place and the fog under it.
+    if !state.walkers_pos_world.is_empty() {
+        line["walkers"] = state
+            .walkers_pos_world
+            .iter()
+            .map(|&[x, z]| json!({"x": x, "z": z, "density": fluid.probe(x, z).density}))
+            .collect();
+    }
     // Only scenes with weather gain these keys: other scenes' lines stay as they were.
     if let Some(weather) = &state.weather {
         line["weather"] = json!({
@@ -143,6 +151,10 @@ fn text_line(state: &FrameState, fluid: &FluidSim, probes_world: &[[f32; 2]]) ->
             weather.rain,
             weather.wetness
         ));
+    }
+    for (i, &[x, z]) in state.walkers_pos_world.iter().enumerate() {
+        let density = fluid.probe(x, z).density;
+        line.push_str(&format!("  walker{i}=({x:.2},{z:.2}) d={density:.3}"));
     }
     for event in &state.events {
         line.push_str("  ");

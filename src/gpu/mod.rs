@@ -40,6 +40,7 @@
 //! [`Scene`]: crate::scene::Scene
 
 mod camera;
+mod capsule_geometry;
 mod common;
 pub mod context;
 mod distance_fog;

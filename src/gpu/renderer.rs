@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::frame::{Frame, FrameInputs, View};
 use crate::gpu::GpuError;
+use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
@@ -97,17 +98,17 @@ fn mark(timer: &mut Option<PassTimer>, encoder: &mut wgpu::CommandEncoder, name:
     }
 }
 
-/// Records the `shadow` pass (scenes with shadowing lamps) and marks its end.
-// The people's capsule mesh reaches the shadow maps as `ExtraCasters` (passes/shadow.rs):
-// hand it to `record` here in place of `None`.
+/// Records the `shadow` pass (scenes with shadowing lamps), the people's capsules among the
+/// casters, and marks its end.
 fn record_shadow(
     shadow: &mut Option<ShadowPass>,
+    capsules: Option<&CapsuleMesh>,
     device: &wgpu::Device,
     encoder: &mut wgpu::CommandEncoder,
     timer: &mut Option<PassTimer>,
 ) {
     if let Some(shadow) = shadow.as_mut() {
-        shadow.record(device, encoder, None);
+        shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
         mark(timer, encoder, "shadow");
     }
 }
@@ -127,6 +128,9 @@ pub struct Renderer {
     /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
     shadow: Option<ShadowPass>,
     scene: ScenePass,
+    /// The walkers' capsules, meshed each frame and drawn in the scene pass; `None` for a
+    /// scene without walkers.
+    capsules: Option<CapsuleMesh>,
     fog: FogPass,
     /// Recorded instead of `fog` when the compositor is `Compute` (or `Raymarch`: then it is
     /// the `raymarch` pass).
@@ -194,6 +198,10 @@ impl Renderer {
         })?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
+        let capsules = (!scene.walkers.is_empty()).then(|| {
+            let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
+            CapsuleMesh::new(&device, count)
+        });
         // The raster fog's sheets, as the pass `name`.
         let fog_pass = |name| {
             let view = config.view;
@@ -301,6 +309,7 @@ impl Renderer {
             targets,
             shadow,
             scene: scene_pass,
+            capsules,
             fog,
             fog_compute,
             compositor,
@@ -397,6 +406,7 @@ impl Renderer {
             targets,
             shadow,
             scene,
+            capsules,
             fog,
             fog_compute,
             flame,
@@ -419,6 +429,9 @@ impl Renderer {
                 frame.write_distance_fog(queue, fog);
             }
             maps.write(queue, inputs);
+            if let Some(capsules) = capsules.as_mut() {
+                capsules.upload(queue, inputs.capsules);
+            }
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
                 layer.prepare(queue, inputs);
@@ -441,11 +454,16 @@ impl Renderer {
                 label: Some("frame"),
             });
             mark(timer, &mut encoder, "start");
-            record_shadow(shadow, device, &mut encoder, timer);
-            scene.record(&mut encoder, targets, frame);
+            record_shadow(shadow, capsules.as_ref(), device, &mut encoder, timer);
+            scene.record(&mut encoder, targets, frame, capsules.as_ref());
             mark(timer, &mut encoder, "scene");
             if let Some(reflection) = reflection {
-                reflection.record(&mut encoder, targets, frame, (scene, flame, bolt.as_ref()));
+                reflection.record(
+                    &mut encoder,
+                    targets,
+                    frame,
+                    (scene, capsules.as_ref(), flame, bolt.as_ref()),
+                );
                 mark(timer, &mut encoder, "reflection");
             }
             match fog_compute {

@@ -21,6 +21,7 @@ mod lamps;
 mod layers;
 mod raymarch;
 mod reflection;
+mod walkers;
 mod wind;
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no

@@ -39,6 +39,28 @@ pub struct FollowCamera {
     pub look_height: f32,
     /// Vertical field of view in degrees. Default: 50.
     pub fov_y_deg: f32,
+    /// What it follows: `Ball`, or `Walker(i)`, the scene's `walkers[i]` (an index into the
+    /// list, 0 for the first). Default: Ball (left out of the serialized scene then, so a
+    /// scene that does not name it keeps its scene hash).
+    #[serde(skip_serializing_if = "FollowSubject::is_ball")]
+    pub subject: FollowSubject,
+}
+
+/// What the follow camera follows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FollowSubject {
+    /// The glowing ball.
+    #[default]
+    Ball,
+    /// The walker at this index of the scene's `walkers` list (0 for the first).
+    Walker(usize),
+}
+
+impl FollowSubject {
+    /// Whether this is the default, the ball.
+    pub fn is_ball(&self) -> bool {
+        *self == FollowSubject::Ball
+    }
 }
 
 impl Default for FollowCamera {
@@ -50,6 +72,7 @@ impl Default for FollowCamera {
             back: 9.0,
             look_height: 0.4,
             fov_y_deg: 50.0,
+            subject: FollowSubject::Ball,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! example's value) and a one-line doc. The structs are plain data: the simulation and the
 //! renderer read them, nothing here knows about the GPU. Each section of a scene file has its
 //! own module ([`output`], [`camera`], [`lights`], [`distance_fog`], [`hall`], [`ball`],
-//! [`fog`], [`fires`], [`lamps`], [`weather`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
+//! [`fog`], [`fires`], [`lamps`], [`weather`], [`walkers`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
 //! checks in [`validate`], and [`load`] ties them together. [`canonical`] hashes a scene,
@@ -32,6 +32,7 @@ pub mod print;
 mod scene_files;
 pub mod schema;
 pub mod validate;
+pub mod walkers;
 pub mod weather;
 
 use schemars::JsonSchema;
@@ -39,7 +40,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::sim::FluidParams;
 pub use ball::{AutoDrive, Ball, Input, Jump, Move, Steer, Stop};
-pub use camera::{Camera, CameraKey, FixedCamera, FollowCamera, KeyframedCamera};
+pub use camera::{Camera, CameraKey, FixedCamera, FollowCamera, FollowSubject, KeyframedCamera};
 pub use diagnostics::{SceneError, SourceText};
 pub use distance_fog::{DistanceFog, FogMode};
 pub use fires::{Fire, FireKind, TorchMount};
@@ -51,6 +52,7 @@ pub use load::{LoadedScene, SceneErrors, load};
 pub use output::Output;
 pub use print::to_ron;
 pub use schema::json_schema;
+pub use walkers::{Walker, WalkerPath, WaypointPath};
 pub use weather::{SkyKind, Weather};
 
 /// The default scene, embedded in the binary: the temple example spelt out in full.
@@ -96,6 +98,11 @@ pub struct Scene {
     /// keeps its scene hash.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weather: Option<Weather>,
+    /// People walking through the fog (see [`walkers`]; at most [`walkers::MAX_WALKERS`]).
+    /// Default: none. Left out of the serialized scene when empty, so a scene without walkers
+    /// keeps its scene hash.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub walkers: Vec<Walker>,
     /// Clear colour behind everything (sRGB). Default: #0b0f1a.
     pub background: Rgb,
 }
@@ -115,6 +122,7 @@ impl Default for Scene {
             fires: Vec::new(),
             lamps: Vec::new(),
             weather: None,
+            walkers: Vec::new(),
             background: hex(0x0b0f1a),
         }
     }

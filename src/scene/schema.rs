@@ -80,6 +80,7 @@ mod tests {
                 "lights",
                 "name",
                 "output",
+                "walkers",
                 "weather",
             ]
         );

@@ -14,6 +14,7 @@
 //! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
 //! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
+mod brush;
 mod diffusion;
 mod forces;
 mod grid;

@@ -9,9 +9,10 @@
 
 use crate::ball::{BallEvent, BallMotion};
 use crate::frame::CameraPose;
-use crate::scene::{Camera, Scene};
+use crate::people::WalkerMotion;
+use crate::scene::{Camera, FollowSubject, Scene};
 use crate::sim::{BallPush, FluidSim, GridMapping, WindPush};
-use crate::timeline::STEP_S;
+use crate::timeline::{STEP_S, STEPS_PER_SECOND};
 use crate::weather::WeatherState;
 
 mod snapshot;
@@ -45,6 +46,8 @@ pub struct World {
     steps: u64,
     /// The weather, when the scene has a `weather` section.
     weather: Option<WeatherState>,
+    /// The scene's walkers (pure functions of time: no state to save).
+    walkers: Vec<WalkerMotion>,
 }
 
 impl World {
@@ -95,6 +98,7 @@ impl World {
             fluid,
             steps: 0,
             weather: scene.weather.as_ref().map(WeatherState::new),
+            walkers: WalkerMotion::all(&scene.walkers),
         }
     }
 
@@ -104,6 +108,7 @@ impl World {
         self.blow_weather(dt_s);
         self.fluid.apply_streams(self.steps, dt_s);
         self.stir_fluid();
+        self.walk_through_fog(dt_s);
         self.warm_fog_over_fires(dt_s);
         self.fluid.step(dt_s);
         let events = self.move_ball(dt_s);
@@ -169,6 +174,40 @@ impl World {
         });
     }
 
+    /// Each walker, in the scene's order, drags the air along with its body and clears the
+    /// fog under its feet for the coming step (`sim/brush.rs`). A scene without walkers is
+    /// stepped exactly as before.
+    fn walk_through_fog(&mut self, dt_s: f32) {
+        let time_s = self.time_s();
+        for walker in &self.walkers {
+            let b = walker.brushes(time_s, f64::from(dt_s));
+            self.fluid.push_brush(
+                b.center_world,
+                b.push_radius_world,
+                b.velocity_world_per_s,
+                b.push_per_s,
+                dt_s,
+            );
+            self.fluid
+                .clear_brush(b.center_world, b.clear_radius_world, b.clear_per_s, dt_s);
+        }
+    }
+
+    /// The time of the current step, seconds.
+    fn time_s(&self) -> f64 {
+        self.steps as f64 / STEPS_PER_SECOND as f64
+    }
+
+    /// The floor point (x, z) the follow camera follows: the ball, or a walker at `time_s`.
+    fn followed_world(&self, subject: FollowSubject, time_s: f64) -> [f32; 2] {
+        match subject {
+            FollowSubject::Walker(index) if index < self.walkers.len() => {
+                self.walkers[index].pos_world(time_s)
+            }
+            _ => [self.ball.pos_world[0], self.ball.pos_world[2]],
+        }
+    }
+
     /// Moves the ball; taking off blows the air a little, landing blows it by how hard.
     fn move_ball(&mut self, dt_s: f32) -> Vec<BallEvent> {
         let outcome = self.ball.step(dt_s);
@@ -203,8 +242,11 @@ impl World {
     fn follow_with_camera(&mut self, dt_s: f32) {
         if let Camera::Follow(follow) = &self.scene.camera {
             let amount = 1.0 - (-follow.lag_rate * dt_s).exp();
-            let goal_x = self.ball.pos_world[0] * follow.track;
-            let goal_z = self.ball.pos_world[2] * follow.track + follow.back;
+            // Where the subject is at the end of this step (the ball has just moved there).
+            let end_s = (self.steps + 1) as f64 / STEPS_PER_SECOND as f64;
+            let [x, z] = self.followed_world(follow.subject, end_s);
+            let goal_x = x * follow.track;
+            let goal_z = z * follow.track + follow.back;
             self.camera.eye_world[0] += (goal_x - self.camera.eye_world[0]) * amount;
             self.camera.eye_world[2] += (goal_z - self.camera.eye_world[2]) * amount;
         }
@@ -213,15 +255,14 @@ impl World {
     /// The camera as seen at time `time_s` (keyframes are interpolated; the others use state).
     pub fn camera_pose(&self, time_s: f64) -> CameraPose {
         match &self.scene.camera {
-            Camera::Follow(follow) => CameraPose {
-                eye_world: self.camera.eye_world,
-                target_world: [
-                    self.ball.pos_world[0] * follow.track,
-                    follow.look_height,
-                    self.ball.pos_world[2] * follow.track,
-                ],
-                fov_y_deg: follow.fov_y_deg,
-            },
+            Camera::Follow(follow) => {
+                let [x, z] = self.followed_world(follow.subject, self.time_s());
+                CameraPose {
+                    eye_world: self.camera.eye_world,
+                    target_world: [x * follow.track, follow.look_height, z * follow.track],
+                    fov_y_deg: follow.fov_y_deg,
+                }
+            }
             Camera::Fixed(fixed) => CameraPose {
                 eye_world: fixed.position,
                 target_world: fixed.target,
@@ -249,6 +290,11 @@ impl World {
     /// The fluid.
     pub fn fluid(&self) -> &FluidSim {
         &self.fluid
+    }
+
+    /// The scene's walkers, in its order.
+    pub fn walkers(&self) -> &[WalkerMotion] {
+        &self.walkers
     }
 
     /// The weather, when the scene has one.
@@ -314,3 +360,6 @@ fn keyframe_pose(keys: &[crate::scene::CameraKey], time_s: f32) -> CameraPose {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod walker_tests;

@@ -19,6 +19,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 
 use crate::gpu::GpuError;
+use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameUniforms};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::distance_fog::DistanceFogParams;
@@ -202,19 +203,25 @@ impl ReflectionPass {
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
     }
 
-    /// Records the mirrored hall (the `scene`, `flame` and `bolt` passes into the reflection
-    /// picture) and the composite over `targets`; nothing on a dry frame.
+    /// Records the mirrored hall (the `scene` pass with the people's capsules, the `flame` and
+    /// `bolt` passes into the reflection picture) and the composite over `targets`; nothing on a
+    /// dry frame.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
-        (scene, flame, bolt): (&ScenePass, &FlamePass, Option<&BoltPass>),
+        (scene, capsules, flame, bolt): (
+            &ScenePass,
+            Option<&CapsuleMesh>,
+            &FlamePass,
+            Option<&BoltPass>,
+        ),
     ) {
         if !self.active {
             return;
         }
-        scene.record(encoder, &self.targets, &self.frame);
+        scene.record(encoder, &self.targets, &self.frame, capsules);
         flame.record(encoder, &self.targets, &self.frame);
         if let Some(bolt) = bolt {
             bolt.record(encoder, &self.targets, &self.frame);

@@ -7,6 +7,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::gpu::GpuError;
+use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
@@ -136,12 +137,14 @@ impl ScenePass {
         self.clear_color = wgpu::Color { r, g, b, a: 1.0 };
     }
 
-    /// Records the pass: clears colour to the background and depth to far, draws everything.
+    /// Records the pass: clears colour to the background and depth to far, draws everything,
+    /// then the frame's capsules (the walkers), shaded alike.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
+        capsules: Option<&CapsuleMesh>,
     ) {
         let mut pass = begin_render_pass(
             encoder,
@@ -155,5 +158,8 @@ impl ScenePass {
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.vertices.slice(..));
         pass.draw(0..self.vertex_count, 0..1);
+        if let Some(capsules) = capsules {
+            capsules.draw(&mut pass);
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
 //! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid), [`fluid_extras`] (the fluid's fog model, streams
-//! and optional stages), [`fires`], [`lamps`] and [`weather`]. Warnings flag values that are legal but
+//! and optional stages), [`fires`], [`lamps`], [`weather`] and [`walkers`]. Warnings flag values that are legal but
 //! probably not what the author wanted ("no lights: the frame will be black").
 
 mod ball;
@@ -15,6 +15,7 @@ mod fog;
 mod hall;
 mod lamps;
 mod view;
+mod walkers;
 mod weather;
 
 #[cfg(test)]
@@ -31,6 +32,7 @@ use fog::{check_fluid, check_fog};
 use hall::check_hall;
 use lamps::check_lamps;
 use view::{check_camera, check_lights, check_output};
+use walkers::check_walkers;
 use weather::check_weather;
 
 /// One problem with a value: where it is, what is wrong, how to fix it.
@@ -70,6 +72,7 @@ pub fn check(scene: &Scene) -> Report {
     check_fires(&mut c, scene);
     check_lamps(&mut c, scene);
     check_weather(&mut c, scene);
+    check_walkers(&mut c, scene);
     c.color("background", scene.background);
     c.report
 }
