@@ -120,6 +120,18 @@ fn golden_lamp_shadow() {
     golden("lamp_shadow", &["tests/scenes/lamp.ron", "--frames", "6"]);
 }
 
+/// The walkway (scenes/walkway.ron) at 5 s: the first walker's cut through the source-fed,
+/// density-shaped fog on the 256² grid, and the lamp beyond the people throwing their shadows
+/// through the fog toward the eye.
+#[test]
+fn golden_walkway() {
+    require_gpu!();
+    golden(
+        "walkway",
+        &["scenes/walkway.ron", "--size", "160x90", "--frames", "150"],
+    );
+}
+
 /// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,
 /// the flash in the ambient and on the fog) and one in the full storm (gloom closing the far
 /// end in, the wind streaming the fog past the pillars).

@@ -104,3 +104,35 @@ fn the_example_is_the_original_temple_example() {
     assert!(loaded.scene.fires.is_empty());
     assert!(README.contains("`example.ron` is the original temple example exactly"));
 }
+
+#[test]
+fn the_walkway_is_the_people_in_fog_scene_the_readme_describes() {
+    use crate::scene::{Camera, FogShape, FollowSubject};
+    use crate::sim::{FogModel, PressureSolverKind};
+    let loaded = load(Some(Path::new("scenes/walkway.ron")), &[]).expect("walkway.ron loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let scene = loaded.scene;
+    // A 12.8-unit square under a 256² grid: 5 cm cells.
+    assert_eq!((scene.fog.area, scene.hall.floor_size), (12.8, 12.8));
+    assert_eq!(scene.fluid.grid, 256);
+    assert_eq!(scene.fluid.solver, PressureSolverKind::Multigrid);
+    // 16 sheets 2.5 cm apart, the top one 37.5 cm up, thin fog kept low.
+    assert_eq!(scene.fog.sheets, 16);
+    assert!((scene.fog.sheet_spacing() - 0.025).abs() < 1e-6);
+    assert!((scene.fog.sheet_height(15) - 0.3875).abs() < 1e-6);
+    assert_eq!(scene.fog.shape, FogShape::DensityHeight);
+    let FogModel::Sources { sources, fade } = &scene.fluid.fog else {
+        panic!("the walkway's fog comes from sources");
+    };
+    assert_eq!((sources.len(), *fade > 0.0), (32, true));
+    assert_eq!(scene.fluid.streams.len(), 3);
+    assert_eq!(scene.walkers.len(), 2);
+    assert_eq!(scene.lamps.len(), 1);
+    assert!(scene.lamps[0].shadows);
+    let Camera::Follow(follow) = &scene.camera else {
+        panic!("the walkway's camera follows");
+    };
+    assert_eq!(follow.subject, FollowSubject::Walker(0));
+    assert!(scene.hall.pillars.is_empty());
+    assert!(README.contains("`walkway.ron`"));
+}
