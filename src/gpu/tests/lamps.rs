@@ -310,7 +310,7 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
     depths[((side / 2) * side + side / 2) as usize]
 }
 
-/// The extra casters (the people's capsules, once connected) reach the shadow map: a triangle
+/// The extra casters (the people's capsules) reach the shadow map: a triangle
 /// under a spot lamp that looks straight down on empty floor is the nearest caster in the
 /// middle of its map, at its distance over the range; without it the map stays clear.
 #[test]
@@ -335,4 +335,83 @@ fn extra_casters_are_drawn_into_the_shadow_map() {
     ];
     let depth = middle_of_face_0(&ctx, &scene, Some(&triangle));
     assert!((depth - 0.2).abs() < 1e-4, "{depth}");
+}
+
+/// A person standing between the lamp and [`LIT_WORLD`]: a capsule from the knees to the
+/// shoulders, 0.3 units round, on the line from the lamp to that spot.
+const PERSON: crate::frame::Capsule = crate::frame::Capsule {
+    a_world: [5.0, 0.4, 4.25],
+    b_world: [5.0, 1.5, 4.25],
+    radius_world: 0.3,
+    albedo_linear: [0.3, 0.2, 0.15],
+};
+
+/// [`render`] of `scene` (which has walkers, so the renderer keeps a capsule mesh) with
+/// `capsules` in the frame.
+fn render_with_capsules(
+    ctx: &GpuContext,
+    scene: &Scene,
+    capsules: &[crate::frame::Capsule],
+    readback: Readback,
+) -> Frame {
+    let (width, height) = SIZE;
+    let config = RenderConfig {
+        width,
+        height,
+        view: View::Fog,
+        compositor: Compositor::Compute,
+        readback,
+    };
+    let mut renderer =
+        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    let maps = flat_maps(scene, 0.6);
+    let mut at = inputs(scene, &maps, 30);
+    at.camera = camera();
+    at.capsules = capsules;
+    renderer
+        .render_one(&at)
+        .unwrap_or_else(|e| panic!("render: {e}"))
+}
+
+/// The people's capsules are shadow casters: a person between the lamp and a lit spot darkens
+/// the floor there and the fog over it, and nothing else.
+#[test]
+fn a_person_casts_a_shadow_on_the_floor_and_through_the_fog() {
+    let Some(ctx) = context() else { return };
+    let mut scene = lamp_scene(true);
+    scene.walkers = vec![crate::scene::Walker::default()];
+    let layer = Readback {
+        linear_f16: false,
+        fog_layer_f16: true,
+    };
+    let with = render_with_capsules(&ctx, &scene, &[PERSON], layer);
+    let without = render_with_capsules(&ctx, &scene, &[], layer);
+    let (fog_with, fog_without) = (fog_light(&with, LIT_WORLD), fog_light(&without, LIT_WORLD));
+    assert!(
+        fog_without > fog_with * 1.3,
+        "the fog behind the person ({fog_with:.3}) is not darker than without them \
+         ({fog_without:.3})"
+    );
+    // The pillar's shadow is the pillar's alone: the person does not reach it.
+    let (pillar_with, pillar_without) = (
+        fog_light(&with, SHADOWED_WORLD),
+        fog_light(&without, SHADOWED_WORLD),
+    );
+    assert!(
+        (pillar_with - pillar_without).abs() < 0.02 * pillar_without.max(0.05),
+        "the pillar's shadow changed: {pillar_with:.3} against {pillar_without:.3}"
+    );
+    // With the fog gone the floor behind the person is in shadow too.
+    let mut clear = scene.clone();
+    clear.fog.sigma = 0.0;
+    let floor_with = render_with_capsules(&ctx, &clear, &[PERSON], Readback::default());
+    let floor_without = render_with_capsules(&ctx, &clear, &[], Readback::default());
+    let (lit, shaded) = (
+        brightness(&floor_without, LIT_WORLD),
+        brightness(&floor_with, LIT_WORLD),
+    );
+    assert!(
+        lit > shaded + 30.0,
+        "the floor behind the person ({shaded:.1}) is not darker than without them ({lit:.1})"
+    );
 }
