@@ -71,6 +71,17 @@ fn render(
     density: f32,
     readback: Readback,
 ) -> Frame {
+    render_with(ctx, scene, (compositor, density, readback), &[])
+}
+
+/// [`render`] with `capsules` in the frame (the scene needs walkers for the renderer to keep a
+/// capsule mesh).
+fn render_with(
+    ctx: &GpuContext,
+    scene: &Scene,
+    (compositor, density, readback): (Compositor, f32, Readback),
+    capsules: &[crate::frame::Capsule],
+) -> Frame {
     let (width, height) = SIZE;
     let config = RenderConfig {
         width,
@@ -84,6 +95,7 @@ fn render(
     let maps = flat_maps(scene, density);
     let mut at = inputs(scene, &maps, 30);
     at.camera = camera();
+    at.capsules = capsules;
     renderer
         .render_one(&at)
         .unwrap_or_else(|e| panic!("render: {e}"))
@@ -346,31 +358,14 @@ const PERSON: crate::frame::Capsule = crate::frame::Capsule {
     albedo_linear: [0.3, 0.2, 0.15],
 };
 
-/// [`render`] of `scene` (which has walkers, so the renderer keeps a capsule mesh) with
-/// `capsules` in the frame.
+/// [`render_with`] the compute compositor over fog at 0.6.
 fn render_with_capsules(
     ctx: &GpuContext,
     scene: &Scene,
     capsules: &[crate::frame::Capsule],
     readback: Readback,
 ) -> Frame {
-    let (width, height) = SIZE;
-    let config = RenderConfig {
-        width,
-        height,
-        view: View::Fog,
-        compositor: Compositor::Compute,
-        readback,
-    };
-    let mut renderer =
-        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
-    let maps = flat_maps(scene, 0.6);
-    let mut at = inputs(scene, &maps, 30);
-    at.camera = camera();
-    at.capsules = capsules;
-    renderer
-        .render_one(&at)
-        .unwrap_or_else(|e| panic!("render: {e}"))
+    render_with(ctx, scene, (Compositor::Compute, 0.6, readback), capsules)
 }
 
 /// The people's capsules are shadow casters: a person between the lamp and a lit spot darkens
