@@ -91,6 +91,31 @@ pub fn sheltered(pos_world: [f32; 3], roofs: &[Roof]) -> bool {
     })
 }
 
+/// Where drop `index` is in its fall at `time_s`: its seed, how many box heights it has
+/// fallen (the whole part counts its falls, each through a new place) and that count; `None`
+/// when the rain is too light for it to be drawn.
+struct Fall {
+    start: u32,
+    fallen: f32,
+    falls: f32,
+}
+
+impl Fall {
+    fn of(index: u32, time_s: f32, rain: f32) -> Option<Fall> {
+        let drawn = (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32;
+        if index >= drawn {
+            return None;
+        }
+        let start = hash(index.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995);
+        let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + unit(start);
+        Some(Fall {
+            start,
+            fallen,
+            falls: fallen.floor(),
+        })
+    }
+}
+
 /// Drop `index` at `time_s` seen from `eye_world`, with the wind's accumulated drift
 /// `drift_world` (x, z) and velocity `wind_world_per_s` (x, z) and rain `rain` (0..=1);
 /// `None` when it is not drawn.
@@ -105,13 +130,11 @@ pub fn drop_at(
     rain: f32,
     roofs: &[Roof],
 ) -> Option<Streak> {
-    let drawn = (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32;
-    if index >= drawn {
-        return None;
-    }
-    let start = hash(index.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995);
-    let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + unit(start);
-    let falls = fallen.floor();
+    let Fall {
+        start,
+        fallen,
+        falls,
+    } = Fall::of(index, time_s, rain)?;
     let across = hash(start ^ hash(falls as i32 as u32));
     let span = 2.0 * RAIN_RADIUS_WORLD;
     let x = wrap_round(unit(across) * span + drift_world[0], eye_world[0]);
@@ -166,13 +189,11 @@ pub fn splash_at(
     rain: f32,
     roofs: &[Roof],
 ) -> Option<Splash> {
-    let drawn = (rain.clamp(0.0, 1.0) * RAIN_DROPS as f32).floor() as u32;
-    if index >= drawn {
-        return None;
-    }
-    let start = hash(index.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995);
-    let fallen = time_s * (RAIN_FALL_WORLD_PER_S / RAIN_HEIGHT_WORLD) + unit(start);
-    let falls = fallen.floor();
+    let Fall {
+        start,
+        fallen,
+        falls,
+    } = Fall::of(index, time_s, rain)?;
     // The share of its fall at which the drop passes y = 0, and the time since.
     let hit = (eye_world[1] + RAIN_HEIGHT_WORLD * 0.5) / RAIN_HEIGHT_WORLD;
     let age_s = (fallen - falls - hit) * (RAIN_HEIGHT_WORLD / RAIN_FALL_WORLD_PER_S);
