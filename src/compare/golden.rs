@@ -148,6 +148,34 @@ fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
     ]
 }
 
+/// A new, empty folder for the maps a check renders before comparing them, made by this process
+/// alone: its name joins the process id, the clock's nanoseconds and a counter, and it is
+/// created exclusively (a folder of that name already there, left by another process that
+/// shares the temporary folder but not the process ids, is skipped, never reused or removed).
+/// The name only has to be unique; nothing rendered depends on it.
+fn scratch_folder() -> Result<std::path::PathBuf, Error> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let base = std::env::temp_dir();
+    let mut last_error = None;
+    for attempt in 0..64u32 {
+        let path = base.join(format!(
+            "fogbank-check-maps-{}-{nanos:09}-{attempt}",
+            std::process::id()
+        ));
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last_error = Some(e),
+            Err(source) => return Err(Error::Write { path, source }),
+        }
+    }
+    Err(Error::Write {
+        path: base,
+        source: last_error.unwrap_or_else(|| std::io::Error::other("no free scratch folder name")),
+    })
+}
+
 /// Renders the chosen frames of `scene` (size already applied) and compares each with its
 /// reference, or blesses them. Differences are in the report (`failed > 0`), not an error.
 pub fn check(
@@ -194,9 +222,10 @@ pub fn check(
     }
 
     // Maps are rendered into a scratch folder, then compared (or moved in when blessing).
-    let scratch_maps = options
-        .maps
-        .then(|| std::env::temp_dir().join(format!("fogbank-check-maps-{}", std::process::id())));
+    let scratch_maps = match options.maps {
+        true => Some(scratch_folder()?),
+        false => None,
+    };
     if options.bless || !ci {
         create_dir(golden)?;
     }
