@@ -1,10 +1,11 @@
 // reflection.wgsl: the `reflection` pass — the hall mirrored in the wet floor.
 //
-// The hall has already been drawn a second time, mirrored about the floor plane and at half
-// the picture's size, into the reflection picture (src/gpu/passes/reflection.rs records the
-// `scene`, `flame` and `bolt` passes there with a mirrored camera; its picture is flipped left
-// to right so the triangles keep their winding). This full-picture pass then finds the floor's
-// pixels from the scene's depth and lays the reflection over them:
+// The hall has already been drawn a second time, mirrored about the floor plane and at a
+// quarter of the picture's width and height, into the reflection picture
+// (src/gpu/passes/reflection.rs records the `scene`, `flame` and `bolt` passes there with a
+// mirrored camera; its picture is flipped left to right so the triangles keep their winding,
+// and it holds only the window of the mirrored view where the floor lies). This full-picture
+// pass then finds the floor's pixels from the scene's depth and lays the reflection over them:
 //
 // - strength 0.7 · wetness (`knobs.floor.y`), times a Fresnel term (more at grazing angles),
 // - broken up by the stone tiles: each of a slab's four stones is tilted a little (its own
@@ -26,6 +27,9 @@ struct ReflectionKnobs {
     floor: vec4<f32>,
     // xy: the picture's size (pixels); zw: the reflection picture's size (pixels).
     sizes: vec4<f32>,
+    // The window of the mirrored view the reflection picture holds (NDC): x: left edge;
+    // y: top edge; z: width; w: height.
+    window: vec4<f32>,
 }
 
 @group(1) @binding(0) var<uniform> knobs: ReflectionKnobs;
@@ -106,7 +110,8 @@ fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f
     if on_joint {
         water = 0.2;
     }
-    let blur_texels = 0.8 + 1.2 * (1.0 - values.z);
+    // Blur radius in picture pixels.
+    let blur_px = 1.6 + 2.4 * (1.0 - values.z);
 
     // A slow ripple across the water, a function of the absolute time: the shimmer.
     let time_s = frame.eye_world.w;
@@ -114,20 +119,24 @@ fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f
         sin(pos_world.x * 7.3 + pos_world.z * 2.1 + time_s * 3.1),
         sin(pos_world.z * 6.7 - pos_world.x * 1.7 + time_s * 2.6),
     );
-    // Offsets into the reflection, in reflection texels, shrinking with distance as the
-    // stones do.
-    let scale_texels = knobs.sizes.w / max(distance_world, 1.0);
-    let offset = (tilt * 0.05 + ripple * 0.015) * scale_texels;
+    // Offsets into the reflection, in picture pixels, shrinking with distance as the stones
+    // do.
+    let scale_px = knobs.sizes.y / max(distance_world, 1.0);
+    let offset_px = (tilt * 0.05 + ripple * 0.015) * scale_px;
 
-    // The same floor point in the mirrored picture: the reflection is flipped left to right.
+    // The same floor point in the mirrored view (flipped left to right), in the window the
+    // reflection picture holds; picture pixels to reflection texels along each axis.
     let refl_size = knobs.sizes.zw;
-    let centre = vec2<f32>((1.0 - uv.x) * refl_size.x, uv.y * refl_size.y) + offset;
-    let r = blur_texels;
+    let window = knobs.window;
+    let texels_per_px = refl_size / (knobs.sizes.xy * window.zw * 0.5);
+    let in_window = vec2<f32>((-ndc.x - window.x) / window.z, (window.y - ndc.y) / window.w);
+    let centre = in_window * refl_size + offset_px * texels_per_px;
+    let r = blur_px * texels_per_px;
     var color = reflection_bilinear(centre) * 0.4;
-    color += reflection_bilinear(centre + vec2<f32>(r, r)) * 0.15;
-    color += reflection_bilinear(centre + vec2<f32>(-r, r)) * 0.15;
-    color += reflection_bilinear(centre + vec2<f32>(r, -r)) * 0.15;
-    color += reflection_bilinear(centre + vec2<f32>(-r, -r)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(r.x, r.y)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(-r.x, r.y)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(r.x, -r.y)) * 0.15;
+    color += reflection_bilinear(centre + vec2<f32>(-r.x, -r.y)) * 0.15;
 
     // Fresnel (Schlick, with a wet stone's floor of 0.25 looking straight down).
     let cos_view = clamp(abs(eye_world.y - pos_world.y) / max(distance_world, 1e-4), 0.0, 1.0);

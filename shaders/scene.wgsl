@@ -110,12 +110,18 @@ fn lamps_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> 
 // ---- weather: wet stone (src/gpu/weather.rs puts the wetness in ambient_color.w) ----
 // Wetness darkens an upward surface and polishes it: a sharp highlight of the ball's light
 // and the fires toward the eye. 0 (every scene without weather) leaves the colour untouched.
-fn wet_stone(color: vec3<f32>, albedo: vec3<f32>, pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+// `light` is what `incoming_light` gave for this point (worked out once per fragment).
+fn wet_stone(
+    color: vec3<f32>,
+    albedo: vec3<f32>,
+    light: vec3<f32>,
+    pos_world: vec3<f32>,
+    normal_world: vec3<f32>,
+) -> vec3<f32> {
     let wet = frame.ambient_color.w * smoothstep(0.6, 0.9, normal_world.y);
     if wet <= 0.0 {
         return color;
     }
-    let light = incoming_light(pos_world, normal_world);
     let to_eye = normalize(frame.eye_world.xyz - pos_world);
     let to_lamp = frame.ball_light_world.xyz - pos_world;
     let lamp_falloff = clamp(1.0 - length(to_lamp) / max(frame.ball_light_world.w, 1e-4), 0.0, 1.0);
@@ -142,9 +148,10 @@ fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
     if in.material == MATERIAL_FLOOR {
         albedo = floor_albedo(in.pos_world);
     }
-    var color = albedo * incoming_light(in.pos_world, normal_world);
+    let light = incoming_light(in.pos_world, normal_world);
+    var color = albedo * light;
     if in.material != MATERIAL_EMBER && in.material != MATERIAL_BALL {
-        color = wet_stone(color, albedo, in.pos_world, normal_world);
+        color = wet_stone(color, albedo, light, in.pos_world, normal_world);
     }
     if in.material == MATERIAL_BALL {
         // Faint bands round the vertical axis turn with the ball's spin, so it is seen to roll.

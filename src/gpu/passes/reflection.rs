@@ -4,11 +4,15 @@
 //! without weather never pays for it and keeps its bytes. Per frame it
 //!
 //! 1. records the `scene`, `flame` and `bolt` passes a second time into a reflection picture
-//!    of half the picture's size, with a frame binding of its own whose camera is mirrored
-//!    about the floor plane (`y = FLOOR_Y_WORLD`). The mirrored picture is also flipped left to
-//!    right, so the two flips make a rotation and the triangles keep their winding (the
-//!    passes' culling stays right), and its near plane is turned into the floor plane (an
-//!    oblique projection), so nothing under the floor shows in it;
+//!    of a quarter of the picture's width and height, with a frame binding of its own whose
+//!    camera is mirrored about the floor plane (`y = FLOOR_Y_WORLD`). The mirrored picture is
+//!    also flipped left to right, so the two flips make a rotation and the triangles keep their
+//!    winding (the passes' culling stays right), and its near plane is turned into the floor
+//!    plane (an oblique projection), so nothing under the floor shows in it. Its window is
+//!    narrowed to where the floor lies on screen ([`floor_window_ndc`]), so the few texels it
+//!    has all land on the floor: a sixteenth of the picture's pixels, shaded a second time,
+//!    instead of a quarter — the mirrored hall is the frame's dearest extra on GPUs whose
+//!    fragment work is slow;
 //! 2. draws one full-picture triangle over the scene's picture that finds the floor's pixels
 //!    from the scene's depth and lays the reflection over them, broken up by the stones, with
 //!    a Fresnel term and a little blur (see the shader).
@@ -43,6 +47,11 @@ pub(crate) const STRENGTH_PER_WETNESS: f32 = 0.7;
 /// How far under the floor the mirrored picture's near plane lies (world): the floor itself,
 /// seen from below, is culled, and nothing under it shows.
 const CLIP_BELOW_FLOOR_WORLD: f32 = 0.001;
+/// The reflection picture's width and height are the picture's divided by this.
+const REFLECTION_DIVISOR: u32 = 4;
+/// How far the floor's window reaches past the floor's outline on screen (NDC, 2 across the
+/// picture): room for the stones' tilt, the ripple and the blur to read past the floor's edge.
+const WINDOW_MARGIN_NDC: f32 = 0.1;
 
 /// The composite's uniforms.
 ///
@@ -56,6 +65,77 @@ pub(crate) struct ReflectionKnobs {
     pub floor: [f32; 4],
     /// xy: the picture's size; zw: the reflection picture's size (pixels).
     pub sizes: [f32; 4],
+    /// The window of the mirrored picture the reflection picture holds (NDC): x: left edge;
+    /// y: top edge; z: width; w: height.
+    pub window: [f32; 4],
+}
+
+/// Where the floor (the square of half side `half_floor_world` at `FLOOR_Y_WORLD`) lies in the
+/// picture of `clip_from_world`, as `[x_min, y_min, x_max, y_max]` in NDC, widened by
+/// `WINDOW_MARGIN_NDC` and clamped to the picture; `None` when none of it is on screen.
+///
+/// The square is cut at the near plane (clip z ≥ 0, wgpu's 0..1 depth) before it is projected,
+/// so a floor running under the camera gives the bounds of the part in front of it.
+pub(crate) fn floor_window_ndc(clip_from_world: Mat4, half_floor_world: f32) -> Option<[f32; 4]> {
+    let h = half_floor_world;
+    let corners = [(-h, -h), (h, -h), (h, h), (-h, h)]
+        .map(|(x, z)| clip_from_world * Vec4::new(x, FLOOR_Y_WORLD, z, 1.0));
+    // Sutherland–Hodgman against the near plane: keep z ≥ 0.
+    let mut kept: Vec<Vec4> = Vec::with_capacity(8);
+    for i in 0..corners.len() {
+        let a = corners[i];
+        let b = corners[(i + 1) % corners.len()];
+        if a.z >= 0.0 {
+            kept.push(a);
+        }
+        if (a.z >= 0.0) != (b.z >= 0.0) {
+            let t = a.z / (a.z - b.z);
+            kept.push(a + (b - a) * t);
+        }
+    }
+    let mut bounds = [
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    for point in kept.iter().filter(|p| p.w > 1e-6) {
+        let (x, y) = (point.x / point.w, point.y / point.w);
+        bounds = [
+            bounds[0].min(x),
+            bounds[1].min(y),
+            bounds[2].max(x),
+            bounds[3].max(y),
+        ];
+    }
+    let m = WINDOW_MARGIN_NDC;
+    let window = [
+        (bounds[0] - m).max(-1.0),
+        (bounds[1] - m).max(-1.0),
+        (bounds[2] + m).min(1.0),
+        (bounds[3] + m).min(1.0),
+    ];
+    (window.iter().all(|v| v.is_finite()) && window[0] < window[2] && window[1] < window[3])
+        .then_some(window)
+}
+
+/// `clip` followed by the map that stretches the NDC window `[x_min, y_min, x_max, y_max]` over
+/// the whole target (depth untouched).
+fn crop_to_window(clip: Mat4, window: [f32; 4]) -> Mat4 {
+    let [x_min, y_min, x_max, y_max] = window;
+    let (scale_x, scale_y) = (2.0 / (x_max - x_min), 2.0 / (y_max - y_min));
+    let crop = Mat4::from_cols(
+        Vec4::new(scale_x, 0.0, 0.0, 0.0),
+        Vec4::new(0.0, scale_y, 0.0, 0.0),
+        Vec4::new(0.0, 0.0, 1.0, 0.0),
+        Vec4::new(
+            -(x_min + x_max) * 0.5 * scale_x,
+            -(y_min + y_max) * 0.5 * scale_y,
+            0.0,
+            1.0,
+        ),
+    );
+    crop * clip
 }
 
 /// `clip_from_world` for the camera mirrored about the floor plane and flipped left to right,
@@ -113,7 +193,10 @@ impl ReflectionPass {
         let (width, height) = size;
         let module = ShaderName::Reflection.create_module(device, errors)?;
         let build = PassBuilder::new(device, ShaderName::Reflection.name());
-        let size = (width.div_ceil(2).max(1), height.div_ceil(2).max(1));
+        let size = (
+            width.div_ceil(REFLECTION_DIVISOR).max(1),
+            height.div_ceil(REFLECTION_DIVISOR).max(1),
+        );
         let reflection_targets = Targets::new(device, size.0, size.1, false);
         let mirrored_frame = FrameBinding::new(
             device,
@@ -162,6 +245,7 @@ impl ReflectionPass {
                 scene.hall.floor_size * 0.5,
             ],
             sizes: [width as f32, height as f32, size.0 as f32, size.1 as f32],
+            window: [-1.0, 1.0, 2.0, 2.0],
         };
         Ok(ReflectionPass {
             targets: reflection_targets,
@@ -187,12 +271,18 @@ impl ReflectionPass {
         let clip_from_world = Mat4::from_cols_array_2d(&uniforms.clip_from_world);
         let eye = uniforms.eye_world;
         let mirrored = mirrored_clip_from_world(clip_from_world, eye[1]);
-        self.active = wetness > 0.0 && mirrored.is_some();
-        let Some(mirrored) = mirrored.filter(|_| self.active) else {
+        let window = floor_window_ndc(clip_from_world, self.knobs.floor[3]);
+        self.active = wetness > 0.0 && mirrored.is_some() && window.is_some();
+        let (true, Some(mirrored), Some([x_min, y_min, x_max, y_max])) =
+            (self.active, mirrored, window)
+        else {
             return;
         };
+        // The mirrored picture is flipped left to right: the floor's window there is too.
+        let mirrored_window = [-x_max, y_min, -x_min, y_max];
         let mut mirrored_uniforms = *uniforms;
-        mirrored_uniforms.clip_from_world = mirrored.to_cols_array_2d();
+        mirrored_uniforms.clip_from_world =
+            crop_to_window(mirrored, mirrored_window).to_cols_array_2d();
         mirrored_uniforms.eye_world = [eye[0], 2.0 * FLOOR_Y_WORLD - eye[1], eye[2], eye[3]];
         self.frame.write(queue, &mirrored_uniforms);
         if let Some(fog) = distance_fog {
@@ -200,6 +290,7 @@ impl ReflectionPass {
         }
         self.knobs.world_from_clip = clip_from_world.inverse().to_cols_array_2d();
         self.knobs.floor[1] = STRENGTH_PER_WETNESS * wetness.clamp(0.0, 1.0);
+        self.knobs.window = [-x_max, y_max, x_max - x_min, y_max - y_min];
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
     }
 
@@ -274,5 +365,60 @@ mod tests {
         assert!(under.z < 0.0, "{under}");
         // An eye on or under the floor has no reflection.
         assert!(mirrored_clip_from_world(clip, 0.0).is_none());
+    }
+
+    #[test]
+    fn the_floor_window_holds_the_floor_and_the_crop_stretches_it_over_the_target() {
+        let pose = CameraPose {
+            eye_world: [0.0, 2.0, 9.0],
+            target_world: [0.0, 0.5, 0.0],
+            fov_y_deg: 50.0,
+        };
+        let clip = camera::clip_from_world(&pose, 16.0 / 9.0);
+        // A 6-unit floor seen from 9 units away: the lower part of the picture, not the top.
+        let [x_min, y_min, x_max, y_max] = floor_window_ndc(clip, 3.0).unwrap();
+        assert!(y_min == -1.0 || y_min < -0.3, "{y_min}");
+        assert!(
+            y_max < 0.5,
+            "the floor's far edge lies below the top: {y_max}"
+        );
+        assert!(x_min > -1.0 && x_max < 1.0, "{x_min} {x_max}");
+        for corner in [
+            [-3.0, 0.0, -3.0],
+            [3.0, 0.0, -3.0],
+            [3.0, 0.0, 3.0],
+            [-3.0, 0.0, 3.0],
+        ] {
+            let p = project(clip, corner);
+            let (x, y) = (p.x / p.w, p.y / p.w);
+            assert!(x >= x_min && x <= x_max && y >= y_min && y <= y_max.min(1.0));
+        }
+        // The crop maps the window's corners to the target's.
+        let window = [x_min, y_min, x_max, y_max];
+        let cropped = crop_to_window(clip, window);
+        let far_left = project(clip, [-3.0, 0.0, -3.0]);
+        let p = project(cropped, [-3.0, 0.0, -3.0]);
+        let expect_x = (far_left.x / far_left.w - x_min) / (x_max - x_min) * 2.0 - 1.0;
+        assert!((p.x / p.w - expect_x).abs() < 1e-4);
+        assert_eq!(p.z, far_left.z, "depth is untouched");
+        // A floor running under the camera is cut at the near plane: still a finite window.
+        let low = CameraPose {
+            eye_world: [0.0, 0.3, 0.0],
+            target_world: [0.0, 0.3, -5.0],
+            fov_y_deg: 60.0,
+        };
+        let window = floor_window_ndc(camera::clip_from_world(&low, 1.5), 5.0).unwrap();
+        assert_eq!(window[1], -1.0);
+        assert!(
+            window[3] <= 0.1 + 1e-4,
+            "level view: the floor stays below the middle"
+        );
+        // Looking up at the sky, the floor is off screen: no reflection to draw.
+        let up = CameraPose {
+            eye_world: [0.0, 1.0, 0.0],
+            target_world: [0.0, 10.0, -1.0],
+            fov_y_deg: 40.0,
+        };
+        assert!(floor_window_ndc(camera::clip_from_world(&up, 1.5), 3.0).is_none());
     }
 }
