@@ -87,8 +87,8 @@ pub enum SnapshotError {
 /// The header every snapshot starts with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SnapshotHeader {
-    /// The scene's `Scene::simulation_hash`: its canonical encoding without the `output`
-    /// section (see `scene::canonical` and `World::snapshot`).
+    /// The scene's `Scene::simulation_hash`: its canonical encoding without the sections the
+    /// step never reads (see `scene::canonical::LOOK_ONLY_SECTIONS` and `World::snapshot`).
     pub scene_hash: u64,
     /// Cells per side of the fluid grid.
     pub cells: u64,

@@ -80,9 +80,10 @@ impl World {
 }
 
 /// The scene hash a snapshot carries: [`Scene::simulation_hash`], the scene's canonical hash
-/// with the `output` section left out — size, frame count and fps only choose which states are
-/// shown, not the states themselves, so a cache made by `simulate` serves a `render --size` of
-/// the same scene.
+/// with the sections the step never reads left out (output, lights, distance fog, lamps,
+/// background) — they choose which states are shown and how they look, not the states
+/// themselves, so a cache made by `simulate` serves a `render --size` of the same scene, or
+/// the scene relit.
 pub fn sim_scene_hash(scene: &Scene) -> u64 {
     scene.simulation_hash()
 }

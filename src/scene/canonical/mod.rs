@@ -107,6 +107,13 @@ pub fn hash<T: Serialize + ?Sized>(value: &T, skip_top_level: &[&str]) -> Result
     encode(value, skip_top_level).map(|bytes| crate::world::fnv1a64(&bytes))
 }
 
+/// Sections of a scene the world's 60 Hz step never reads: they change the picture, never the
+/// simulated state, and are left out of [`Scene::simulation_hash`]. (The fires, camera, fog,
+/// hall, ball, fluid, weather and walkers all feed the step: the fires warm the fog, the follow
+/// camera keeps state, the hall's solids block the air.)
+pub const LOOK_ONLY_SECTIONS: &[&str] =
+    &["output", "lights", "distance_fog", "lamps", "background"];
+
 impl Scene {
     /// The scene's hash: the same scene (file and `--set` overrides resolved) always gives the
     /// same hash, on every platform and release, whatever order its file writes fields in. See
@@ -116,10 +123,12 @@ impl Scene {
     }
 
     /// The hash of what the simulation depends on: [`Scene::content_hash`] without the
-    /// `output` section. Size, frame rate and clip length only choose which states are shown,
-    /// not the states themselves, so a simulation cache made for one size serves another.
+    /// sections the world step never reads ([`LOOK_ONLY_SECTIONS`]). Size, frame rate and clip
+    /// length only choose which states are shown, and the lights, distance fog, lamps and
+    /// background only how they look, so a simulation cache made for one size, or before a
+    /// lamp was added, serves the other.
     pub fn simulation_hash(&self) -> u64 {
-        hash(self, &["output"]).expect("scene types serialize without errors")
+        hash(self, LOOK_ONLY_SECTIONS).expect("scene types serialize without errors")
     }
 }
 
