@@ -94,6 +94,7 @@ fn clip_rate(
             rgba8: rgba8.clone(),
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         })
         .expect("pushing a frame");
     }

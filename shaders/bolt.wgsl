@@ -5,7 +5,8 @@
 // `core.w` pixels wide: a white-hot core in the middle, a blue edge toward the sides. The bolt
 // is light, so it is added, dimmed by the distance fog at each point by `edge.w` of its amount
 // (a bolt is bright enough to show through the thickest fog, dimmed and tinted).
-// Depth tested against the scene, so a pillar hides the bolt behind it.
+// Depth tested against the scene, so a pillar hides the bolt behind it. Drawn a second time,
+// alone, into the weather layer with `--layers`.
 
 const BOLT_POINTS: u32 = 33u;
 
@@ -17,7 +18,7 @@ struct BoltUniforms {
     core: vec4<f32>,
     // rgb: edge colour × brightness (linear); w: share of the distance fog that dims it.
     edge: vec4<f32>,
-    // xy: picture size in pixels; zw: unused.
+    // xy: picture size in pixels; z: brightness, 0..=1; w: unused.
     viewport: vec4<f32>,
 }
 
@@ -59,10 +60,18 @@ fn vs_bolt(@builtin(vertex_index) vertex: u32) -> BoltOut {
     return out;
 }
 
+// Premultiplied: the colour over the alpha is at most the core's colour (the edge is dimmer
+// than the core in every channel). The beauty pass adds the colour and keeps the picture's
+// alpha (src factor zero: the alpha written here changes nothing there); the weather layer
+// (src/gpu/passes/weather_layer.rs) lays the bolt "over" transparent black, so its alpha is the
+// bolt's coverage: the core opaque, the blue edge fading out as its light does, all of it
+// fading with the bolt's brightness and the distance fog (a dying bolt leaves no dark mark).
 @fragment
 fn fs_bolt(in: BoltOut) -> @location(0) vec4<f32> {
     let t = 1.0 - abs(in.across);
     let core = smoothstep(0.55, 0.95, t);
     let color = mix(bolt.edge.rgb * t * t, bolt.core.rgb, core);
-    return vec4<f32>(color * (1.0 - bolt.edge.w * in.fog), 0.0);
+    let coverage = mix(t * t, 1.0, core) * bolt.viewport.z;
+    let unfogged = 1.0 - bolt.edge.w * in.fog;
+    return vec4<f32>(color * unfogged, coverage * unfogged);
 }

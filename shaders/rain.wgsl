@@ -294,7 +294,9 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
 fn fs_rain(in: RainOut) -> @location(0) vec4<f32> {
     // Premultiplied: a soft-edged streak, or a soft disc for a splash (`along` is 0 all along
     // a streak, and on a disc's middle line the two agree).
-    var t = 1.0 - abs(in.across);
+    // Never below 0: next to the eye a streak's quad is so stretched on the screen that
+    // `across` is interpolated a little past ±1, and a negative weight would take light away.
+    var t = max(1.0 - abs(in.across), 0.0);
     if in.along != 0.0 {
         t = max(1.0 - length(vec2<f32>(in.across, in.along)), 0.0);
     }

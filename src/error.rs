@@ -168,14 +168,14 @@ pub enum RequestError {
     },
     /// `--layers` without `--format exr`.
     #[error(
-        "--layers writes the fog as a linear layer with alpha (fog_NNNN.exr), which PNG cannot \
-         hold: add --format exr"
+        "--layers writes the fog (fog_NNNN.exr) and the weather (weather_NNNN.exr) as linear \
+         layers with alpha, which PNG cannot hold: add --format exr"
     )]
     LayersNeedExr,
     /// `--layers` with `--no-frames`.
     #[error(
-        "--layers writes fog_NNNN.exr beside the frames and --no-frames writes no frames: drop \
-         --no-frames (or --layers)"
+        "--layers writes fog_NNNN.exr (and weather_NNNN.exr) beside the frames and --no-frames \
+         writes no frames: drop --no-frames (or --layers)"
     )]
     LayersWithoutFrames,
     /// A contact sheet of too many stills.

@@ -136,4 +136,10 @@ pub struct Frame {
     /// premultiplied alpha, cut out by the scene's opaque geometry; no flames, no overlay.
     /// `width * height * 4` halves. `None` unless asked for.
     pub fog_f16: Option<Vec<u16>>,
+    /// The weather alone (`--layers`, scenes with weather): the rain's streaks, splashes and
+    /// debris and the lightning bolt over transparent black, linear, premultiplied alpha,
+    /// hidden behind the scene's opaque geometry, fogged by the distance fog as in the
+    /// picture. `width * height * 4` halves. `None` unless asked for, and always for a scene
+    /// without weather.
+    pub weather_f16: Option<Vec<u16>>,
 }

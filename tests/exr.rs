@@ -1,5 +1,6 @@
 //! EXR output on a GPU adapter (lavapipe in CI): `--format exr` writes the linear target with
-//! light above 1.0, `--layers` adds a premultiplied fog layer that composites back to the frame,
+//! light above 1.0, `--layers` adds a premultiplied fog layer that composites back to the frame
+//! and, on a scene with weather, a premultiplied weather layer with the bolt and the rain,
 //! and `--layers` without EXR frames is refused before rendering.
 
 mod common;
@@ -91,6 +92,8 @@ fn fog_layer_is_premultiplied_transparent_without_fog_and_composites_to_the_fram
         "--layers changed the frame"
     );
     assert!(!without.join("fog_0005.exr").exists());
+    // The tiny scene has no weather: no weather layer.
+    assert!(!with.join("weather_0005.exr").exists());
 
     let (w, h, layer) = read_exr(&with.join("fog_0005.exr"));
     assert_eq!((w, h), (160, 90));
@@ -199,4 +202,86 @@ fn every_exr_compression_holds_the_same_pixels() {
         );
     }
     assert!(sizes[1..].iter().all(|&size| size < sizes[0]), "{sizes:?}");
+}
+
+/// On the storm, `--layers` adds `weather_NNNN.exr`: at frame 392, just after the first strike,
+/// it holds the bolt (its white-hot core, where the frame is at least as bright), at 480 the
+/// rain; both premultiplied, transparent black where nothing falls, and the frames are the
+/// same bytes as without `--layers`. (A coarse fluid grid keeps the 480 steps quick; the
+/// weather does not depend on it.)
+#[test]
+fn storm_weather_layer_holds_the_bolt_and_the_rain() {
+    require_gpu!();
+    let (with, without) = (temp_dir("weather-layer"), temp_dir("weather-layer-none"));
+    let base = [
+        "scenes/storm.ron",
+        "--frames",
+        "392,480",
+        "--size",
+        "160x90",
+        "--set",
+        "fluid.grid=32",
+        "--format",
+        "exr",
+    ];
+    render_ok(&[&base[..], &["--layers", "--out", with.to_str().unwrap()]].concat());
+    render_ok(&[&base[..], &["--out", without.to_str().unwrap()]].concat());
+    for frame in ["0392", "0480"] {
+        assert_eq!(
+            std::fs::read(with.join(format!("frame_{frame}.exr"))).unwrap(),
+            std::fs::read(without.join(format!("frame_{frame}.exr"))).unwrap(),
+            "--layers changed frame {frame}"
+        );
+        assert!(with.join(format!("fog_{frame}.exr")).exists());
+        assert!(!without.join(format!("weather_{frame}.exr")).exists());
+    }
+    // The brightest thing the weather draws: the bolt's core, linear (src/gpu/passes/bolt.rs).
+    const CORE_LINEAR_MAX: f32 = 7.5;
+    let premultiplied = |layer: &[f32], frame: &str| {
+        for (i, p) in layer.chunks_exact(4).enumerate() {
+            assert!(
+                (0.0..=1.0).contains(&p[3])
+                    && p[..3]
+                        .iter()
+                        .all(|&c| c >= 0.0 && c <= p[3] * CORE_LINEAR_MAX * 1.002 + 1e-4),
+                "weather layer {frame} pixel {i} is not premultiplied: {p:?}"
+            );
+        }
+    };
+
+    let (w, h, struck) = read_exr(&with.join("weather_0392.exr"));
+    assert_eq!((w, h), (160, 90));
+    premultiplied(&struck, "0392");
+    let (_, _, beauty) = read_exr(&with.join("frame_0392.exr"));
+    // The bolt's white-hot core in the layer: green above twice the alpha, which only the core
+    // gives (the blue edge's green is at most 1.1 times its alpha, the core's 6 times; the
+    // rain's far less). The frame adds the bolt to what is behind it, so there it is at least
+    // as bright as the layer: the bolt the layer holds is the one the frame shows.
+    let mut core = 0;
+    for (i, (l, b)) in struck
+        .chunks_exact(4)
+        .zip(beauty.chunks_exact(4))
+        .enumerate()
+    {
+        if l[3] > 0.0 && l[1] > 2.0 * l[3] {
+            core += 1;
+            assert!(
+                (0..3).all(|c| b[c] >= l[c] * 0.998),
+                "the layer's bolt at pixel {i} ({l:?}) is brighter than the frame ({b:?})"
+            );
+        }
+    }
+    eprintln!("bolt core pixels in frame 392: {core}");
+    assert!(core > 0, "no bolt in the weather layer of frame 392");
+    let empty = struck.chunks_exact(4).filter(|p| *p == [0.0; 4]).count();
+    assert!(
+        empty > w as usize * h as usize / 2,
+        "only {empty} transparent pixels in the weather layer of frame 392"
+    );
+
+    let (_, _, rain) = read_exr(&with.join("weather_0480.exr"));
+    premultiplied(&rain, "0480");
+    let drops = rain.chunks_exact(4).filter(|p| p[3] > 0.0).count();
+    eprintln!("rain pixels in frame 480: {drops}");
+    assert!(drops > 100, "only {drops} pixels of rain in the storm");
 }

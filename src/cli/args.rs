@@ -233,6 +233,8 @@ pub(super) struct RenderArgs {
     /// linear half-float with premultiplied alpha, transparent where there is no fog, cut out
     /// by the pillars, without the flames. Over a render made with `--set fog.sigma=0` it
     /// gives back the frame, except that there the flames sit under the fog instead of over it.
+    /// On a scene with weather, also write the rain, debris and lightning alone as
+    /// DIR/weather_NNNN.exr, premultiplied likewise and hidden behind the pillars.
     #[arg(long)]
     pub(super) layers: bool,
     /// Also encode a video; the format follows the extension: .mp4 (H.264) and .webm (VP9)

@@ -13,6 +13,8 @@
 //!   casters before the scene.
 //! - `scene` (shaders/scene.wgsl): floor, pillars, altar, ball, lights, distance fog, into a
 //!   linear half-float target and a depth target.
+//! - `reflection` (shaders/reflection.wgsl): scenes with weather, wet frames; the hall
+//!   mirrored in the wet floor.
 //! - `fog` (shaders/fog.wgsl): the fog sheets, back to front, blended over it.
 //! - `fog_compute` (shaders/fog_compute.wgsl): the same sheets crossed per pixel, front to
 //!   back, in a compute shader, recorded instead of `fog` when [`RenderConfig::compositor`]
@@ -22,12 +24,19 @@
 //! - `fog_layer` (shaders/fog.wgsl): with `--layers`, the fog sheets again, alone, over
 //!   transparent black, for compositing (with the compute compositor the `fog_compute` pass
 //!   writes this layer itself and no second pass runs).
+//! - `bolt` (shaders/bolt.wgsl): scenes with weather; the lightning bolt while it lives,
+//!   added over the flames.
+//! - `rain` (shaders/rain.wgsl): scenes with weather; the rain's streaks and splashes and the
+//!   wind's debris, laid over the picture.
+//! - `weather_layer` (shaders/bolt.wgsl, shaders/rain.wgsl): with `--layers` on a scene with
+//!   weather, the `bolt` and `rain` passes' draws again, alone, over transparent black and
+//!   against the scene's depth, for compositing.
 //! - `overlay` (shaders/overlay.wgsl): sheet outlines or the flow mesh.
 //! - `encode` (shaders/encode.wgsl): linear light to 8-bit sRGB, the only place that
 //!   conversion happens.
 //!
 //! Then `readback.rs` copies the picture (and, when asked, the linear target and the fog
-//! layer as half floats) into a ring of staging buffers. Shared WGSL lives in
+//! and weather layers as half floats) into a ring of staging buffers. Shared WGSL lives in
 //! shaders/common.wgsl, shaders/noise.wgsl, shaders/fires.wgsl (the fires as lights, which
 //! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`) and shaders/lamps.wgsl
 //! (the lamps and their shadow maps, from `lamp_lights.rs`), assembled by `shaders.rs`.

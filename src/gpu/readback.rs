@@ -7,9 +7,10 @@
 //! order. Memory is bounded by the ring: `slots × padded row × height` bytes per picture.
 //!
 //! A slot always holds the 8-bit sRGB picture; [`Readback`] adds a staging buffer per slot for
-//! the linear half-float colour target (`--format exr`) and one for the fog layer (`--layers`),
-//! copied in the same submission and mapped alongside, so the extra pictures ride the same
-//! ring and come back in the same [`Frame`].
+//! the linear half-float colour target (`--format exr`), one for the fog layer and, for scenes
+//! with weather, one for the weather layer (`--layers`), copied in the same submission and
+//! mapped alongside, so the extra pictures ride the same ring and come back in the same
+//! [`Frame`].
 
 use std::collections::VecDeque;
 use std::sync::mpsc;
@@ -30,6 +31,11 @@ pub struct Readback {
     /// elsewhere, premultiplied alpha, cut out by the scene's depth) and read it back into
     /// [`Frame::fog_f16`].
     pub fog_layer_f16: bool,
+    /// For a scene with weather: draw the rain, debris and lightning a second time into a
+    /// layer of their own (transparent black elsewhere, premultiplied alpha, hidden behind the
+    /// scene's geometry) and read it back into [`Frame::weather_f16`]. Nothing for a scene
+    /// without weather.
+    pub weather_layer_f16: bool,
 }
 
 /// Read-back 8-bit pictures this large and larger are copied out on several threads (a
@@ -80,6 +86,8 @@ pub(crate) struct ReadbackSources<'a> {
     pub linear_f16: &'a wgpu::Texture,
     /// The fog layer (`Rgba16Float`), when the renderer draws one.
     pub fog_f16: Option<&'a wgpu::Texture>,
+    /// The weather layer (`Rgba16Float`), when the renderer draws one.
+    pub weather_f16: Option<&'a wgpu::Texture>,
 }
 
 /// One staging buffer and the layout of the picture copied into it.
@@ -93,10 +101,11 @@ struct Slot {
     srgb8: Staging,
     linear_f16: Option<Staging>,
     fog_f16: Option<Staging>,
+    weather_f16: Option<Staging>,
 }
 
 impl Slot {
-    /// The slot's buffers with their sources, in a fixed order: sRGB, linear, fog.
+    /// The slot's buffers with their sources, in a fixed order: sRGB, linear, fog, weather.
     fn pairs<'s, 't>(
         &'s self,
         sources: &ReadbackSources<'t>,
@@ -105,6 +114,7 @@ impl Slot {
             Some((&self.srgb8, sources.srgb8)),
             self.linear_f16.as_ref().map(|s| (s, sources.linear_f16)),
             self.fog_f16.as_ref().zip(sources.fog_f16),
+            self.weather_f16.as_ref().zip(sources.weather_f16),
         ]
         .into_iter()
         .flatten()
@@ -116,6 +126,7 @@ impl Slot {
             Some(&self.srgb8),
             self.linear_f16.as_ref(),
             self.fog_f16.as_ref(),
+            self.weather_f16.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -149,14 +160,16 @@ pub(crate) struct ReadbackRing {
 
 impl ReadbackRing {
     /// A ring of `slots` (at least 1) slots for `width` × `height` frames, each with the
-    /// buffers `readback` asks for. With `readback.fog_layer_f16` every
-    /// [`ReadbackRing::record_copy`] must be given the fog layer.
+    /// buffers `readback` asks for (the weather layer's only with `weather`: the scene has
+    /// weather). With `readback.fog_layer_f16` every [`ReadbackRing::record_copy`] must be
+    /// given the fog layer, and with a weather layer the weather layer.
     pub(crate) fn new(
         device: &wgpu::Device,
         width: u32,
         height: u32,
         slots: usize,
         readback: Readback,
+        weather: bool,
     ) -> Self {
         let staging = |slot: usize, picture: &str, texels: Texels| {
             let label = format!("readback.slot{slot}.{picture}");
@@ -177,6 +190,8 @@ impl ReadbackRing {
                 fog_f16: readback
                     .fog_layer_f16
                     .then(|| staging(slot, "fog_f16", Texels::Rgba16Float)),
+                weather_f16: (readback.weather_layer_f16 && weather)
+                    .then(|| staging(slot, "weather_f16", Texels::Rgba16Float)),
             })
             .collect();
         ReadbackRing {
@@ -317,6 +332,7 @@ impl ReadbackRing {
         };
         let linear_f16 = slot.linear_f16.as_ref().map(half_floats).transpose();
         let fog_f16 = slot.fog_f16.as_ref().map(half_floats).transpose();
+        let weather_f16 = slot.weather_f16.as_ref().map(half_floats).transpose();
         // Unmapped before any error is returned, so the slot can be mapped again.
         for staging in slot.stagings() {
             staging.buffer.unmap();
@@ -330,6 +346,7 @@ impl ReadbackRing {
             rgba8,
             linear_f16: linear_f16.map_err(readback_error)?,
             fog_f16: fog_f16.map_err(readback_error)?,
+            weather_f16: weather_f16.map_err(readback_error)?,
         }))
     }
 

@@ -8,7 +8,9 @@
 //! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
 //! linear colour target to the copies (`--format exr`), and the fog layer (`passes/fog_layer.rs`,
 //! drawn after the fog by a raster pass of its own, or written by the `fog_compute` pass
-//! itself) with its copy (`--layers`).
+//! itself) with its copy (`--layers`), and for scenes with weather the weather layer
+//! (`passes/weather_layer.rs`: the `bolt` and `rain` passes' draws again, alone, after the
+//! `rain` pass) with its copy.
 
 use std::sync::Arc;
 
@@ -33,6 +35,7 @@ use crate::gpu::passes::raymarch::raymarch_pass;
 use crate::gpu::passes::reflection::ReflectionPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::passes::shadow::ShadowPass;
+use crate::gpu::passes::weather_layer::WeatherLayer;
 use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
@@ -148,6 +151,8 @@ pub struct Renderer {
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
     fog_layer: Option<FogLayer>,
+    /// The weather layer, with `readback.weather_layer_f16` for scenes with weather.
+    weather_layer: Option<WeatherLayer>,
     readback: ReadbackRing,
     // ── Timing (`timing.rs`): pass timestamps where the adapter has them, CPU times always.
     timer: Option<PassTimer>,
@@ -162,7 +167,8 @@ impl Renderer {
         config: &RenderConfig,
     ) -> Result<Renderer, GpuError> {
         check_frame_size(config.width, config.height, &ctx.limits)?;
-        if config.readback.linear_f16 || config.readback.fog_layer_f16 {
+        let weather_layer = config.readback.weather_layer_f16 && scene.weather.is_some();
+        if config.readback.linear_f16 || config.readback.fog_layer_f16 || weather_layer {
             check_staging_size(
                 config.width,
                 config.height,
@@ -256,6 +262,7 @@ impl Renderer {
                 &errors,
                 &frame,
                 weather.lightning.seed,
+                weather_layer,
             )?),
             None => None,
         };
@@ -290,7 +297,11 @@ impl Renderer {
             config.height,
             FRAMES_IN_FLIGHT,
             config.readback,
+            weather_layer,
         );
+        let weather_layer = scoped(&device, &errors, "renderer setup", || {
+            weather_layer.then(|| WeatherLayer::new(&device, config.width, config.height))
+        })?;
         let timer = scoped(&device, &errors, "renderer setup", || {
             PassTimer::new(&device, &ctx.queue, FRAMES_IN_FLIGHT)
         })?;
@@ -320,6 +331,7 @@ impl Renderer {
             overlay,
             encode,
             fog_layer,
+            weather_layer,
             readback,
             times: GpuTimes {
                 timestamps: timer.is_some(),
@@ -416,6 +428,7 @@ impl Renderer {
             overlay,
             encode,
             fog_layer,
+            weather_layer,
             readback,
             timer,
             compositor,
@@ -487,13 +500,17 @@ impl Renderer {
             }
             flame.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "flame");
-            if let Some(bolt) = bolt {
+            if let Some(bolt) = bolt.as_ref() {
                 bolt.record(&mut encoder, targets, frame);
                 mark(timer, &mut encoder, "bolt");
             }
-            if let Some(rain) = rain {
+            if let Some(rain) = rain.as_ref() {
                 rain.record(&mut encoder, targets, frame);
                 mark(timer, &mut encoder, "rain");
+            }
+            if let Some(layer) = weather_layer {
+                layer.record(&mut encoder, targets, frame, (bolt.as_ref(), rain.as_ref()));
+                mark(timer, &mut encoder, "weather_layer");
             }
             overlay.record(&mut encoder, targets, frame);
             mark(timer, &mut encoder, "overlay");
@@ -503,6 +520,7 @@ impl Renderer {
                 srgb8: &targets.output,
                 linear_f16: targets.color_linear_view.texture(),
                 fog_f16: fog_layer.as_ref().map(|layer| &layer.texture),
+                weather_f16: weather_layer.as_ref().map(|layer| &layer.texture),
             };
             let slot = readback.record_copy(&mut encoder, &sources);
             mark(timer, &mut encoder, "readback");

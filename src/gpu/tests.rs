@@ -22,6 +22,7 @@ mod layers;
 mod raymarch;
 mod reflection;
 mod walkers;
+mod weather_layer;
 mod wind;
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no

@@ -266,6 +266,7 @@ pub fn thumbnail(frame: &Frame, max_width_px: u32) -> Frame {
         rgba8: small.into_raw(),
         linear_f16: None,
         fog_f16: None,
+        weather_f16: None,
     }
 }
 
@@ -281,6 +282,7 @@ mod tests {
             rgba8: colour.repeat((width * height) as usize),
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         }
     }
 
@@ -447,6 +449,7 @@ mod tests {
             rgba8: vec![0; 10],
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         }];
         assert!(matches!(
             contact_sheet(&broken, 1, |_| String::new()),

@@ -197,6 +197,7 @@ pub fn render(
         readback: Readback {
             linear_f16: options.format == FrameFormat::Exr && options.write_frames,
             fog_layer_f16: options.layers,
+            weather_layer_f16: options.layers,
         },
         maps_dir: options.maps.then_some(maps_dir.as_path()),
         cache_dir: options.cache_dir.as_deref(),
@@ -247,7 +248,7 @@ pub fn render(
             create_dir(&options.out_dir)?;
             created = true;
         }
-        for job in frame_files(frame, options, &options.out_dir)? {
+        for job in frame_files(frame, options, scene, &options.out_dir)? {
             pool.submit(job)?;
         }
         Ok(())
@@ -307,17 +308,64 @@ fn frame_is_complete(frame: u32, scene: &Scene, options: &RenderOptions) -> bool
                     .and_then(|bytes| crate::output::exr::decode_exr_rgba_f16(&bytes).ok())
                     .is_some_and(|(w, h, _)| (w, h) == size)
             };
-            exr_ok("frame") && (!options.layers || exr_ok("fog"))
+            let layers = || layers_of(scene).iter().all(|layer| exr_ok(layer.prefix()));
+            exr_ok("frame") && (!options.layers || layers())
         }
+    }
+}
+
+/// A layer `--layers` writes beside each EXR frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    /// `fog_NNNN.exr`: the fog alone.
+    Fog,
+    /// `weather_NNNN.exr`: the rain, debris and lightning alone (scenes with weather).
+    Weather,
+}
+
+impl Layer {
+    /// The file name's prefix.
+    fn prefix(self) -> &'static str {
+        match self {
+            Layer::Fog => "fog",
+            Layer::Weather => "weather",
+        }
+    }
+
+    /// The picture's name in an error.
+    fn picture(self) -> &'static str {
+        match self {
+            Layer::Fog => "fog layer",
+            Layer::Weather => "weather layer",
+        }
+    }
+
+    /// Takes the layer's half floats out of `frame`.
+    fn take(self, frame: &mut Frame) -> Option<Vec<u16>> {
+        match self {
+            Layer::Fog => frame.fog_f16.take(),
+            Layer::Weather => frame.weather_f16.take(),
+        }
+    }
+}
+
+/// The layers `--layers` writes for `scene`: the fog always, the weather when the scene has
+/// weather.
+fn layers_of(scene: &Scene) -> &'static [Layer] {
+    match scene.weather {
+        Some(_) => &[Layer::Fog, Layer::Weather],
+        None => &[Layer::Fog],
     }
 }
 
 /// The files of one frame: `frame_NNNN.png` from the 8-bit picture, or `frame_NNNN.exr` from
 /// the linear half-float target as rendered and, with `layers`, `fog_NNNN.exr` from the fog
-/// layer. The renderer must have been asked for the pictures the format needs.
+/// layer and, for a scene with weather, `weather_NNNN.exr` from the weather layer. The
+/// renderer must have been asked for the pictures the format needs.
 fn frame_files(
-    frame: Frame,
+    mut frame: Frame,
     options: &RenderOptions,
+    scene: &Scene,
     out_dir: &Path,
 ) -> Result<Vec<WriteJob>, Error> {
     let (frame_index, width, height) = (frame.frame_index, frame.width, frame.height);
@@ -348,9 +396,15 @@ fn frame_files(
             },
         })
     };
-    let mut jobs = vec![exr("frame", frame.linear_f16, "linear picture")?];
+    let mut jobs = vec![exr("frame", frame.linear_f16.take(), "linear picture")?];
     if options.layers {
-        jobs.push(exr("fog", frame.fog_f16, "fog layer")?);
+        for &layer in layers_of(scene) {
+            jobs.push(exr(
+                layer.prefix(),
+                layer.take(&mut frame),
+                layer.picture(),
+            )?);
+        }
     }
     Ok(jobs)
 }

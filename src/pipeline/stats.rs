@@ -51,8 +51,9 @@ pub struct StageTime {
 /// One GPU pass's time, measured with timestamp queries.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PassTime {
-    /// The pass: `scene`, `fog` or `fog_compute`, `fog_layer`, `flame`, `overlay`, `encode`,
-    /// or `readback` (the copies into the staging buffers).
+    /// The pass: `shadow`, `scene`, `reflection`, `fog` or `fog_compute` (or `raymarch`),
+    /// `fog_layer`, `flame`, `bolt`, `rain`, `weather_layer`, `overlay`, `encode`, or
+    /// `readback` (the copies into the staging buffers).
     pub pass: &'static str,
     /// GPU seconds over the timed frames.
     pub seconds: f64,

@@ -7,6 +7,10 @@
 //! Blending is additive (the bolt is light) and the quads are depth tested against the scene
 //! without writing depth. Built only for scenes with weather; frames without a live bolt
 //! record nothing.
+//!
+//! With `--layers` the same shader draws the bolt a second time, alone, into the weather
+//! layer (`weather_layer.rs`) through a second pipeline, `weather_layer.bolt`, that blends
+//! premultiplied "over" instead of adding, so the layer's alpha is the bolt's coverage.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -15,15 +19,18 @@ use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DRAW_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_over_picture, uniform,
+    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_picture,
+    uniform,
 };
 use crate::gpu::passes::flame::ADDITIVE;
+use crate::gpu::passes::weather_layer;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::weather::bolt::{BOLT_POINTS, bolt_at};
 
-/// The core's colour at full brightness (linear, above 1: white-hot).
-const CORE_LINEAR: [f32; 3] = [6.0, 6.0, 7.5];
+/// The core's colour at full brightness (linear, above 1: white-hot); the brightest thing
+/// the weather draws.
+pub(crate) const CORE_LINEAR: [f32; 3] = [6.0, 6.0, 7.5];
 /// The edge's colour at full brightness (linear): blue.
 const EDGE_LINEAR: [f32; 3] = [0.9, 1.1, 2.4];
 /// Width of the bolt at a picture height of 720 pixels (scaled with the height).
@@ -43,7 +50,8 @@ pub(crate) struct BoltUniforms {
     pub core: [f32; 4],
     /// rgb: edge colour × brightness (linear); w: share of the distance fog that dims it.
     pub edge: [f32; 4],
-    /// xy: picture size in pixels; zw: unused.
+    /// xy: picture size in pixels; z: brightness, 0..=1 (the weather layer's alpha fades
+    /// with it); w: unused.
     pub viewport: [f32; 4],
 }
 
@@ -67,7 +75,7 @@ impl BoltUniforms {
             points,
             core: [cr, cg, cb, WIDTH_PX_AT_720 * height as f32 / 720.0],
             edge: [er, eg, eb, FOG_SHARE],
-            viewport: [width as f32, height as f32, 0.0, 0.0],
+            viewport: [width as f32, height as f32, bolt.brightness, 0.0],
         })
     }
 }
@@ -75,6 +83,8 @@ impl BoltUniforms {
 /// The `bolt` pass's pipeline and uniform.
 pub(crate) struct BoltPass {
     pipeline: wgpu::RenderPipeline,
+    /// The same shader blended premultiplied "over", for the weather layer (`--layers`).
+    layer_pipeline: Option<wgpu::RenderPipeline>,
     buffer: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     seed: u64,
@@ -83,12 +93,14 @@ pub(crate) struct BoltPass {
 }
 
 impl BoltPass {
-    /// The pass for lightning seeded by `seed`.
+    /// The pass for lightning seeded by `seed`; with `layer`, also the pipeline that draws
+    /// the bolt into the weather layer.
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         seed: u64,
+        layer: bool,
     ) -> Result<Self, GpuError> {
         let name = ShaderName::Bolt.name();
         let module = ShaderName::Bolt.create_module(device, errors)?;
@@ -96,21 +108,31 @@ impl BoltPass {
         let buffer = build.uniform_buffer::<BoltUniforms>("uniforms");
         let layout = build.bind_group_layout(&[uniform(0, DRAW_STAGES)]);
         let bind_group = build.bind_group(&layout, [buffer.as_entire_binding()]);
-        let pipeline = build.raster_pipeline(&RasterPipeline {
+        let groups = [&frame.layout, &layout];
+        let raster = |blend| RasterPipeline {
             part: None,
             module: &module,
             vertex_entry: "vs_bolt",
             fragment_entry: "fs_bolt",
             buffers: &[],
-            bind_group_layouts: &[&frame.layout, &layout],
+            bind_group_layouts: &groups,
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull_mode: None,
             depth: Some(DepthTest::OVER),
             format: COLOR_FORMAT,
-            blend: Some(ADDITIVE),
+            blend: Some(blend),
+        };
+        let pipeline = build.raster_pipeline(&raster(ADDITIVE));
+        // Labelled `weather_layer.bolt`: the pass it is drawn in.
+        let layer_pipeline = layer.then(|| {
+            PassBuilder::new(device, weather_layer::NAME).raster_pipeline(&RasterPipeline {
+                part: Some(name),
+                ..raster(PREMULTIPLIED_OVER)
+            })
         });
         Ok(BoltPass {
             pipeline,
+            layer_pipeline,
             buffer,
             bind_group,
             seed,
@@ -144,7 +166,25 @@ impl BoltPass {
             return;
         }
         let mut pass = begin_over_picture(encoder, ShaderName::Bolt.name(), targets);
-        pass.set_pipeline(&self.pipeline);
+        self.draw(&mut pass, &self.pipeline, frame);
+    }
+
+    /// Draws the bolt into the weather layer's render pass (its colour the layer, its depth
+    /// the scene's); nothing when no bolt is alive or the pass was built without the layer.
+    pub(crate) fn draw_layer(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBinding) {
+        if let (true, Some(pipeline)) = (self.live, &self.layer_pipeline) {
+            self.draw(pass, pipeline, frame);
+        }
+    }
+
+    /// The arc's quads with `pipeline`.
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        pipeline: &wgpu::RenderPipeline,
+        frame: &FrameBinding,
+    ) {
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..(BOLT_POINTS as u32 - 1) * 6, 0..1);

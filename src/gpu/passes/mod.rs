@@ -17,3 +17,4 @@ pub(crate) mod raymarch;
 pub(crate) mod reflection;
 pub(crate) mod scene;
 pub(crate) mod shadow;
+pub(crate) mod weather_layer;

@@ -6,7 +6,9 @@
 //! holds what the drops need besides the frame's: the capitals that shelter them, how many are
 //! drawn (`floor(rain · 2400)`), the wind's drift and velocity, the rain's colour and the
 //! streak width. Premultiplied "over" blending, depth tested against the scene without writing
-//! depth. Built only for scenes with weather; frames without rain record nothing.
+//! depth. Built only for scenes with weather; frames without rain record nothing. With
+//! `--layers` the same pipeline draws the drops again, alone, into the weather layer
+//! (`weather_layer.rs`): its blend is already premultiplied "over".
 
 use bytemuck::{Pod, Zeroable};
 
@@ -154,6 +156,16 @@ impl RainPass {
             return;
         }
         let mut pass = begin_over_picture(encoder, ShaderName::Rain.name(), targets);
+        self.draw(&mut pass, frame);
+    }
+
+    /// Draws the drops, splashes and debris into a render pass whose colour target is
+    /// [`COLOR_FORMAT`] and whose depth is the scene's: the picture's (`record`) or the
+    /// weather layer's; nothing when it does not rain.
+    pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBinding) {
+        if self.drawn == 0 && self.debris == 0 {
+            return;
+        }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);

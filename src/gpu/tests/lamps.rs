@@ -188,6 +188,7 @@ fn the_fog_is_dark_in_a_pillars_shadow_with_every_compositor() {
     let layer = Readback {
         linear_f16: false,
         fog_layer_f16: true,
+        weather_layer_f16: false,
     };
     for compositor in [
         Compositor::Raster,
@@ -378,6 +379,7 @@ fn a_person_casts_a_shadow_on_the_floor_and_through_the_fog() {
     let layer = Readback {
         linear_f16: false,
         fog_layer_f16: true,
+        weather_layer_f16: false,
     };
     let with = render_with_capsules(&ctx, &scene, &[PERSON], layer);
     let without = render_with_capsules(&ctx, &scene, &[], layer);

@@ -13,10 +13,12 @@ use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::{Fire, FireKind, Scene};
 
-/// Both linear pictures back, the fog layer included.
+/// Both linear pictures back, the fog layer included (and the weather layer, which a scene
+/// without weather does not have).
 const BOTH: Readback = Readback {
     linear_f16: true,
     fog_layer_f16: true,
+    weather_layer_f16: true,
 };
 
 fn render_with(

@@ -281,6 +281,7 @@ mod tests {
             rgba8,
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         }
     }
 

@@ -241,6 +241,7 @@ mod tests {
                 rgba8: rgba8.clone(),
                 linear_f16: None,
                 fog_f16: None,
+                weather_f16: None,
             })
             .unwrap();
         }
@@ -336,6 +337,7 @@ mod tests {
                     rgba8: rgba8.clone(),
                     linear_f16: None,
                     fog_f16: None,
+                    weather_f16: None,
                 })
                 .unwrap();
             }

@@ -69,6 +69,7 @@ pub(crate) fn moving_gradient(index: u32, width: u32, height: u32) -> Frame {
         rgba8,
         linear_f16: None,
         fog_f16: None,
+        weather_f16: None,
     }
 }
 

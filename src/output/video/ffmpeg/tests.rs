@@ -245,6 +245,7 @@ fn mp4_colours_survive_the_rec709_round_trip() {
             rgba8: colour.repeat((width * height) as usize),
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         })
         .unwrap();
     }
