@@ -95,6 +95,11 @@ pub struct FluidSim {
     off_z_next: Vec<f32>,
     lift_next: Vec<f32>,
     curl: Vec<f32>,
+    /// Scratch of the advections: the two fields carried by the air packed per cell (`u, v`,
+    /// then `su, sv`), and the fog's four (`density, off_x, off_z, lift`), so one bilinear read
+    /// loads every field of a cell at once (`grid::pack_fields`). Sized on first use.
+    packed_pair: Vec<[f32; 2]>,
+    packed_fog: Vec<[f32; 4]>,
     solver: PressureSolver,
     /// The `multigrid` solver's levels (with the divergence it solves for), built only when
     /// the parameters name it.
@@ -170,6 +175,8 @@ impl FluidSim {
             off_z_next: zeros.clone(),
             lift_next: zeros.clone(),
             curl: zeros,
+            packed_pair: Vec::new(),
+            packed_fog: Vec::new(),
             solver: PressureSolver::new(mapping.cells),
             multigrid: (params.solver == PressureSolverKind::Multigrid)
                 .then(|| Box::new(Multigrid::new(mapping.cells))),

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::PressureSolverKind;
-use super::grid::{BilinearRun, RUN, hold};
+use super::grid::{BilinearRun, RUN, hold, pack_fields};
 use super::stencil::{curl_into, divergence_at, divergence_into, row, rows_beside};
 
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
@@ -106,7 +106,13 @@ impl FluidSim {
     pub(super) fn advect_velocity_then_walls(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let keep = (-self.params.velocity_decay * dt_s).exp();
-        let (u, v) = (&self.u, &self.v);
+        pack_fields(
+            &mut self.packed_pair,
+            [&self.u, &self.v],
+            cells,
+            self.min_rows_per_task,
+        );
+        let (u, v, packed) = (&self.u, &self.v, &self.packed_pair);
         self.u_next
             .par_chunks_mut(cells)
             .zip(self.v_next.par_chunks_mut(cells))
@@ -115,12 +121,12 @@ impl FluidSim {
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((u_out, v_out), solid_row))| {
                 let row = &mut RowTrace::new(cells, y);
+                let pairs = &mut [[0.0f32; 2]; RUN];
                 for start in (0..cells).step_by(RUN) {
                     let len = row.trace(start, &u[y * cells..], &v[y * cells..], dt_s);
-                    let from = &row.run;
+                    row.run.read_packed_into(packed, &mut pairs[..len]);
                     let (u_out, v_out) = (&mut u_out[start..][..len], &mut v_out[start..][..len]);
-                    from.read_into(u, u_out);
-                    from.read_into(v, v_out);
+                    unpack_pairs(&pairs[..len], u_out, v_out);
                     for value in u_out.iter_mut().chain(v_out.iter_mut()) {
                         *value = flush(*value * keep);
                     }
@@ -202,7 +208,13 @@ impl FluidSim {
         }
         let cells = self.mapping.cells;
         let fade = (-self.params.shock_fade * dt_s).exp();
-        let (su, sv, solid) = (&self.su, &self.sv, &self.solid);
+        pack_fields(
+            &mut self.packed_pair,
+            [&self.su, &self.sv],
+            cells,
+            self.min_rows_per_task,
+        );
+        let (su, sv, solid, packed) = (&self.su, &self.sv, &self.solid, &self.packed_pair);
         self.su_next
             .par_chunks_mut(cells)
             .zip(self.sv_next.par_chunks_mut(cells))
@@ -212,15 +224,15 @@ impl FluidSim {
                 let trace = &mut RowTrace::new(cells, y);
                 let row = y * cells;
                 let solid_row = &solid[row..row + cells];
+                let pairs = &mut [[0.0f32; 2]; RUN];
                 for start in (0..cells).step_by(RUN) {
                     let len = trace.trace(start, &su[row..], &sv[row..], dt_s);
-                    let from = &trace.run;
                     let solid_run = &solid_row[start..][..len];
                     let (su_out, sv_out) =
                         (&mut su_out[start..][..len], &mut sv_out[start..][..len]);
                     // Solid cells read a harmless in-range position, then become 0.
-                    from.read_into(su, su_out);
-                    from.read_into(sv, sv_out);
+                    trace.run.read_packed_into(packed, &mut pairs[..len]);
+                    unpack_pairs(&pairs[..len], su_out, sv_out);
                     for out in [su_out, sv_out] {
                         for (value, &solid) in out.iter_mut().zip(solid_run) {
                             *value = if solid != 0 {
@@ -266,8 +278,14 @@ impl FluidSim {
             (rates.as_slice(), keep, gain_s)
         });
 
+        pack_fields(
+            &mut self.packed_fog,
+            [&self.density, &self.off_x, &self.off_z, &self.lift],
+            cells,
+            self.min_rows_per_task,
+        );
         let (u, v, su, sv) = (&self.u, &self.v, &self.su, &self.sv);
-        let (density, off_x, off_z, lift) = (&self.density, &self.off_x, &self.off_z, &self.lift);
+        let packed = &self.packed_fog;
         self.density_next
             .par_chunks_mut(cells)
             .zip(self.off_x_next.par_chunks_mut(cells))
@@ -291,6 +309,7 @@ impl FluidSim {
                 let (xs, ys) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
                 let (shift_x, shift_y) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
                 let squeezes = &mut [0.0f32; RUN];
+                let quads = &mut [[0.0f32; 4]; RUN];
                 for start in (0..cells).step_by(RUN) {
                     let len = RUN.min(cells - start);
                     let end = start + len;
@@ -345,7 +364,13 @@ impl FluidSim {
                     let (off_x_out, off_z_out) =
                         (&mut off_x_out[start..end], &mut off_z_out[start..end]);
                     let lift_out = &mut lift_out[start..end];
-                    run.read_into(density, density_out);
+                    run.read_packed_into(packed, &mut quads[..len]);
+                    for (k, quad) in quads[..len].iter().enumerate() {
+                        density_out[k] = quad[0];
+                        off_x_out[k] = quad[1];
+                        off_z_out[k] = quad[2];
+                        lift_out[k] = quad[3];
+                    }
                     match sources {
                         None => {
                             for (value, &squeeze) in density_out.iter_mut().zip(&squeezes[..len]) {
@@ -364,8 +389,6 @@ impl FluidSim {
                             }
                         }
                     }
-                    run.read_into(off_x, off_x_out);
-                    run.read_into(off_z, off_z_out);
                     for (out, shift) in [(off_x_out, &shift_x[..len]), (off_z_out, &shift_y[..len])]
                     {
                         for (value, &shift) in out.iter_mut().zip(shift) {
@@ -373,7 +396,6 @@ impl FluidSim {
                             *value = flush(hold(drift, -drift_limit, drift_limit));
                         }
                     }
-                    run.read_into(lift, lift_out);
                     for value in lift_out.iter_mut() {
                         *value = flush(*value * settle);
                     }
@@ -383,6 +405,15 @@ impl FluidSim {
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// Splits packed pairs into two rows (equal lengths).
+#[inline(always)]
+fn unpack_pairs(pairs: &[[f32; 2]], first: &mut [f32], second: &mut [f32]) {
+    for ((pair, a), b) in pairs.iter().zip(first.iter_mut()).zip(second.iter_mut()) {
+        *a = pair[0];
+        *b = pair[1];
     }
 }
 
