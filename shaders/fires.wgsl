@@ -84,15 +84,32 @@ const FIRE_GLOW_FADE: f32 = 1.0;
 // each fire's light colour times its glow strength, fading with distance and cut off at its
 // range, flickering with the fire. Fog sheets add it to their colour, so the fog glows round a
 // fire as it glows round the ball.
+//
+// In two loops: the first only marks the fires in range (one bit each, fires 0 to 31 in x and 32
+// to 63 in y), the second lights from the marked ones, lowest first, so the sum is the same, in the same order, as one loop that
+// skips the others. A CPU adapter (lavapipe) runs every branch for every pixel of a block
+// taken or not, but stops a loop once no pixel of the block has a turn left: the flicker and
+// the fade then run for the fires in range of some pixel of the block (one or two in the
+// temple), not for every fire.
 fn fire_glow_in_fog(pos_world: vec3<f32>, time_s: f32) -> vec3<f32> {
-    var glow = vec3<f32>(0.0);
+    var in_range = vec2<u32>(0u);
     for (var i = 0u; i < fire_count(); i += 1u) {
         let fire = fire_lights.fires[i];
         let distance_world = length(pos_world - fire_light_world(fire));
         let range_world = max(fire.foot_world.w, 1e-4);
-        if distance_world >= range_world {
-            continue;
-        }
+        in_range[i / 32u] |= select(0u, 1u << (i % 32u), distance_world < range_world);
+    }
+    var glow = vec3<f32>(0.0);
+    while (in_range.x | in_range.y) != 0u {
+        let low = in_range.x != 0u;
+        let word = select(in_range.y, in_range.x, low);
+        let i = select(32u, 0u, low) + firstTrailingBit(word);
+        // Clear the bit taken: the lowest set bit of its word.
+        let rest = word & (word - 1u);
+        in_range = select(vec2<u32>(in_range.x, rest), vec2<u32>(rest, in_range.y), low);
+        let fire = fire_lights.fires[i];
+        let distance_world = length(pos_world - fire_light_world(fire));
+        let range_world = max(fire.foot_world.w, 1e-4);
         let edge = 1.0 - distance_world / range_world;
         let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
         let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;

@@ -172,7 +172,8 @@ impl FogPass {
         name: &'static str,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let heights_world = sheet_heights(&scene.fog);

@@ -180,7 +180,8 @@ impl FogComputePass {
         };
         let name = shader.name();
         let module = shader.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = match marched {
             Marched::Sheets => FogKnobs::new(scene, view),
             Marched::Medium { steps } => FogKnobs::new(scene, view).raymarched(steps),
