@@ -360,10 +360,13 @@ impl Renderer {
     }
 
     /// Draws every fog sheet, under the fog's ceiling or not, from the next frame (the raster
-    /// `fog` pass; tests compare the two).
+    /// `fog` pass and the `fog_compute` pass; tests compare the two).
     #[cfg(test)]
     pub(crate) fn set_every_sheet(&mut self, on: bool) {
         self.fog.set_every_sheet(on);
+        if let Some(fog_compute) = &mut self.fog_compute {
+            fog_compute.set_every_sheet(on);
+        }
     }
 
     /// How many sheets the raster `fog` pass drew in the last frame.

@@ -1,13 +1,13 @@
-//! GPU tests of the fog's ceiling: the raster `fog` pass draws only the sheets under the
-//! highest point the fog reaches this frame (`fog_ceiling_world`), and the picture is the same,
-//! byte for byte, as with every sheet drawn, at rest, with fog lifted by hand up to the
-//! ceiling, and in the temple's own frames.
+//! GPU tests of the fog's ceiling: the raster `fog` pass draws, and the `fog_compute` pass
+//! crosses, only the sheets under the highest point the fog reaches this frame
+//! (`fog_ceiling_world`), and the picture is the same, byte for byte, as with every sheet, at
+//! rest, with fog lifted by hand up to the ceiling, and in the temple's own frames.
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{context, flat_maps, inputs, render, renderer_with};
 use crate::frame::{Frame, FrameInputs, View};
-use crate::gpu::GpuContext;
+use crate::gpu::{Compositor, GpuContext};
 use crate::playback::Playback;
 use crate::scene::Scene;
 
@@ -15,21 +15,32 @@ const WIDTH: u32 = 160;
 const HEIGHT: u32 = 90;
 
 /// `inputs` rendered with the sheets under the ceiling, then with every sheet: the two
-/// frames and how many sheets the first drew.
+/// frames and how many sheets the first drew (the raster pass).
+fn both_with(
+    ctx: &GpuContext,
+    scene: &Scene,
+    inputs: &FrameInputs<'_>,
+    view: View,
+    compositor: Compositor,
+) -> (Frame, Frame, u32) {
+    let mut cut = renderer_with(ctx, scene, WIDTH, HEIGHT, view, compositor);
+    let under_ceiling = render(&mut cut, inputs);
+    let drawn = cut.fog_sheets_drawn();
+    let mut every = renderer_with(ctx, scene, WIDTH, HEIGHT, view, compositor);
+    every.set_every_sheet(true);
+    let all = render(&mut every, inputs);
+    assert_eq!(every.fog_sheets_drawn(), scene.fog.sheets);
+    (under_ceiling, all, drawn)
+}
+
+/// [`both_with`] the raster compositor.
 fn both(
     ctx: &GpuContext,
     scene: &Scene,
     inputs: &FrameInputs<'_>,
     view: View,
 ) -> (Frame, Frame, u32) {
-    let mut cut = renderer(ctx, scene, WIDTH, HEIGHT, view);
-    let under_ceiling = render(&mut cut, inputs);
-    let drawn = cut.fog_sheets_drawn();
-    let mut every = renderer(ctx, scene, WIDTH, HEIGHT, view);
-    every.set_every_sheet(true);
-    let all = render(&mut every, inputs);
-    assert_eq!(every.fog_sheets_drawn(), scene.fog.sheets);
-    (under_ceiling, all, drawn)
+    both_with(ctx, scene, inputs, view, Compositor::Raster)
 }
 
 /// Fog at rest: about half the sheets (those under the rest top, 1.7 of 3.4) are drawn, and
@@ -73,6 +84,16 @@ fn lifted_fog_raises_the_ceiling_with_the_same_picture() {
     assert!(drawn < scene.fog.sheets, "{drawn} of {}", scene.fog.sheets);
     assert!(cut.rgba8 == all.rgba8, "the pictures differ");
     assert!(cut.rgba8 != at_rest.rgba8, "the lifted fog does not show");
+    // The compute compositor crosses the same sheets.
+    let compute = Compositor::Compute;
+    let (cut, all, _) = both_with(
+        &ctx,
+        &scene,
+        &inputs(&scene, &lifted, 0),
+        View::Fog,
+        compute,
+    );
+    assert!(cut.rgba8 == all.rgba8, "compute: the pictures differ");
 }
 
 /// The temple's own frames (the fluid, the ball's blasts, the fires): the same bytes.
@@ -84,10 +105,12 @@ fn temple_frames_are_the_same_under_the_ceiling() {
     for frame in [0, 45, 90] {
         let state = playback.advance_to(frame, || {});
         let frame_inputs = playback.frame_inputs(&state);
-        let (cut, all, drawn) = both(&ctx, &scene, &frame_inputs, View::Fog);
-        assert!(
-            cut.rgba8 == all.rgba8,
-            "frame {frame}: the pictures differ ({drawn} drawn)"
-        );
+        for compositor in [Compositor::Raster, Compositor::Compute] {
+            let (cut, all, drawn) = both_with(&ctx, &scene, &frame_inputs, View::Fog, compositor);
+            assert!(
+                cut.rgba8 == all.rgba8,
+                "{compositor:?} frame {frame}: the pictures differ ({drawn} drawn)"
+            );
+        }
     }
 }
