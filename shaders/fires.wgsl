@@ -56,18 +56,45 @@ fn fire_light_world(fire: FireLight) -> vec3<f32> {
     return fire.foot_world.xyz + vec3<f32>(0.0, fire.shape.x * LIGHT_HEIGHT_IN_FLAME, 0.0);
 }
 
+// The fires whose range reaches `pos_world` (nearer than their range): one bit each, fires 0 to
+// 31 in x and 32 to 63 in y. The lights loop over these bits (`take_lowest_fire`) instead of
+// over every fire: a CPU adapter (lavapipe) runs every branch for every pixel of a block, taken
+// or not, but leaves a loop once no pixel of the block has a turn left, so the flicker, the
+// fade and the shading then run only for the fires in range of some pixel of the block.
+fn fires_in_range(pos_world: vec3<f32>) -> vec2<u32> {
+    var in_range = vec2<u32>(0u);
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let fire = fire_lights.fires[i];
+        let distance_world = length(pos_world - fire_light_world(fire));
+        let range_world = max(fire.foot_world.w, 1e-4);
+        in_range[i / 32u] |= select(0u, 1u << (i % 32u), distance_world < range_world);
+    }
+    return in_range;
+}
+
+// The lowest fire marked in `in_range` (at least one is), its bit cleared: the fires come in
+// index order, so sums over them keep the order of a loop over every fire.
+fn take_lowest_fire(in_range: ptr<function, vec2<u32>>) -> u32 {
+    let marks = *in_range;
+    let low = marks.x != 0u;
+    let word = select(marks.y, marks.x, low);
+    // Clear the bit taken: the lowest set bit of its word.
+    let rest = word & (word - 1u);
+    *in_range = select(vec2<u32>(marks.x, rest), vec2<u32>(rest, marks.y), low);
+    return select(32u, 0u, low) + firstTrailingBit(word);
+}
+
 // The light every fire casts on a surface at `pos_world` facing `normal_world` at `time_s`: the
 // ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
 fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: f32) -> vec3<f32> {
     var light = vec3<f32>(0.0);
-    for (var i = 0u; i < fire_count(); i += 1u) {
-        let fire = fire_lights.fires[i];
+    // Only the fires in range, lowest first: the sum of one loop that skips the others.
+    var in_range = fires_in_range(pos_world);
+    while (in_range.x | in_range.y) != 0u {
+        let fire = fire_lights.fires[take_lowest_fire(&in_range)];
         let to_fire = fire_light_world(fire) - pos_world;
         let distance_world = length(to_fire);
         let range_world = max(fire.foot_world.w, 1e-4);
-        if distance_world >= range_world {
-            continue;
-        }
         let falloff = 1.0 - distance_world / range_world;
         let facing = max(dot(normal_world, to_fire / max(distance_world, 1e-4)), 0.0);
         let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
@@ -84,15 +111,16 @@ const FIRE_GLOW_FADE: f32 = 1.0;
 // each fire's light colour times its glow strength, fading with distance and cut off at its
 // range, flickering with the fire. Fog sheets add it to their colour, so the fog glows round a
 // fire as it glows round the ball.
+//
+// Only from the fires in range (`fires_in_range`), lowest first: the same sum, in the same
+// order, as one loop over every fire that skips the others.
 fn fire_glow_in_fog(pos_world: vec3<f32>, time_s: f32) -> vec3<f32> {
     var glow = vec3<f32>(0.0);
-    for (var i = 0u; i < fire_count(); i += 1u) {
-        let fire = fire_lights.fires[i];
+    var in_range = fires_in_range(pos_world);
+    while (in_range.x | in_range.y) != 0u {
+        let fire = fire_lights.fires[take_lowest_fire(&in_range)];
         let distance_world = length(pos_world - fire_light_world(fire));
         let range_world = max(fire.foot_world.w, 1e-4);
-        if distance_world >= range_world {
-            continue;
-        }
         let edge = 1.0 - distance_world / range_world;
         let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
         let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;

@@ -49,8 +49,18 @@ struct LampLights {
 @group(0) @binding(3) var<uniform> lamp_lights: LampLights;
 @group(0) @binding(4) var lamp_shadow_maps: texture_depth_2d_array;
 
-// How many lamps there are, never more than the array holds.
+// Whether the scene has any lamp at all: a pipeline-overridable constant each pipeline built on
+// this file sets from the scene (src/gpu/common.rs: FrameBinding::lamp_constants). At `false`
+// `lamp_count` is the constant 0 and the compiler drops the lamps' code from the pipeline: a CPU
+// adapter (lavapipe) runs every branch of a shader for every pixel, taken or not, so a lamp
+// loop that runs no turn still cost a quarter of the fog pass there.
+override LAMPS_IN_SCENE: bool = true;
+
+// How many lamps there are, never more than the array holds (0 where `LAMPS_IN_SCENE` is off).
 fn lamp_count() -> u32 {
+    if !LAMPS_IN_SCENE {
+        return 0u;
+    }
     return min(lamp_lights.count.x, MAX_LAMPS);
 }
 

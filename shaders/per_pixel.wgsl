@@ -18,8 +18,9 @@
 struct MarchKnobs {
     // Clip space back to world space: the inverse of `frame.clip_from_world`.
     world_from_clip: mat4x4<f32>,
-    // x: picture width (pixels); y: picture height (pixels); z: sheet count (`fog_compute`) or
-    // steps per ray (`raymarch`); w: unused.
+    // x: picture width (pixels); y: picture height (pixels); z: sheets crossed this frame, the
+    // lowest, those under the fog's ceiling (`fog_compute`), or steps per ray (`raymarch`);
+    // w: unused.
     size: vec4<u32>,
 }
 

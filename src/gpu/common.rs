@@ -105,6 +105,8 @@ pub(crate) struct FrameBinding {
     pub distance_fog: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
+    /// Whether the scene has any lamp: lamps.wgsl's `LAMPS_IN_SCENE` (see [`Self::lamp_constants`]).
+    pub lamps_in_scene: bool,
 }
 
 impl FrameBinding {
@@ -145,7 +147,19 @@ impl FrameBinding {
             distance_fog,
             layout,
             bind_group,
+            lamps_in_scene: lamps.lamp_count > 0,
         }
+    }
+
+    /// The pipeline constants of a pass whose module includes lamps.wgsl (with
+    /// [`PassBuilder::with_constants`]): `LAMPS_IN_SCENE`, off without lamps, so the lamps'
+    /// code is compiled out of the pipeline. The picture is the same (no lamp adds no light);
+    /// a CPU adapter runs every branch of a shader, taken or not, and is faster without it.
+    pub(crate) fn lamp_constants(&self) -> [(&'static str, f64); 1] {
+        [(
+            "LAMPS_IN_SCENE",
+            if self.lamps_in_scene { 1.0 } else { 0.0 },
+        )]
     }
 
     /// Queues this frame's distance fog (scenes with weather; applied at the next submit).

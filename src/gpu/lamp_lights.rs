@@ -181,6 +181,8 @@ pub(crate) struct LampResources {
     pub maps_view: wgpu::TextureView,
     /// One view per layer in use, as the `shadow` pass draws into them.
     pub face_views: Vec<wgpu::TextureView>,
+    /// How many lamps the scene has (lamps.wgsl's `LAMPS_IN_SCENE` is off at 0).
+    pub lamp_count: u32,
 }
 
 impl LampResources {
@@ -228,6 +230,7 @@ impl LampResources {
             buffer,
             maps_view,
             face_views,
+            lamp_count: lights.count[0],
         }
     }
 }

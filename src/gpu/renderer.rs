@@ -371,6 +371,22 @@ impl Renderer {
         self.flame.set_partial_slabs(on);
     }
 
+    /// Draws every fog sheet, under the fog's ceiling or not, from the next frame (the raster
+    /// `fog` pass and the `fog_compute` pass; tests compare the two).
+    #[cfg(test)]
+    pub(crate) fn set_every_sheet(&mut self, on: bool) {
+        self.fog.set_every_sheet(on);
+        if let Some(fog_compute) = &mut self.fog_compute {
+            fog_compute.set_every_sheet(on);
+        }
+    }
+
+    /// How many sheets the raster `fog` pass drew in the last frame.
+    #[cfg(test)]
+    pub(crate) fn fog_sheets_drawn(&self) -> u32 {
+        self.fog.sheets_drawn()
+    }
+
     /// Whether the wet floor's reflection is drawn (scenes with weather).
     #[cfg(test)]
     pub(crate) fn has_reflection(&self) -> bool {

@@ -15,6 +15,7 @@ use crate::scene::Scene;
 
 mod distance_fog;
 mod flame;
+mod fog_ceiling;
 mod fog_compute;
 mod fog_shape;
 mod lamps;

@@ -161,12 +161,32 @@ pub(crate) struct RasterPipeline<'a> {
 pub(crate) struct PassBuilder<'a> {
     device: &'a wgpu::Device,
     name: &'a str,
+    /// The pipeline-overridable constants its pipelines set (WGSL `override`s, by name).
+    constants: &'a [(&'a str, f64)],
 }
 
 impl<'a> PassBuilder<'a> {
     /// The builder of the pass `name` (the name of its WGSL file, module and field).
     pub(crate) fn new(device: &'a wgpu::Device, name: &'a str) -> Self {
-        PassBuilder { device, name }
+        PassBuilder {
+            device,
+            name,
+            constants: &[],
+        }
+    }
+
+    /// The same builder, whose pipelines set the WGSL `override`s `constants` (each must be
+    /// declared by the pipelines' module).
+    pub(crate) fn with_constants(self, constants: &'a [(&'a str, f64)]) -> Self {
+        PassBuilder { constants, ..self }
+    }
+
+    /// The compilation options of every pipeline it builds: its constants.
+    fn compilation_options(&self) -> wgpu::PipelineCompilationOptions<'a> {
+        wgpu::PipelineCompilationOptions {
+            constants: self.constants,
+            ..Default::default()
+        }
     }
 
     /// `NAME.part`.
@@ -276,7 +296,7 @@ impl<'a> PassBuilder<'a> {
                 vertex: wgpu::VertexState {
                     module: raster.module,
                     entry_point: Some(raster.vertex_entry),
-                    compilation_options: Default::default(),
+                    compilation_options: self.compilation_options(),
                     buffers: raster.buffers,
                 },
                 primitive: wgpu::PrimitiveState {
@@ -295,7 +315,7 @@ impl<'a> PassBuilder<'a> {
                 fragment: Some(wgpu::FragmentState {
                     module: raster.module,
                     entry_point: Some(raster.fragment_entry),
-                    compilation_options: Default::default(),
+                    compilation_options: self.compilation_options(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: raster.format,
                         blend: raster.blend,
@@ -321,7 +341,7 @@ impl<'a> PassBuilder<'a> {
                 layout: Some(&layout),
                 module,
                 entry_point: Some(entry_point),
-                compilation_options: Default::default(),
+                compilation_options: self.compilation_options(),
                 cache: None,
             })
     }

@@ -98,7 +98,8 @@ impl FlamePass {
         fire_count: u32,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
-        let build = PassBuilder::new(device, ShaderName::Flame.name());
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
             _ => FogKnobs::new(scene, view),

@@ -8,6 +8,15 @@
 //! horizontal planes, so along any view ray the sheet farther from the eye's height is
 //! crossed first: sorting by `|eye.y - height|`, largest first, is back to front for every
 //! pixel at once.
+//!
+//! Each frame only the sheets that can show fog are drawn: those below the fog's ceiling (the
+//! rest top plus the most any point of the lift map is lifted, `fog_ceiling_world`). Above it
+//! the fog's height profile is exactly 0, so such a sheet's alpha is exactly 0 and its blend
+//! would leave the picture as it was: leaving it out gives the same bytes, and on a CPU adapter
+//! (lavapipe), which shades every fragment in full whatever it turns out to be, half the work
+//! when the fog lies at rest.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
@@ -131,6 +140,28 @@ pub(crate) fn sheet_heights(fog: &Fog) -> Vec<f32> {
     (0..fog.sheets).map(|i| fog.sheet_height(i)).collect()
 }
 
+/// The height (world) the fog reaches nowhere this frame: the rest top (`layer`'s y, which the
+/// density-height shape only lowers) plus the lift height times the largest lift in the lift
+/// map (`lift_map`, RGBA8 with the lift in red), which the shader's bilinear reads of the map
+/// never exceed.
+pub(crate) fn fog_ceiling_world(knobs: &FogKnobs, lift_map: &[u8]) -> f32 {
+    let max_lift = lift_map
+        .chunks_exact(4)
+        .map(|texel| texel[0])
+        .max()
+        .unwrap_or(0);
+    knobs.layer[1] + f32::from(max_lift) / 255.0 * knobs.layer[2]
+}
+
+/// How many of the sheets `heights_world` (lowest first) can show fog under `ceiling_world`. A
+/// sheet samples the fog at most half a spacing below its own height (`sample_sheet` moves the
+/// point back along the ray by at most half a slab, whose height is one spacing), and at or
+/// above the ceiling the fog's height profile is exactly 0; a whole spacing of margin covers
+/// the rounding of the shader's sums.
+pub(crate) fn sheets_under(heights_world: &[f32], spacing_world: f32, ceiling_world: f32) -> usize {
+    heights_world.partition_point(|&height_world| height_world - spacing_world <= ceiling_world)
+}
+
 /// Sheet heights in drawing order for an eye at `eye_y_world`: farthest from the eye's height
 /// first. Ties keep the lower sheet first, so the order never depends on the sort.
 pub(crate) fn back_to_front(heights_world: &[f32], eye_y_world: f32) -> Vec<f32> {
@@ -154,6 +185,12 @@ pub(crate) struct FogPass {
     knobs: FogKnobs,
     /// One f32 per sheet, rewritten each frame in drawing order (instance buffer).
     sheet_order: wgpu::Buffer,
+    /// How many sheets (the lowest) this frame draws: those under the fog's ceiling
+    /// (`sheets_under`), set by `prepare`; all of them before the first frame.
+    drawn: AtomicU32,
+    /// Tests only: draw every sheet, as before the ceiling was worked out.
+    #[cfg(test)]
+    every_sheet: bool,
     heights_world: Vec<f32>,
 }
 
@@ -172,7 +209,8 @@ impl FogPass {
         name: &'static str,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let heights_world = sheet_heights(&scene.fog);
@@ -234,7 +272,10 @@ impl FogPass {
             knobs_buffer,
             knobs,
             sheet_order,
+            drawn: AtomicU32::new(heights_world.len() as u32),
             heights_world,
+            #[cfg(test)]
+            every_sheet: false,
         })
     }
 
@@ -244,12 +285,38 @@ impl FogPass {
         self.knobs = self.knobs.with_partial_slabs(on);
     }
 
-    /// Queues this frame's knobs and sheet order (applied at the next submit).
+    /// Draws every sheet, under the fog's ceiling or not, from the next frame (tests compare
+    /// the two).
+    #[cfg(test)]
+    pub(crate) fn set_every_sheet(&mut self, on: bool) {
+        self.every_sheet = on;
+    }
+
+    /// How many sheets the last `prepare` chose to draw.
+    #[cfg(test)]
+    pub(crate) fn sheets_drawn(&self) -> u32 {
+        self.drawn.load(Ordering::Relaxed)
+    }
+
+    /// How many sheets `prepare` draws for `knobs` and `inputs`.
+    fn sheets_to_draw(&self, knobs: &FogKnobs, inputs: &FrameInputs<'_>) -> usize {
+        #[cfg(test)]
+        if self.every_sheet {
+            return self.heights_world.len();
+        }
+        let ceiling_world = fog_ceiling_world(knobs, inputs.lift_map);
+        sheets_under(&self.heights_world, knobs.layer[3], ceiling_world)
+    }
+
+    /// Queues this frame's knobs and the order of the sheets it draws (applied at the next
+    /// submit).
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
-        if !self.heights_world.is_empty() {
-            let order = back_to_front(&self.heights_world, inputs.camera.eye_world[1]);
+        let drawn = self.sheets_to_draw(&knobs, inputs);
+        self.drawn.store(drawn as u32, Ordering::Relaxed);
+        if drawn > 0 {
+            let order = back_to_front(&self.heights_world[..drawn], inputs.camera.eye_world[1]);
             queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&order));
         }
     }
@@ -280,14 +347,15 @@ impl FogPass {
         frame: &FrameBinding,
     ) {
         let mut pass = begin_render_pass(encoder, self.name, color_view, load, None);
-        if self.heights_world.is_empty() {
+        let drawn = self.drawn.load(Ordering::Relaxed);
+        if drawn == 0 {
             return;
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.sheet_order.slice(..));
-        pass.draw(0..6, 0..self.heights_world.len() as u32);
+        pass.draw(0..6, 0..drawn);
     }
 }
 
@@ -316,6 +384,35 @@ mod tests {
         let pos = |h: f32| order.iter().position(|&x| x == h).unwrap_or(usize::MAX);
         assert!(pos(0.1) < pos(0.2) && pos(0.2) < pos(0.3));
         assert!(pos(0.5) < pos(0.4));
+    }
+
+    #[test]
+    fn ceiling_is_the_rest_top_plus_the_largest_lift() {
+        let scene = Scene::default();
+        let knobs = FogKnobs::new(&scene, View::Fog);
+        let (rest_top, lift_height) = (knobs.layer[1], knobs.layer[2]);
+        // Lift in red; the other channels (speed, 0, 255) do not count.
+        let lift_map = [10, 200, 0, 255, 51, 0, 0, 255, 0, 255, 0, 255];
+        let ceiling = fog_ceiling_world(&knobs, &lift_map);
+        assert_eq!(ceiling, rest_top + 51.0 / 255.0 * lift_height);
+        let flat = [0, 255, 0, 255];
+        assert_eq!(fog_ceiling_world(&knobs, &flat), rest_top);
+    }
+
+    #[test]
+    fn sheets_under_the_ceiling_keep_a_spacing_of_margin() {
+        // Sheets every 0.1 from 0.05: those within one spacing above the ceiling are kept.
+        let heights: Vec<f32> = (0..10).map(|i| 0.05 + 0.1 * i as f32).collect();
+        assert_eq!(sheets_under(&heights, 0.1, 0.42), 5);
+        assert_eq!(sheets_under(&heights, 0.1, 0.3), 4);
+        assert_eq!(sheets_under(&heights, 0.1, 5.0), 10);
+        assert_eq!(sheets_under(&heights, 0.1, -1.0), 0);
+        // The temple at rest: of 48 sheets up to 3.4, those under 1.7 plus the margin.
+        let scene = Scene::default();
+        let knobs = FogKnobs::new(&scene, View::Fog);
+        let all = sheet_heights(&scene.fog);
+        let kept = sheets_under(&all, knobs.layer[3], knobs.layer[1]);
+        assert!((24..=26).contains(&kept), "{kept} of {}", all.len());
     }
 
     #[test]

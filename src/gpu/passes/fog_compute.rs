@@ -31,7 +31,7 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     PassBuilder, filterable_texture, storage_buffer, storage_texture, texture, uniform,
 };
-use crate::gpu::passes::fog::{FogKnobs, sheet_heights};
+use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
@@ -115,8 +115,8 @@ impl Compositor {
 pub(crate) struct MarchKnobs {
     /// Clip space to world space: the inverse of the frame's `clip_from_world`.
     pub world_from_clip: [[f32; 4]; 4],
-    /// x: picture width (pixels); y: picture height (pixels); z: sheet count (the `raymarch`
-    /// pass: steps per ray); w: unused.
+    /// x: picture width (pixels); y: picture height (pixels); z: sheets crossed this frame,
+    /// the lowest (those under the fog's ceiling; the `raymarch` pass: steps per ray); w: unused.
     pub size: [u32; 4],
 }
 
@@ -157,6 +157,12 @@ pub(crate) struct FogComputePass {
     height: u32,
     /// Sheets crossed (or raymarch steps) per ray; nothing is recorded at 0.
     count: u32,
+    /// The sheets' heights (world), lowest first; empty for the raymarch. Each frame only those
+    /// under the fog's ceiling are crossed (as the raster pass draws them: the same bytes).
+    heights_world: Vec<f32>,
+    /// Tests only: cross every sheet, as before the ceiling was worked out.
+    #[cfg(test)]
+    every_sheet: bool,
 }
 
 impl FogComputePass {
@@ -180,7 +186,8 @@ impl FogComputePass {
         };
         let name = shader.name();
         let module = shader.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = match marched {
             Marched::Sheets => FogKnobs::new(scene, view),
             Marched::Medium { steps } => FogKnobs::new(scene, view).raymarched(steps),
@@ -265,7 +272,37 @@ impl FogComputePass {
             width,
             height,
             count,
+            heights_world: match marched {
+                Marched::Sheets => sheet_heights(&scene.fog),
+                Marched::Medium { .. } => Vec::new(),
+            },
+            #[cfg(test)]
+            every_sheet: false,
         })
+    }
+
+    /// Crosses every sheet, under the fog's ceiling or not, from the next frame (tests compare
+    /// the two).
+    #[cfg(test)]
+    pub(crate) fn set_every_sheet(&mut self, on: bool) {
+        self.every_sheet = on;
+    }
+
+    /// How many sheets (the lowest) the march crosses for `inputs`: those under the fog's
+    /// ceiling (`fog_ceiling_world`, `sheets_under`). Above it every sheet's alpha is exactly 0;
+    /// the loop in fog_compute.wgsl then crosses fewer sheets, with the same sums (a sheet left
+    /// out was skipped with `continue` or came after a `break`). The raymarch's steps as they
+    /// are.
+    fn crossed(&self, inputs: &FrameInputs<'_>) -> u32 {
+        #[cfg(test)]
+        if self.every_sheet {
+            return self.count;
+        }
+        if self.heights_world.is_empty() {
+            return self.count;
+        }
+        let ceiling_world = fog_ceiling_world(&self.knobs, inputs.lift_map);
+        sheets_under(&self.heights_world, self.knobs.layer[3], ceiling_world) as u32
     }
 
     /// The march's knobs for a camera at `inputs` (the same matrix as the frame uniforms).
@@ -274,7 +311,7 @@ impl FogComputePass {
         let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
         MarchKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
-            size: [self.width, self.height, self.count, 0],
+            size: [self.width, self.height, self.crossed(inputs), 0],
         }
     }
 

@@ -82,7 +82,8 @@ impl ScenePass {
         scene: &Scene,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Scene.create_module(device, errors)?;
-        let build = PassBuilder::new(device, ShaderName::Scene.name());
+        let constants = frame.lamp_constants();
+        let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);
         let vertices = build.buffer_init(
