@@ -1,15 +1,55 @@
 //! Counting a frame's colours: its distinct colours when there are at most 256 (stored
 //! exactly), and the weighted histogram median cut and k-means work on.
+//!
+//! The distinct colours and their counts are found per band of [`BAND_PIXELS`] pixels in
+//! parallel and merged as sorted lists, pairwise in a fixed tree: the bands depend only on the
+//! frame's size and the merged list (sorted by colour, counts summed) is the same whichever
+//! band finishes first, so the result never depends on the number of threads.
+
+use rayon::prelude::*;
 
 use super::{MAX_COLOURS, pack, unpack};
+
+/// Pixels per band when counting in parallel: 2^19 (2 MiB of RGBA8), four bands of a
+/// 1920×1080 frame. Fixed, so the bands never depend on the threads.
+const BAND_PIXELS: usize = 1 << 19;
 
 /// Most distinct colours median cut works on directly; beyond, colours are binned.
 const MAX_EXACT_BINS: usize = 1 << 16;
 /// Bits kept per channel when binning.
 const HISTOGRAM_BITS: u32 = 6;
 
-/// The frame's distinct colours, sorted, if there are at most 256 of them.
+/// The frame's distinct colours, sorted, if there are at most 256 of them (bands in parallel).
 pub(crate) fn exact_palette(rgba8: &[u8]) -> Option<Vec<u32>> {
+    let bands: Vec<Option<Vec<u32>>> = rgba8
+        .par_chunks(BAND_PIXELS * 4)
+        .map(exact_palette_of_band)
+        .collect();
+    let mut colours: Vec<u32> = Vec::new();
+    for band in bands {
+        let band = band?;
+        let mut merged = Vec::with_capacity(colours.len() + band.len());
+        let (mut a, mut b) = (colours.iter().peekable(), band.iter().peekable());
+        while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
+            merged.push(x.min(y));
+            if x <= y {
+                a.next();
+            }
+            if y <= x {
+                b.next();
+            }
+        }
+        merged.extend(a.chain(b));
+        if merged.len() > MAX_COLOURS {
+            return None;
+        }
+        colours = merged;
+    }
+    Some(colours)
+}
+
+/// One band's distinct colours, sorted, if there are at most 256 of them.
+fn exact_palette_of_band(rgba8: &[u8]) -> Option<Vec<u32>> {
     let mut colours: Vec<u32> = Vec::with_capacity(MAX_COLOURS + 1);
     let mut last = None;
     for p in rgba8.chunks_exact(4) {
@@ -104,8 +144,19 @@ const EMPTY: u32 = u32::MAX;
 
 impl ColourCounts {
     /// The frame's distinct colours with their pixel counts, sorted by colour, or `None` when
-    /// there are more than [`MAX_EXACT_BINS`].
+    /// there are more than [`MAX_EXACT_BINS`]: bands counted in parallel, then merged.
     fn of(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
+        let bands: Vec<Option<Vec<(u32, u64)>>> = rgba8
+            .par_chunks(BAND_PIXELS * 4)
+            .map(ColourCounts::of_band)
+            .collect();
+        let bands: Option<Vec<Vec<(u32, u64)>>> = bands.into_iter().collect();
+        merge_tree(bands?)
+    }
+
+    /// One band's distinct colours with their pixel counts, sorted by colour, or `None` when
+    /// there are more than [`MAX_EXACT_BINS`].
+    fn of_band(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
         let capacity = MAX_EXACT_BINS * 2;
         let mut table = ColourCounts {
             slots: vec![(EMPTY, 0); capacity],
@@ -161,6 +212,42 @@ impl ColourCounts {
     }
 }
 
+/// The sorted lists of `bands` merged into one (counts of the same colour summed), halves
+/// merged in parallel and then together: the same list whatever the threads. `None` once
+/// there are more than [`MAX_EXACT_BINS`] colours (more in a part means more in the whole).
+fn merge_tree(mut bands: Vec<Vec<(u32, u64)>>) -> Option<Vec<(u32, u64)>> {
+    if bands.len() <= 1 {
+        return Some(bands.pop().unwrap_or_default());
+    }
+    let upper = bands.split_off(bands.len() / 2);
+    let (lower, upper) = rayon::join(|| merge_tree(bands), || merge_tree(upper));
+    let merged = merge_counts(&lower?, &upper?);
+    (merged.len() <= MAX_EXACT_BINS).then_some(merged)
+}
+
+/// Two lists sorted by colour merged into one, counts of the same colour summed.
+fn merge_counts(a: &[(u32, u64)], b: &[(u32, u64)]) -> Vec<(u32, u64)> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if x.0 < y.0 {
+            merged.push(x);
+            i += 1;
+        } else if y.0 < x.0 {
+            merged.push(y);
+            j += 1;
+        } else {
+            merged.push((x.0, x.1 + y.1));
+            i += 1;
+            j += 1;
+        }
+    }
+    merged.extend_from_slice(&a[i..]);
+    merged.extend_from_slice(&b[j..]);
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -205,6 +292,66 @@ mod tests {
                 assert_eq!(bin.mean, unpack(*key).map(|v| v as f32));
             }
         }
+    }
+
+    /// `bands` bands of [`BAND_PIXELS`] pixels (the last one shorter), band `b` holding the
+    /// colours `first(b) .. first(b) + distinct` in turn.
+    fn banded(bands: usize, distinct: u32, first: impl Fn(u32) -> u32) -> Vec<u8> {
+        let total = BAND_PIXELS * bands - BAND_PIXELS / 3;
+        (0..total)
+            .flat_map(|i| {
+                let band = (i / BAND_PIXELS) as u32;
+                let [r, g, b] = unpack(first(band) + (i as u32 * 7) % distinct);
+                [r, g, b, 255]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counts_merged_across_bands_match_counting_every_pixel() {
+        // Shared colours and colours of one band only; fewer than the limit in all.
+        let rgba8 = banded(3, 30_000, |band| band * 10_000);
+        let histogram = Histogram::of(&rgba8);
+        let expected = reference_counts(&rgba8);
+        assert_eq!(histogram.bins.len(), expected.len());
+        assert_eq!(expected.len(), 50_000);
+        for (bin, (key, count)) in histogram.bins.iter().zip(&expected) {
+            assert_eq!(
+                (bin.count, bin.mean),
+                (*count, unpack(*key).map(|v| v as f32))
+            );
+        }
+        // The same on one thread and on three.
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| ColourCounts::of(&rgba8))
+        };
+        assert_eq!(on(1), on(3));
+    }
+
+    #[test]
+    fn bands_under_the_limit_whose_union_is_over_it_are_binned() {
+        let rgba8 = banded(3, 40_000, |band| band * 40_000);
+        assert!(reference_counts(&rgba8).len() > MAX_EXACT_BINS);
+        assert!(ColourCounts::of(&rgba8).is_none());
+        let total: u64 = Histogram::of(&rgba8).bins.iter().map(|bin| bin.count).sum();
+        assert_eq!(total, (rgba8.len() / 4) as u64);
+    }
+
+    #[test]
+    fn exact_palettes_are_the_union_of_the_bands() {
+        let same = banded(2, 200, |_| 5_000);
+        assert_eq!(exact_palette(&same).map(|p| p.len()), Some(200));
+        let apart = banded(2, 200, |band| band * 100);
+        let union: Vec<u32> = reference_counts(&apart).into_keys().collect();
+        assert_eq!(union.len(), 300);
+        assert_eq!(exact_palette(&apart), None);
+        let few = banded(2, 120, |band| band * 100);
+        let union: Vec<u32> = reference_counts(&few).into_keys().collect();
+        assert_eq!(exact_palette(&few), Some(union));
     }
 
     #[test]
