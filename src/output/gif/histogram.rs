@@ -2,9 +2,9 @@
 //! exactly), and the weighted histogram median cut and k-means work on.
 //!
 //! The distinct colours and their counts are found per band of [`BAND_PIXELS`] pixels in
-//! parallel and merged as sorted lists, pairwise in a fixed tree: the bands depend only on the
-//! frame's size and the merged list (sorted by colour, counts summed) is the same whichever
-//! band finishes first, so the result never depends on the number of threads.
+//! parallel and merged: the bands depend only on the frame's size, and the merged list (sorted
+//! by colour, counts summed) is the same in whatever order bands are added, so the result
+//! never depends on the number of threads.
 
 use rayon::prelude::*;
 
@@ -144,19 +144,36 @@ const EMPTY: u32 = u32::MAX;
 
 impl ColourCounts {
     /// The frame's distinct colours with their pixel counts, sorted by colour, or `None` when
-    /// there are more than [`MAX_EXACT_BINS`]: bands counted in parallel, then merged.
+    /// there are more than [`MAX_EXACT_BINS`]: bands counted in parallel, each in a table of
+    /// its own, then the tables added to the first one's in band order and sorted once (the
+    /// sorted list is the same whichever way the counts were added).
     fn of(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
-        let bands: Vec<Option<Vec<(u32, u64)>>> = rgba8
+        let bands: Vec<Option<ColourCounts>> = rgba8
             .par_chunks(BAND_PIXELS * 4)
             .map(ColourCounts::of_band)
             .collect();
-        let bands: Option<Vec<Vec<(u32, u64)>>> = bands.into_iter().collect();
-        merge_tree(bands?)
+        let mut bands = bands.into_iter();
+        let mut table = bands.next().flatten()?;
+        for band in bands {
+            for (key, count) in band?.slots {
+                if key != EMPTY {
+                    table.add(key, count)?;
+                }
+            }
+        }
+        let mut exact: Vec<(u32, u64)> = table
+            .slots
+            .into_iter()
+            .filter(|&(key, _)| key != EMPTY)
+            .map(|(key, count)| (key, u64::from(count)))
+            .collect();
+        exact.sort_unstable_by_key(|&(key, _)| key);
+        Some(exact)
     }
 
-    /// One band's distinct colours with their pixel counts, sorted by colour, or `None` when
-    /// there are more than [`MAX_EXACT_BINS`].
-    fn of_band(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
+    /// One band's distinct colours counted, or `None` when there are more than
+    /// [`MAX_EXACT_BINS`].
+    fn of_band(rgba8: &[u8]) -> Option<ColourCounts> {
         let capacity = MAX_EXACT_BINS * 2;
         let mut table = ColourCounts {
             slots: vec![(EMPTY, 0); capacity],
@@ -178,14 +195,7 @@ impl ColourCounts {
         if let Some((last, count)) = run {
             table.add(last, count)?;
         }
-        let mut exact: Vec<(u32, u64)> = table
-            .slots
-            .into_iter()
-            .filter(|&(key, _)| key != EMPTY)
-            .map(|(key, count)| (key, u64::from(count)))
-            .collect();
-        exact.sort_unstable_by_key(|&(key, _)| key);
-        Some(exact)
+        Some(table)
     }
 
     /// Adds `count` pixels of colour `key`; `None` once the table holds more than
@@ -210,42 +220,6 @@ impl ColourCounts {
             slot = (slot + 1) & mask;
         }
     }
-}
-
-/// The sorted lists of `bands` merged into one (counts of the same colour summed), halves
-/// merged in parallel and then together: the same list whatever the threads. `None` once
-/// there are more than [`MAX_EXACT_BINS`] colours (more in a part means more in the whole).
-fn merge_tree(mut bands: Vec<Vec<(u32, u64)>>) -> Option<Vec<(u32, u64)>> {
-    if bands.len() <= 1 {
-        return Some(bands.pop().unwrap_or_default());
-    }
-    let upper = bands.split_off(bands.len() / 2);
-    let (lower, upper) = rayon::join(|| merge_tree(bands), || merge_tree(upper));
-    let merged = merge_counts(&lower?, &upper?);
-    (merged.len() <= MAX_EXACT_BINS).then_some(merged)
-}
-
-/// Two lists sorted by colour merged into one, counts of the same colour summed.
-fn merge_counts(a: &[(u32, u64)], b: &[(u32, u64)]) -> Vec<(u32, u64)> {
-    let mut merged = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        if x.0 < y.0 {
-            merged.push(x);
-            i += 1;
-        } else if y.0 < x.0 {
-            merged.push(y);
-            j += 1;
-        } else {
-            merged.push((x.0, x.1 + y.1));
-            i += 1;
-            j += 1;
-        }
-    }
-    merged.extend_from_slice(&a[i..]);
-    merged.extend_from_slice(&b[j..]);
-    merged
 }
 
 #[cfg(test)]
