@@ -8,7 +8,9 @@
 //! 8-bit encode. Prints the median and the fastest of several runs; compare ratios, not
 //! absolute numbers, on a noisy machine. `RAYON_NUM_THREADS` caps "every thread".
 //! `cargo bench --bench encode -- --quick` runs fewer repetitions; `-- --frame FILE.png` times
-//! a real frame (a render's `frame_NNNN.png`) at its own size instead of the synthetic ones.
+//! a real frame (a render's `frame_NNNN.png`) at its own size instead of the synthetic ones;
+//! `-- --stages` adds the time of each stage of a GIF frame (colours, palette, mapping, LZW,
+//! write) with its parallel stages on one thread and on every thread.
 
 use fogbank::frame::Frame;
 use fogbank::output::video::{VideoFormat, VideoSettings, apng, gif, open_video_with};
@@ -56,12 +58,13 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
     median
 }
 
-/// Pushes `frames` through a sink of `format` on `threads` threads and returns frames/s.
+/// Pushes `count` frames, taken from `frames` in turn, through a sink of `format` on `threads`
+/// threads and returns frames/s.
 fn clip_rate(
     format: VideoFormat,
     frames: &[Vec<u8>],
-    width: u32,
-    height: u32,
+    count: usize,
+    (width, height): (u32, u32),
     threads: usize,
 ) -> f64 {
     let dir = std::env::temp_dir().join(format!("fogbank-bench-encode-{}", std::process::id()));
@@ -81,12 +84,12 @@ fn clip_rate(
         format,
         width,
         height,
-        frames.len(),
+        count,
         &settings,
         Some(threads),
     )
     .expect("opening the clip");
-    for (i, rgba8) in frames.iter().enumerate() {
+    for (i, rgba8) in frames.iter().cycle().take(count).enumerate() {
         sink.push(&Frame {
             frame_index: i as u32,
             width,
@@ -99,7 +102,7 @@ fn clip_rate(
         .expect("pushing a frame");
     }
     sink.finish().expect("finishing the clip");
-    let rate = frames.len() as f64 / started.elapsed().as_secs_f64();
+    let rate = count as f64 / started.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&dir);
     rate
 }
@@ -117,6 +120,7 @@ fn frame_from_args() -> Option<(u32, u32, Vec<u8>)> {
 
 fn main() {
     let quick = std::env::args().any(|arg| arg == "--quick");
+    let stages = std::env::args().any(|arg| arg == "--stages");
     let given = frame_from_args();
     let sizes: Vec<(u32, u32)> = match &given {
         Some((width, height, _)) => vec![(*width, *height)],
@@ -178,19 +182,82 @@ fn main() {
         println!("  bytes: png {png_bytes}, apng frame {apng_bytes}");
     }
 
-    // Whole clips: frames/s on one thread and on every thread.
+    // Whole clips: frames/s on one thread and on every thread. The clip is long enough to keep
+    // every thread busy (four frames per thread at least; fewer frames than threads would
+    // measure the clip's length, not the encoder), cycling through up to eight distinct frames.
     for &(width, height) in &sizes {
         let count = if width * height > 1_000_000 { 16 } else { 48 };
-        let count = if quick { count / 4 } else { count };
-        let frames: Vec<Vec<u8>> = (0..count as u32).map(|i| frame(width, height, i)).collect();
+        let count = if quick { count / 2 } else { count };
+        let count = count.max(4 * threads);
+        let distinct = count.min(8) as u32;
+        let frames: Vec<Vec<u8>> = (0..distinct).map(|i| frame(width, height, i)).collect();
+        if stages {
+            stage_times(&frames, width, height, threads);
+        }
         for (format, name) in [(VideoFormat::Apng, "apng"), (VideoFormat::Gif, "gif")] {
-            let one = clip_rate(format, &frames, width, height, 1);
-            let many = clip_rate(format, &frames, width, height, threads);
+            let one = clip_rate(format, &frames, count, (width, height), 1);
+            let many = clip_rate(format, &frames, count, (width, height), threads);
             println!(
-                "{name} clip {width}x{height}: {one:>7.2} frames/s on 1 thread, {many:>7.2} on \
-                 {threads} ({:.2}x)",
+                "{name} clip {width}x{height}, {count} frames: {one:>7.2} frames/s on 1 thread, \
+                 {many:>7.2} on {threads} ({:.2}x)",
                 many / one
             );
         }
+    }
+}
+
+/// Prints the time of each stage of a GIF frame, per frame (mean over `frames`), with the
+/// frame's parallel stages on one thread and on `threads`: counting the colours, choosing the
+/// palette, mapping the pixels, LZW, and appending the frame to the file (here, to memory).
+fn stage_times(frames: &[Vec<u8>], width: u32, height: u32, threads: usize) {
+    use fogbank::output::gif::{choose_palette, count_colours, map_pixels};
+    let mut counts = vec![1];
+    if threads > 1 {
+        counts.push(threads);
+    }
+    for pool_threads in counts {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(pool_threads)
+            .build()
+            .expect("a pool");
+        let mut totals = [Duration::ZERO; 5];
+        let mut bytes = Vec::new();
+        let mut encoder = ::gif::Encoder::new(&mut bytes, width as u16, height as u16, &[])
+            .expect("a GIF in memory");
+        for rgba8 in frames {
+            let mut lap = Instant::now();
+            let mut split = |stage: usize| {
+                totals[stage] += lap.elapsed();
+                lap = Instant::now();
+            };
+            let count = pool.install(|| count_colours(rgba8));
+            split(0);
+            let choice = choose_palette(count);
+            split(1);
+            let quantized = pool.install(|| map_pixels(&choice, rgba8, width));
+            split(2);
+            let palette: Vec<u8> = quantized.palette.iter().flatten().copied().collect();
+            let mut gif_frame = ::gif::Frame::from_palette_pixels(
+                width as u16,
+                height as u16,
+                quantized.indices,
+                palette,
+                None,
+            );
+            gif_frame.make_lzw_pre_encoded();
+            split(3);
+            encoder
+                .write_lzw_pre_encoded_frame(&gif_frame)
+                .expect("writing to memory");
+            split(4);
+        }
+        let per_frame = |d: Duration| d.as_secs_f64() * 1e3 / frames.len() as f64;
+        let [count, palette, map, lzw, write] = totals.map(per_frame);
+        println!(
+            "gif stages {width}x{height} on {pool_threads} thread(s), ms a frame: colours \
+             {count:.2}, palette {palette:.2}, mapping {map:.2}, lzw {lzw:.2}, write {write:.2} \
+             (total {:.2})",
+            count + palette + map + lzw + write
+        );
     }
 }

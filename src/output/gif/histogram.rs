@@ -1,15 +1,55 @@
 //! Counting a frame's colours: its distinct colours when there are at most 256 (stored
 //! exactly), and the weighted histogram median cut and k-means work on.
+//!
+//! The distinct colours and their counts are found per band of [`BAND_PIXELS`] pixels in
+//! parallel and merged: the bands depend only on the frame's size, and the merged list (sorted
+//! by colour, counts summed) is the same in whatever order bands are added, so the result
+//! never depends on the number of threads.
+
+use rayon::prelude::*;
 
 use super::{MAX_COLOURS, pack, unpack};
+
+/// Pixels per band when counting in parallel: 2^19 (2 MiB of RGBA8), four bands of a
+/// 1920×1080 frame. Fixed, so the bands never depend on the threads.
+const BAND_PIXELS: usize = 1 << 19;
 
 /// Most distinct colours median cut works on directly; beyond, colours are binned.
 const MAX_EXACT_BINS: usize = 1 << 16;
 /// Bits kept per channel when binning.
 const HISTOGRAM_BITS: u32 = 6;
 
-/// The frame's distinct colours, sorted, if there are at most 256 of them.
+/// The frame's distinct colours, sorted, if there are at most 256 of them (bands in parallel).
 pub(crate) fn exact_palette(rgba8: &[u8]) -> Option<Vec<u32>> {
+    let bands: Vec<Option<Vec<u32>>> = rgba8
+        .par_chunks(BAND_PIXELS * 4)
+        .map(exact_palette_of_band)
+        .collect();
+    let mut colours: Vec<u32> = Vec::new();
+    for band in bands {
+        let band = band?;
+        let mut merged = Vec::with_capacity(colours.len() + band.len());
+        let (mut a, mut b) = (colours.iter().peekable(), band.iter().peekable());
+        while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
+            merged.push(x.min(y));
+            if x <= y {
+                a.next();
+            }
+            if y <= x {
+                b.next();
+            }
+        }
+        merged.extend(a.chain(b));
+        if merged.len() > MAX_COLOURS {
+            return None;
+        }
+        colours = merged;
+    }
+    Some(colours)
+}
+
+/// One band's distinct colours, sorted, if there are at most 256 of them.
+fn exact_palette_of_band(rgba8: &[u8]) -> Option<Vec<u32>> {
     let mut colours: Vec<u32> = Vec::with_capacity(MAX_COLOURS + 1);
     let mut last = None;
     for p in rgba8.chunks_exact(4) {
@@ -104,8 +144,36 @@ const EMPTY: u32 = u32::MAX;
 
 impl ColourCounts {
     /// The frame's distinct colours with their pixel counts, sorted by colour, or `None` when
-    /// there are more than [`MAX_EXACT_BINS`].
+    /// there are more than [`MAX_EXACT_BINS`]: bands counted in parallel, each in a table of
+    /// its own, then the tables added to the first one's in band order and sorted once (the
+    /// sorted list is the same whichever way the counts were added).
     fn of(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
+        let bands: Vec<Option<ColourCounts>> = rgba8
+            .par_chunks(BAND_PIXELS * 4)
+            .map(ColourCounts::of_band)
+            .collect();
+        let mut bands = bands.into_iter();
+        let mut table = bands.next().flatten()?;
+        for band in bands {
+            for (key, count) in band?.slots {
+                if key != EMPTY {
+                    table.add(key, count)?;
+                }
+            }
+        }
+        let mut exact: Vec<(u32, u64)> = table
+            .slots
+            .into_iter()
+            .filter(|&(key, _)| key != EMPTY)
+            .map(|(key, count)| (key, u64::from(count)))
+            .collect();
+        exact.sort_unstable_by_key(|&(key, _)| key);
+        Some(exact)
+    }
+
+    /// One band's distinct colours counted, or `None` when there are more than
+    /// [`MAX_EXACT_BINS`].
+    fn of_band(rgba8: &[u8]) -> Option<ColourCounts> {
         let capacity = MAX_EXACT_BINS * 2;
         let mut table = ColourCounts {
             slots: vec![(EMPTY, 0); capacity],
@@ -127,14 +195,7 @@ impl ColourCounts {
         if let Some((last, count)) = run {
             table.add(last, count)?;
         }
-        let mut exact: Vec<(u32, u64)> = table
-            .slots
-            .into_iter()
-            .filter(|&(key, _)| key != EMPTY)
-            .map(|(key, count)| (key, u64::from(count)))
-            .collect();
-        exact.sort_unstable_by_key(|&(key, _)| key);
-        Some(exact)
+        Some(table)
     }
 
     /// Adds `count` pixels of colour `key`; `None` once the table holds more than
@@ -205,6 +266,66 @@ mod tests {
                 assert_eq!(bin.mean, unpack(*key).map(|v| v as f32));
             }
         }
+    }
+
+    /// `bands` bands of [`BAND_PIXELS`] pixels (the last one shorter), band `b` holding the
+    /// colours `first(b) .. first(b) + distinct` in turn.
+    fn banded(bands: usize, distinct: u32, first: impl Fn(u32) -> u32) -> Vec<u8> {
+        let total = BAND_PIXELS * bands - BAND_PIXELS / 3;
+        (0..total)
+            .flat_map(|i| {
+                let band = (i / BAND_PIXELS) as u32;
+                let [r, g, b] = unpack(first(band) + (i as u32 * 7) % distinct);
+                [r, g, b, 255]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counts_merged_across_bands_match_counting_every_pixel() {
+        // Shared colours and colours of one band only; fewer than the limit in all.
+        let rgba8 = banded(3, 30_000, |band| band * 10_000);
+        let histogram = Histogram::of(&rgba8);
+        let expected = reference_counts(&rgba8);
+        assert_eq!(histogram.bins.len(), expected.len());
+        assert_eq!(expected.len(), 50_000);
+        for (bin, (key, count)) in histogram.bins.iter().zip(&expected) {
+            assert_eq!(
+                (bin.count, bin.mean),
+                (*count, unpack(*key).map(|v| v as f32))
+            );
+        }
+        // The same on one thread and on three.
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| ColourCounts::of(&rgba8))
+        };
+        assert_eq!(on(1), on(3));
+    }
+
+    #[test]
+    fn bands_under_the_limit_whose_union_is_over_it_are_binned() {
+        let rgba8 = banded(3, 40_000, |band| band * 40_000);
+        assert!(reference_counts(&rgba8).len() > MAX_EXACT_BINS);
+        assert!(ColourCounts::of(&rgba8).is_none());
+        let total: u64 = Histogram::of(&rgba8).bins.iter().map(|bin| bin.count).sum();
+        assert_eq!(total, (rgba8.len() / 4) as u64);
+    }
+
+    #[test]
+    fn exact_palettes_are_the_union_of_the_bands() {
+        let same = banded(2, 200, |_| 5_000);
+        assert_eq!(exact_palette(&same).map(|p| p.len()), Some(200));
+        let apart = banded(2, 200, |band| band * 100);
+        let union: Vec<u32> = reference_counts(&apart).into_keys().collect();
+        assert_eq!(union.len(), 300);
+        assert_eq!(exact_palette(&apart), None);
+        let few = banded(2, 120, |band| band * 100);
+        let union: Vec<u32> = reference_counts(&few).into_keys().collect();
+        assert_eq!(exact_palette(&few), Some(union));
     }
 
     #[test]

@@ -52,61 +52,120 @@ pub struct Quantized {
 
 /// Reduces tightly packed RGBA8 pixels (`width` per row; alpha ignored) to at most 256
 /// colours, dithering when the frame has more (see the module documentation).
+///
+/// The three stages, [`count_colours`], [`choose_palette`] and [`map_pixels`], are public so
+/// that benchmarks can time them apart; this is exactly the three in a row. The counting and
+/// the mapping split the frame into bands of rows that run on the current rayon pool; the
+/// result does not depend on how many threads it has.
 pub fn quantize(rgba8: &[u8], width: u32) -> Quantized {
-    quantize_with(rgba8, width, true)
+    map_pixels(&choose_palette(count_colours(rgba8)), rgba8, width)
 }
 
-/// [`quantize`], with dithering optional (off only to show in tests what it buys).
-fn quantize_with(rgba8: &[u8], width: u32, dither: bool) -> Quantized {
+/// A frame's colours, counted: its distinct colours when there are at most 256 (the first
+/// stage of [`quantize`]), otherwise the weighted histogram the palette is built from.
+pub struct ColourCount(Counted);
+
+enum Counted {
+    /// At most 256 distinct colours, sorted (`0xRRGGBB`).
+    Exact(Vec<u32>),
+    Histogram(Histogram),
+}
+
+/// The palette chosen for a frame (the second stage of [`quantize`]), with what mapping its
+/// pixels needs: the nearest-colour search and the dither amplitude.
+pub struct PaletteChoice(Chosen);
+
+enum Chosen {
+    Exact(Vec<u32>),
+    Fitted {
+        palette: Vec<[f32; 3]>,
+        nearest: Nearest,
+        amplitude: f32,
+    },
+}
+
+/// Counts the colours of tightly packed RGBA8 pixels (alpha ignored).
+pub fn count_colours(rgba8: &[u8]) -> ColourCount {
+    ColourCount(match exact_palette(rgba8) {
+        Some(exact) => Counted::Exact(exact),
+        None => Counted::Histogram(Histogram::of(rgba8)),
+    })
+}
+
+/// Builds the palette for counted colours: the colours themselves when there are at most 256,
+/// otherwise median cut and [`KMEANS_ROUNDS`] rounds of k-means, dithered.
+pub fn choose_palette(count: ColourCount) -> PaletteChoice {
+    choose_palette_with(count, true)
+}
+
+/// [`choose_palette`], with dithering optional (off only to show in tests what it buys).
+fn choose_palette_with(count: ColourCount, dither: bool) -> PaletteChoice {
+    PaletteChoice(match count.0 {
+        Counted::Exact(exact) => Chosen::Exact(exact),
+        Counted::Histogram(histogram) => {
+            let mut palette = median_cut(&histogram.bins, MAX_COLOURS);
+            for _ in 0..KMEANS_ROUNDS {
+                palette = kmeans_round(&histogram.bins, &palette);
+            }
+            let nearest = Nearest::new(&palette);
+            let amplitude = if dither {
+                dither::amplitude(&palette, &nearest)
+            } else {
+                0.0
+            };
+            Chosen::Fitted {
+                palette,
+                nearest,
+                amplitude,
+            }
+        }
+    })
+}
+
+/// Picks each pixel's palette entry (the last stage of [`quantize`]): rows in parallel, each
+/// row by the same operations whatever thread runs it.
+pub fn map_pixels(choice: &PaletteChoice, rgba8: &[u8], width: u32) -> Quantized {
     let width = width.max(1) as usize;
-    if let Some(exact) = exact_palette(rgba8) {
-        let mut indices = vec![0u8; rgba8.len() / 4];
-        indices
-            .par_chunks_mut(width)
-            .zip(rgba8.par_chunks(width * 4))
-            .for_each(|(out, row)| {
+    let mut indices = vec![0u8; rgba8.len() / 4];
+    let rows = indices
+        .par_chunks_mut(width)
+        .zip(rgba8.par_chunks(width * 4))
+        .enumerate();
+    match &choice.0 {
+        Chosen::Exact(exact) => {
+            rows.for_each(|(_, (out, row))| {
                 for (index, p) in out.iter_mut().zip(row.chunks_exact(4)) {
                     let key = pack([p[0], p[1], p[2]]);
                     *index = exact.binary_search(&key).unwrap_or(0) as u8;
                 }
             });
-        let palette = exact.iter().map(|&key| unpack(key)).collect();
-        return Quantized { palette, indices };
-    }
-
-    let histogram = Histogram::of(rgba8);
-    let mut palette = median_cut(&histogram.bins, MAX_COLOURS);
-    for _ in 0..KMEANS_ROUNDS {
-        palette = kmeans_round(&histogram.bins, &palette);
-    }
-    let nearest = Nearest::new(&palette);
-    let amplitude = if dither {
-        dither::amplitude(&palette, &nearest)
-    } else {
-        0.0
-    };
-    let mut indices = vec![0u8; rgba8.len() / 4];
-    indices
-        .par_chunks_mut(width)
-        .zip(rgba8.par_chunks(width * 4))
-        .enumerate()
-        .for_each(|(y, (out, row))| {
-            // Neighbouring pixels repeat colours: remember recent answers (a pure function of
-            // the colour, so the cache changes speed only, never the result).
-            let mut cache = [(u32::MAX, 0u8); 1024];
-            for (x, (index, p)) in out.iter_mut().zip(row.chunks_exact(4)).enumerate() {
-                let offset = dither::offset(x, y, amplitude);
-                let colour = [0, 1, 2].map(|c| (p[c] as i32 + offset).clamp(0, 255));
-                let key = pack(colour.map(|v| v as u8));
-                let slot = (key.wrapping_mul(0x9E37_79B1) >> 22) as usize;
-                if cache[slot].0 != key {
-                    cache[slot] = (key, nearest.find(colour));
+            let palette = exact.iter().map(|&key| unpack(key)).collect();
+            Quantized { palette, indices }
+        }
+        Chosen::Fitted {
+            palette,
+            nearest,
+            amplitude,
+        } => {
+            rows.for_each(|(y, (out, row))| {
+                // Neighbouring pixels repeat colours: remember recent answers (a pure
+                // function of the colour, so the cache changes speed only, never the result).
+                let mut cache = [(u32::MAX, 0u8); 1024];
+                for (x, (index, p)) in out.iter_mut().zip(row.chunks_exact(4)).enumerate() {
+                    let offset = dither::offset(x, y, *amplitude);
+                    let colour = [0, 1, 2].map(|c| (p[c] as i32 + offset).clamp(0, 255));
+                    let key = pack(colour.map(|v| v as u8));
+                    let slot = (key.wrapping_mul(0x9E37_79B1) >> 22) as usize;
+                    if cache[slot].0 != key {
+                        cache[slot] = (key, nearest.find(colour));
+                    }
+                    *index = cache[slot].1;
                 }
-                *index = cache[slot].1;
-            }
-        });
-    let palette = palette.iter().map(|c| c.map(|v| v as u8)).collect();
-    Quantized { palette, indices }
+            });
+            let palette = palette.iter().map(|c| c.map(|v| v as u8)).collect();
+            Quantized { palette, indices }
+        }
+    }
 }
 
 /// `0xRRGGBB`.
@@ -213,7 +272,15 @@ mod tests {
                 rgba8.extend_from_slice(&[x as u8, y as u8, 128, 255]);
             }
         }
-        let (_, plain_block, _) = errors(&rgba8, width, &quantize_with(&rgba8, width, false));
+        let (_, plain_block, _) = errors(
+            &rgba8,
+            width,
+            &map_pixels(
+                &choose_palette_with(count_colours(&rgba8), false),
+                &rgba8,
+                width,
+            ),
+        );
         let (pixel_error, dithered_block, _) = errors(&rgba8, width, &quantize(&rgba8, width));
         assert!(
             dithered_block < 0.6 * plain_block,

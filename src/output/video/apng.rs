@@ -149,7 +149,7 @@ impl VideoSink for ApngSink {
         }
         let (width, height, rgba8) = (self.width, self.height, frame.rgba8.clone());
         let target = self.pending.target().to_path_buf();
-        let ready = self.jobs.submit(move || {
+        let ready = self.jobs.submit(move |_rows| {
             deflate_frame(width, height, &rgba8).map_err(|source| VideoError::Encode {
                 path: target,
                 source: EncoderError::Png(source),

@@ -7,8 +7,9 @@
 //! second, each lasting 2 cs; the clip's length is unchanged. See [`frame_delay_cs`].
 //! The animation loops forever. The `gif` crate writes the file.
 //!
-//! Each frame has its own palette, so frames are quantised and LZW-compressed in parallel
-//! ([`super::ordered`]) and appended in order by the `gif` crate
+//! Each frame has its own palette, so frames are quantised and LZW-compressed in parallel, one
+//! frame per frame thread, the colour count and the mapping in bands of rows on the row pool
+//! ([`super::ordered`]), and appended in order by the `gif` crate
 //! (`Encoder::write_lzw_pre_encoded_frame`): the same bytes as compressing them one by one,
 //! whatever the number of threads.
 
@@ -18,7 +19,7 @@ use std::io::BufWriter;
 use super::ordered::{InOrder, Workers};
 use super::{PendingFile, VideoError, VideoReport, VideoSettings, VideoSink, check_frame};
 use crate::frame::Frame;
-use crate::output::gif::quantize;
+use crate::output::gif::{Quantized, choose_palette, count_colours, map_pixels, quantize};
 
 /// Delay of the frame at `position` in the stream (0 = first frame pushed), in centiseconds,
 /// or `None` when the frame is dropped because GIF cannot show it (above 50 fps).
@@ -137,7 +138,7 @@ impl VideoSink for GifSink {
         let (width, height, rgba8) = (self.width, self.height, frame.rgba8.clone());
         let ready = self
             .jobs
-            .submit(move || Ok(compress_frame(width, height, &rgba8, delay_cs)));
+            .submit(move |rows| Ok(compress_frame_on(rows, width, height, &rgba8, delay_cs)));
         self.write_ready(ready)
     }
 
@@ -171,9 +172,30 @@ impl VideoSink for GifSink {
 }
 
 /// One frame as the file stores it: quantised to its own palette ([`quantize`]), LZW-compressed,
-/// lasting `delay_cs` hundredths of a second.
+/// lasting `delay_cs` hundredths of a second. The bands of rows of the quantiser run on the
+/// current rayon pool.
 pub fn compress_frame(width: u32, height: u32, rgba8: &[u8], delay_cs: u16) -> gif::Frame<'static> {
-    let quantized = quantize(rgba8, width);
+    lzw_frame(quantize(rgba8, width), width, height, delay_cs)
+}
+
+/// [`compress_frame`] as a frame thread runs it: the colour count and the mapping, which split
+/// into bands of rows, on the row pool `rows`; the palette and the LZW, which do not, on the
+/// calling thread. The same frame as [`compress_frame`].
+fn compress_frame_on(
+    rows: &rayon::ThreadPool,
+    width: u32,
+    height: u32,
+    rgba8: &[u8],
+    delay_cs: u16,
+) -> gif::Frame<'static> {
+    let count = rows.install(|| count_colours(rgba8));
+    let choice = choose_palette(count);
+    let quantized = rows.install(|| map_pixels(&choice, rgba8, width));
+    lzw_frame(quantized, width, height, delay_cs)
+}
+
+/// A quantised frame as a GIF frame with its own palette, LZW-compressed.
+fn lzw_frame(quantized: Quantized, width: u32, height: u32, delay_cs: u16) -> gif::Frame<'static> {
     let palette: Vec<u8> = quantized.palette.iter().flatten().copied().collect();
     let mut gif_frame = gif::Frame::from_palette_pixels(
         width as u16,

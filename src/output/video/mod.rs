@@ -40,6 +40,8 @@ pub mod preflight;
 pub mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
+#[cfg(test)]
+mod tests_pinned;
 
 use std::path::{Path, PathBuf};
 

@@ -8,42 +8,91 @@
 //! `limit` frames are in flight (submitted, not yet handed back), so memory stays bounded on
 //! long clips: `submit` blocks while the limit is reached. Each result is a pure function of
 //! its frame, so the file is the same bytes whatever the number of threads.
+//!
+//! [`Workers`] are two sets of threads. Each *frame thread* runs whole jobs, one after another,
+//! from one queue, so a frame never waits behind another; the parts of a job that split into
+//! bands of rows (a GIF frame's colour count and pixel mapping) run on a rayon pool of their
+//! own, the *row pool*, which the frame thread waits for asleep. Frames were once rayon jobs
+//! that split their rows on the same pool: a thread waiting for its frame's rows then stole a
+//! whole later frame and finished its own only after that one, so the oldest frame, the one
+//! the writer waits for, came back late while the other threads ran out of work.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 
 use super::{EncoderError, VideoError};
 
 /// A finished job: its position and its result (or the panic message of a worker that failed).
 type Finished<T> = (u64, Result<Result<T, VideoError>, String>);
 
-/// The threads jobs run on: a rayon pool of their own.
+/// A job as a frame thread runs it, given the row pool.
+type Job = Box<dyn FnOnce(&rayon::ThreadPool) + Send>;
+
+/// The threads jobs run on: frame threads taking whole jobs from one queue, and a row pool for
+/// the bands of rows inside a job (see the module documentation). Threads end once every
+/// clone is dropped and the queue is empty.
 #[derive(Clone)]
-pub(crate) struct Workers(Arc<rayon::ThreadPool>);
+pub(crate) struct Workers(Arc<Queue>);
+
+struct Queue {
+    jobs: Sender<Job>,
+    threads: usize,
+}
 
 impl Workers {
-    /// A pool of `threads` threads (at least one).
+    /// `threads` frame threads and a row pool of `threads` threads (at least one each).
     pub(crate) fn with_threads(threads: usize) -> Result<Workers, VideoError> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .thread_name(|i| format!("fogbank-video-{i}"))
+        let threads = threads.max(1);
+        let cannot_start = |e: &dyn std::fmt::Display| {
+            VideoError::Settings(format!("cannot start the video encoder threads: {e}"))
+        };
+        let rows = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("fogbank-video-rows-{i}"))
             .build()
-            .map(|pool| Workers(Arc::new(pool)))
-            .map_err(|e| {
-                VideoError::Settings(format!("cannot start the video encoder threads: {e}"))
-            })
+            .map_err(|e| cannot_start(&e))?;
+        let rows = Arc::new(rows);
+        let (jobs, queue) = channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..threads {
+            let (queue, rows) = (Arc::clone(&queue), Arc::clone(&rows));
+            std::thread::Builder::new()
+                .name(format!("fogbank-video-{i}"))
+                .spawn(move || run_jobs(&queue, &rows))
+                .map_err(|e| cannot_start(&e))?;
+        }
+        Ok(Workers(Arc::new(Queue { jobs, threads })))
     }
 
-    /// How many threads run jobs.
+    /// How many frame threads run jobs (and how many threads the row pool has).
     pub(crate) fn threads(&self) -> usize {
-        self.0.current_num_threads()
+        self.0.threads
     }
 
-    fn spawn(&self, job: impl FnOnce() + Send + 'static) {
-        self.0.spawn(job);
+    fn spawn(&self, job: Job) {
+        // The frame threads hold the receiver until every sender is gone: sending cannot fail
+        // while `self` lives, unless a thread could not be started (then the job's result is
+        // never handed back and `with_threads` has already failed).
+        let _ = self.0.jobs.send(job);
+    }
+}
+
+/// A frame thread: runs jobs from `queue` until every [`Workers`] is dropped.
+fn run_jobs(queue: &Mutex<Receiver<Job>>, rows: &rayon::ThreadPool) {
+    loop {
+        // The lock is held only while taking a job, never while running one.
+        let job = match queue.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        match job {
+            Ok(job) => job(rows),
+            Err(_) => return,
+        }
     }
 }
 
@@ -62,6 +111,8 @@ pub(crate) struct InOrder<T: Send + 'static> {
     limit: usize,
     /// The video being made, named by the error of a worker that panicked.
     path: PathBuf,
+    /// Set when the sink is dropped: jobs not started yet are skipped.
+    dropped: Arc<AtomicBool>,
 }
 
 impl<T: Send + 'static> InOrder<T> {
@@ -78,6 +129,7 @@ impl<T: Send + 'static> InOrder<T> {
             waiting: BTreeMap::new(),
             limit,
             path: path.to_path_buf(),
+            dropped: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -86,26 +138,32 @@ impl<T: Send + 'static> InOrder<T> {
         (self.submitted - self.handed_back) as usize
     }
 
-    /// Starts `job` and returns the results that are ready, in order (possibly none). Blocks
-    /// while `limit` jobs are in flight until the oldest is done.
+    /// Starts `job` on a frame thread (it is given the row pool for work split into bands of
+    /// rows) and returns the results that are ready, in order (possibly none). Blocks while
+    /// `limit` jobs are in flight until the oldest is done.
     pub(crate) fn submit(
         &mut self,
-        job: impl FnOnce() -> Result<T, VideoError> + Send + 'static,
+        job: impl FnOnce(&rayon::ThreadPool) -> Result<T, VideoError> + Send + 'static,
     ) -> Vec<Result<T, VideoError>> {
         let position = self.submitted;
         self.submitted += 1;
         let sender = self.sender.clone();
-        self.workers.spawn(move || {
-            let result = catch_unwind(AssertUnwindSafe(job)).map_err(|panic| {
-                panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a worker thread panicked".into())
-            });
-            // The receiver goes only with a sink that was dropped: nothing to hand back then.
-            let _ = sender.send((position, result));
-        });
+        let dropped = Arc::clone(&self.dropped);
+        self.workers
+            .spawn(Box::new(move |rows: &rayon::ThreadPool| {
+                if dropped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let result = catch_unwind(AssertUnwindSafe(|| job(rows))).map_err(|panic| {
+                    panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a worker thread panicked".into())
+                });
+                // The receiver goes only with a sink that was dropped: nothing to hand back then.
+                let _ = sender.send((position, result));
+            }));
         let mut ready = Vec::new();
         while let Ok(finished) = self.results.try_recv() {
             self.keep(finished);
@@ -156,6 +214,14 @@ impl<T: Send + 'static> InOrder<T> {
     }
 }
 
+impl<T: Send + 'static> Drop for InOrder<T> {
+    /// Jobs still queued for a sink that is gone (an error or Ctrl-C in the frame loop) are
+    /// skipped rather than compressed for nothing.
+    fn drop(&mut self) {
+        self.dropped.store(true, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,7 +237,7 @@ mod tests {
             for i in 0..40u64 {
                 // Later jobs finish first: the order must still be kept.
                 let pause = std::time::Duration::from_micros((40 - i) * 50);
-                for result in jobs.submit(move || {
+                for result in jobs.submit(move |_| {
                     std::thread::sleep(pause);
                     Ok(i * i)
                 }) {
@@ -186,12 +252,51 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_waiting_for_its_rows_never_runs_another_frame() {
+        use rayon::prelude::*;
+        std::thread_local! {
+            static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        // Each job splits its work into bands on the row pool; a thread that picked up a second
+        // job while waiting for the first one's rows (as a rayon pool's join does) would find
+        // itself busy.
+        let mut jobs = InOrder::new(Workers::with_threads(3).unwrap(), Path::new("clip.gif"));
+        let mut out = Vec::new();
+        for i in 0..30u64 {
+            out.extend(jobs.submit(move |rows| {
+                let nested = BUSY.with(|busy| busy.replace(true));
+                let sum: u64 = rows.install(|| {
+                    (0..64u64)
+                        .into_par_iter()
+                        .map(|band| {
+                            std::thread::sleep(std::time::Duration::from_micros(200));
+                            band * i
+                        })
+                        .sum()
+                });
+                BUSY.with(|busy| busy.set(false));
+                Ok((nested, sum))
+            }));
+        }
+        out.extend(jobs.finish());
+        assert_eq!(out.len(), 30);
+        for (i, result) in out.into_iter().enumerate() {
+            let (nested, sum) = result.unwrap();
+            assert!(
+                !nested,
+                "job {i} started inside another job on the same thread"
+            );
+            assert_eq!(sum, 2016 * i as u64);
+        }
+    }
+
+    #[test]
     fn a_failing_or_panicking_job_is_an_error_in_its_place() {
         let mut jobs = InOrder::new(Workers::with_threads(2).unwrap(), Path::new("clip.gif"));
-        let mut out = jobs.submit(|| Ok(1u8));
-        out.extend(jobs.submit(|| Err(VideoError::AlreadyFinished)));
-        out.extend(jobs.submit(|| panic!("boom")));
-        out.extend(jobs.submit(|| Ok(4u8)));
+        let mut out = jobs.submit(|_| Ok(1u8));
+        out.extend(jobs.submit(|_| Err(VideoError::AlreadyFinished)));
+        out.extend(jobs.submit(|_| panic!("boom")));
+        out.extend(jobs.submit(|_| Ok(4u8)));
         out.extend(jobs.finish());
         assert_eq!(out.len(), 4);
         assert_eq!(*out[0].as_ref().unwrap(), 1);
