@@ -242,7 +242,7 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
     var out: RainOut;
     let eye = frame.eye_world.xyz;
     let time_s = frame.eye_world.w;
-    if vertex / 6u >= RAIN_DROPS {
+    if vertex / 6u >= RAIN_DROPS && vertex / 6u < 2u * RAIN_DROPS {
         return rain_splash_vertex(vertex / 6u - RAIN_DROPS, vertex % 6u, eye, time_s);
     }
     out.along = 0.0;
