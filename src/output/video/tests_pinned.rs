@@ -77,6 +77,7 @@ fn clip_hash(format: VideoFormat, threads: usize) -> (u64, usize) {
             rgba8,
             linear_f16: None,
             fog_f16: None,
+            weather_f16: None,
         })
         .unwrap();
     }
