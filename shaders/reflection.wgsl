@@ -1,7 +1,7 @@
 // reflection.wgsl: the `reflection` pass — the hall mirrored in the wet floor.
 //
 // The hall has already been drawn a second time, mirrored about the floor plane and at a
-// quarter of the picture's width and height, into the reflection picture
+// fifth of the picture's width and height, into the reflection picture
 // (src/gpu/passes/reflection.rs records the `scene`, `flame` and `bolt` passes there with a
 // mirrored camera; its picture is flipped left to right so the triangles keep their winding,
 // and it holds only the window of the mirrored view where the floor lies). This full-picture

@@ -132,6 +132,10 @@ fn wet_stone(
         let fire = fire_lights.fires[i];
         let to_fire = fire_light_world(fire) - pos_world;
         let reach = clamp(1.0 - length(to_fire) / max(fire.foot_world.w, 1e-4), 0.0, 1.0);
+        // Out of the fire's range its sheen is exactly 0: skip the rest.
+        if reach <= 0.0 {
+            continue;
+        }
         let fire_half = normalize(normalize(to_fire) + to_eye);
         sheen += fire.light_color.rgb * reach * pow(max(dot(normal_world, fire_half), 0.0), 60.0);
     }

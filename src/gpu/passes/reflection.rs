@@ -4,13 +4,13 @@
 //! without weather never pays for it and keeps its bytes. Per frame it
 //!
 //! 1. records the `scene`, `flame` and `bolt` passes a second time into a reflection picture
-//!    of a quarter of the picture's width and height, with a frame binding of its own whose
+//!    of a fifth of the picture's width and height, with a frame binding of its own whose
 //!    camera is mirrored about the floor plane (`y = FLOOR_Y_WORLD`). The mirrored picture is
 //!    also flipped left to right, so the two flips make a rotation and the triangles keep their
 //!    winding (the passes' culling stays right), and its near plane is turned into the floor
 //!    plane (an oblique projection), so nothing under the floor shows in it. Its window is
 //!    narrowed to where the floor lies on screen ([`floor_window_ndc`]), so the few texels it
-//!    has all land on the floor: a sixteenth of the picture's pixels, shaded a second time,
+//!    has all land on the floor: a 25th of the picture's pixels, shaded a second time,
 //!    instead of a quarter — the mirrored hall is the frame's dearest extra on GPUs whose
 //!    fragment work is slow;
 //! 2. draws one full-picture triangle over the scene's picture that finds the floor's pixels
@@ -48,7 +48,7 @@ pub(crate) const STRENGTH_PER_WETNESS: f32 = 0.7;
 /// seen from below, is culled, and nothing under it shows.
 const CLIP_BELOW_FLOOR_WORLD: f32 = 0.001;
 /// The reflection picture's width and height are the picture's divided by this.
-const REFLECTION_DIVISOR: u32 = 4;
+const REFLECTION_DIVISOR: u32 = 5;
 /// How far the floor's window reaches past the floor's outline on screen (NDC, 2 across the
 /// picture): room for the stones' tilt, the ripple and the blur to read past the floor's edge.
 const WINDOW_MARGIN_NDC: f32 = 0.1;
@@ -177,6 +177,30 @@ pub(crate) struct ReflectionPass {
     knobs: ReflectionKnobs,
     /// Whether this frame has a reflection to draw (wet ground, eye above the floor).
     active: bool,
+    /// The floor's window in the picture (pixels: x, y, width, height): the composite's
+    /// scissor, as no floor pixel lies outside it.
+    scissor_px: [u32; 4],
+}
+
+/// The NDC window `[x_min, y_min, x_max, y_max]` as a pixel rectangle (x, y from the top left,
+/// width, height) of a `width` × `height` picture, rounded outward and inside the picture.
+fn window_pixels(window: [f32; 4], width: u32, height: u32) -> [u32; 4] {
+    let [x_min, y_min, x_max, y_max] = window;
+    let (w, h) = (width as f32, height as f32);
+    let to_px = |v: f32, size: f32, up: bool| {
+        let px = if up { v.ceil() } else { v.floor() };
+        px.clamp(0.0, size) as u32
+    };
+    let left = to_px((x_min + 1.0) * 0.5 * w, w, false);
+    let right = to_px((x_max + 1.0) * 0.5 * w, w, true);
+    let top = to_px((1.0 - y_max) * 0.5 * h, h, false);
+    let bottom = to_px((1.0 - y_min) * 0.5 * h, h, true);
+    [
+        left,
+        top,
+        right.saturating_sub(left),
+        bottom.saturating_sub(top),
+    ]
 }
 
 impl ReflectionPass {
@@ -255,6 +279,7 @@ impl ReflectionPass {
             knobs_buffer,
             knobs,
             active: false,
+            scissor_px: [0, 0, width, height],
         })
     }
 
@@ -291,6 +316,11 @@ impl ReflectionPass {
         self.knobs.world_from_clip = clip_from_world.inverse().to_cols_array_2d();
         self.knobs.floor[1] = STRENGTH_PER_WETNESS * wetness.clamp(0.0, 1.0);
         self.knobs.window = [-x_max, y_max, x_max - x_min, y_max - y_min];
+        let (width, height) = (self.knobs.sizes[0] as u32, self.knobs.sizes[1] as u32);
+        self.scissor_px = window_pixels([x_min, y_min, x_max, y_max], width, height);
+        if self.scissor_px[2] == 0 || self.scissor_px[3] == 0 {
+            self.active = false;
+        }
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
     }
 
@@ -327,6 +357,8 @@ impl ReflectionPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
+        let [x, y, width, height] = self.scissor_px;
+        pass.set_scissor_rect(x, y, width, height);
         pass.draw(0..3, 0..1);
     }
 }
@@ -420,5 +452,22 @@ mod tests {
             fov_y_deg: 40.0,
         };
         assert!(floor_window_ndc(camera::clip_from_world(&up, 1.5), 3.0).is_none());
+    }
+
+    #[test]
+    fn the_window_in_pixels_rounds_outward_and_stays_in_the_picture() {
+        assert_eq!(
+            window_pixels([-1.0, -1.0, 1.0, 1.0], 160, 90),
+            [0, 0, 160, 90]
+        );
+        // The lower half, a little wider than the middle: y up in NDC, down in pixels.
+        assert_eq!(
+            window_pixels([-0.51, -1.0, 0.5, 0.0], 100, 50),
+            [24, 25, 51, 25]
+        );
+        assert_eq!(
+            window_pixels([-2.0, -3.0, 4.0, 5.0], 10, 10),
+            [0, 0, 10, 10]
+        );
     }
 }
