@@ -77,5 +77,6 @@ pub use context::{
 pub use error::GpuError;
 pub use passes::fog_compute::{Compositor, DEFAULT_RAYMARCH_STEPS};
 pub use readback::Readback;
-pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer, check_frame_size};
+pub use readback::check_frame_size;
+pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer};
 pub use timing::GpuTimes;

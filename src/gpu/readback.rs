@@ -11,6 +11,9 @@
 //! with weather, one for the weather layer (`--layers`), copied in the same submission and
 //! mapped alongside, so the extra pictures ride the same ring and come back in the same
 //! [`Frame`].
+//!
+//! The checks that a frame's staging buffers fit the device ([`check_frame_size`]) live here,
+//! beside the sizes they check.
 
 use std::collections::VecDeque;
 use std::sync::mpsc;
@@ -391,6 +394,37 @@ impl ReadbackRing {
         }
         Ok(())
     }
+}
+
+/// Checks a `width` × `height` frame fits the device before anything is allocated.
+pub fn check_frame_size(width: u32, height: u32, limits: &wgpu::Limits) -> Result<(), GpuError> {
+    if width == 0 || height == 0 {
+        return Err(GpuError::EmptySize { width, height });
+    }
+    let max = limits.max_texture_dimension_2d;
+    if width > max || height > max {
+        return Err(GpuError::SizeTooLarge { width, height, max });
+    }
+    check_staging_size(width, height, Texels::Rgba8, limits)
+}
+
+/// Checks one staging buffer of a `width` × `height` picture of `texels` fits the device.
+pub(crate) fn check_staging_size(
+    width: u32,
+    height: u32,
+    texels: Texels,
+    limits: &wgpu::Limits,
+) -> Result<(), GpuError> {
+    let bytes = staging_bytes(width, height, texels);
+    if bytes > limits.max_buffer_size {
+        return Err(GpuError::FrameBufferTooLarge {
+            width,
+            height,
+            bytes,
+            max: limits.max_buffer_size,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -36,7 +36,9 @@ use crate::gpu::passes::reflection::ReflectionPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::passes::weather_layer::WeatherLayer;
-use crate::gpu::readback::{Readback, ReadbackRing, ReadbackSources, Texels, staging_bytes};
+use crate::gpu::readback::{
+    Readback, ReadbackRing, ReadbackSources, Texels, check_frame_size, check_staging_size,
+};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{GpuTimes, PassTimer};
@@ -61,37 +63,6 @@ pub struct RenderConfig {
     pub compositor: Compositor,
     /// Which pictures come back besides the 8-bit sRGB frame (default: none).
     pub readback: Readback,
-}
-
-/// Checks a `width` × `height` frame fits the device before anything is allocated.
-pub fn check_frame_size(width: u32, height: u32, limits: &wgpu::Limits) -> Result<(), GpuError> {
-    if width == 0 || height == 0 {
-        return Err(GpuError::EmptySize { width, height });
-    }
-    let max = limits.max_texture_dimension_2d;
-    if width > max || height > max {
-        return Err(GpuError::SizeTooLarge { width, height, max });
-    }
-    check_staging_size(width, height, Texels::Rgba8, limits)
-}
-
-/// Checks one staging buffer of a `width` × `height` picture of `texels` fits the device.
-fn check_staging_size(
-    width: u32,
-    height: u32,
-    texels: Texels,
-    limits: &wgpu::Limits,
-) -> Result<(), GpuError> {
-    let bytes = staging_bytes(width, height, texels);
-    if bytes > limits.max_buffer_size {
-        return Err(GpuError::FrameBufferTooLarge {
-            width,
-            height,
-            bytes,
-            max: limits.max_buffer_size,
-        });
-    }
-    Ok(())
 }
 
 /// Marks the end of the pass `name` when passes are timed (`timing.rs`).
