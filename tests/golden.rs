@@ -176,6 +176,11 @@ fn golden_storm_wet_floor() {
 /// hash and the maps were filtered by hand (the same fog on every adapter), and once more when
 /// the fluid's blast strengths moved from cells to world units (the tiny scene's 32-cell grid
 /// had blasts three times the temple's in world units); do not re-bless it to make this pass.
+///
+/// "Exactly" is one 8-bit level: lavapipe compiles the shaders for the host processor, and the
+/// same Mesa on another processor rounds the last bit of some fragments the other way (seen:
+/// 5 % of the pixels one level apart, mean 0.02, between two x86-64 machines). No pixel may
+/// move by more than that.
 #[test]
 fn zero_height_falloff_renders_exactly_as_before() {
     require_gpu!();
@@ -184,11 +189,11 @@ fn zero_height_falloff_renders_exactly_as_before() {
         &[
             "tests/scenes/tiny.ron",
             "--max-diff",
-            "0",
+            "1",
             "--pixel-budget",
             "0",
             "--min-ssim",
-            "1",
+            "0.999",
         ],
     );
     assert_success(
