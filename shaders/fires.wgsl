@@ -57,10 +57,10 @@ fn fire_light_world(fire: FireLight) -> vec3<f32> {
 }
 
 // The fires whose range reaches `pos_world` (nearer than their range): one bit each, fires 0 to
-// 31 in x and 32 to 63 in y. The lights loop over these bits (`take_lowest_fire`) instead of
-// over every fire: a CPU adapter (lavapipe) runs every branch for every pixel of a block, taken
-// or not, but leaves a loop once no pixel of the block has a turn left, so the flicker, the
-// fade and the shading then run only for the fires in range of some pixel of the block.
+// 31 in x and 32 to 63 in y. The fog glow loops over these bits (`take_lowest_fire`) instead
+// of over every fire: a CPU adapter (lavapipe) runs every branch for every pixel of a block,
+// taken or not, but leaves a loop once no pixel of the block has a turn left, so the flicker
+// and the fade then run only for the fires in range of some pixel of the block.
 fn fires_in_range(pos_world: vec3<f32>) -> vec2<u32> {
     var in_range = vec2<u32>(0u);
     for (var i = 0u; i < fire_count(); i += 1u) {
@@ -88,13 +88,17 @@ fn take_lowest_fire(in_range: ptr<function, vec2<u32>>) -> u32 {
 // ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
 fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: f32) -> vec3<f32> {
     var light = vec3<f32>(0.0);
-    // Only the fires in range, lowest first: the sum of one loop that skips the others.
-    var in_range = fires_in_range(pos_world);
-    while (in_range.x | in_range.y) != 0u {
-        let fire = fire_lights.fires[take_lowest_fire(&in_range)];
+    // A plain loop that skips the fires out of range: the in-range mask of the fog glow
+    // (`fires_in_range`) measured 0.32 ms slower here on a discrete GPU (H200, 1080p scene
+    // pass 3.48 against 3.16 ms) and no faster on lavapipe, whose scene pass is cheap.
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let fire = fire_lights.fires[i];
         let to_fire = fire_light_world(fire) - pos_world;
         let distance_world = length(to_fire);
         let range_world = max(fire.foot_world.w, 1e-4);
+        if distance_world >= range_world {
+            continue;
+        }
         let falloff = 1.0 - distance_world / range_world;
         let facing = max(dot(normal_world, to_fire / max(distance_world, 1e-4)), 0.0);
         let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
