@@ -187,7 +187,7 @@ mod tests {
                 ShaderName::Overlay,
                 &["vs_sheet_lines", "vs_flow_lines", "fs_lines"],
             ),
-            (ShaderName::Encode, &["vs_encode", "fs_encode"]),
+            (ShaderName::Encode, &["vs_encode", "fs_encode", "cs_encode"]),
         ];
         for (shader, names) in expected {
             let module = naga::front::wgsl::parse_str(&shader.source())

@@ -9,22 +9,31 @@
 pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// Depth of the scene's opaque geometry.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-/// The finished picture: the format encodes linear values to sRGB when the `encode` pass
-/// stores them.
+/// The finished picture as the raster `encode` pass draws it: the format encodes linear values
+/// to sRGB when the pass stores them.
 pub(crate) const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The same bytes seen without the sRGB curve: the picture's texture format (read back as is),
+/// and the storage view the compute `encode` writes, having applied the curve itself (sRGB
+/// formats cannot be storage textures).
+pub(crate) const OUTPUT_STORAGE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// The render targets of one renderer.
 pub(crate) struct Targets {
     pub color_linear_view: wgpu::TextureView,
     pub depth_view: wgpu::TextureView,
     pub output: wgpu::Texture,
+    /// The picture through the sRGB curve, for the raster `encode` pass.
     pub output_view: wgpu::TextureView,
+    /// The picture as plain 8-bit storage, for the compute `encode` pass (per-pixel
+    /// compositors); `None` otherwise.
+    pub output_storage_view: Option<wgpu::TextureView>,
 }
 
 impl Targets {
-    /// The targets of a `width` × `height` picture. With `fog_compute` the picture can also be
-    /// written as a storage texture, as the `fog_compute` pass does; the depth can always be
-    /// read as a texture (the fog passes read it).
+    /// The targets of a `width` × `height` picture. With `fog_compute` the linear picture and
+    /// the finished one can also be written as storage textures, as the `fog_compute` and the
+    /// compute `encode` passes do; the depth can always be read as a texture (the fog passes
+    /// read it).
     pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32, fog_compute: bool) -> Self {
         let color_compute = if fog_compute {
             wgpu::TextureUsages::STORAGE_BINDING
@@ -48,15 +57,40 @@ impl Targets {
             DEPTH_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT | depth_compute,
         );
-        let output = texture(
-            "targets.output",
-            OUTPUT_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        );
+        let output = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("targets.output"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: OUTPUT_STORAGE_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | color_compute,
+            view_formats: &[OUTPUT_FORMAT],
+        });
+        // Each view for its one use: a storage view cannot be sRGB.
+        let output_view = output.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("targets.output.view"),
+            format: Some(OUTPUT_FORMAT),
+            usage: Some(wgpu::TextureUsages::RENDER_ATTACHMENT),
+            ..Default::default()
+        });
         Targets {
             color_linear_view: view_of(&color_linear, "targets.color_linear.view"),
             depth_view: view_of(&depth, "targets.depth.view"),
-            output_view: view_of(&output, "targets.output.view"),
+            output_view,
+            output_storage_view: fog_compute.then(|| {
+                output.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some("targets.output.storage_view"),
+                    usage: Some(wgpu::TextureUsages::STORAGE_BINDING),
+                    ..Default::default()
+                })
+            }),
             output,
         }
     }

@@ -105,15 +105,31 @@ fn worst_rgb_difference(a: &[f32], b: &[f32]) -> (f32, usize) {
     worst
 }
 
+/// Both `encode` passes — the raster one through the sRGB target and the compute one (with a
+/// per-pixel compositor) applying the curve itself — give the 8-bit picture of the linear one.
 #[test]
 fn linear_readback_is_the_picture_the_srgb_frame_encodes() {
     let Some(ctx) = context() else { return };
+    for compositor in [Compositor::Raster, Compositor::Compute] {
+        linear_readback_encodes_to_the_frame(&ctx, compositor);
+    }
+}
+
+fn linear_readback_encodes_to_the_frame(ctx: &GpuContext, compositor: Compositor) {
     let scene = Scene::default();
     let maps = flat_maps(&scene, 1.0);
     // 33 pixels: 264 bytes a half-float row, padded to 512 in the staging buffer.
     let size = (33, 17);
-    let plain = render_with(&ctx, &scene, size, Readback::default(), &maps, None);
-    let frame = render_with(&ctx, &scene, size, BOTH, &maps, None);
+    let plain = render_by(
+        ctx,
+        compositor,
+        &scene,
+        size,
+        Readback::default(),
+        &maps,
+        None,
+    );
+    let frame = render_by(ctx, compositor, &scene, size, BOTH, &maps, None);
     assert_eq!(
         (plain.linear_f16.as_ref(), plain.fog_f16.as_ref()),
         (None, None)
@@ -137,8 +153,8 @@ fn linear_readback_is_the_picture_the_srgb_frame_encodes() {
             // One level: the GPU's sRGB store may round the other way at a level boundary.
             assert!(
                 expected.abs_diff(srgb[channel]) <= 1,
-                "pixel {i} (x {}, y {}) channel {channel}: linear {} encodes to {expected}, \
-                 the frame has {}",
+                "{compositor:?}: pixel {i} (x {}, y {}) channel {channel}: linear {} encodes \
+                 to {expected}, the frame has {}",
                 i % 33,
                 i / 33,
                 f16_bits_to_f32(pixel[channel]),
