@@ -9,10 +9,12 @@
 //! bolt (the same gloom, flash, fog light and wind), so the only difference in the picture is
 //! what the layer should hold.
 
-use super::{context, flat_maps, inputs};
-use crate::frame::{CameraPose, Frame, FrameInputs, View, WeatherFrame};
+use super::{
+    clear_weather, context, flat_maps, floats, fog_config, render, renderer_for, seen_from,
+};
+use crate::frame::{CameraPose, Frame, FrameInputs, WeatherFrame};
 use crate::gpu::passes::bolt::CORE_LINEAR;
-use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::gpu::{Compositor, GpuContext, Readback, Renderer};
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::{Scene, Weather};
 
@@ -47,53 +49,35 @@ fn weather(rain: f32, wind_world_per_s: f32, bolt: bool) -> WeatherFrame {
         fog_density: 0.012,
         gloom: 0.3,
         rain,
-        wetness: 0.0,
-        flash: 0.0,
         wind_world_per_s: [wind_world_per_s, 0.0],
         drift_world: [0.4, 0.1],
-        noise_drift_world: [0.0; 3],
-        fog_light: 1.0,
         last_strike: bolt.then_some((1, time_s - 0.05)),
+        ..clear_weather()
     }
 }
 
 fn renderer(ctx: &GpuContext, scene: &Scene, readback: Readback) -> Renderer {
-    let config = RenderConfig {
-        width: SIZE.0,
-        height: SIZE.1,
-        view: View::Fog,
-        compositor: Compositor::Raster,
-        readback,
-    };
-    Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"))
+    renderer_for(ctx, scene, &fog_config(SIZE, Compositor::Raster, readback))
 }
 
-/// The frame's inputs, seen as scenes/storm.ron sees the hall: low, looking across it at the
-/// sky over its back, where the bolts come down.
+/// scenes/storm.ron's view of the hall: low, looking across it at the sky over its back,
+/// where the bolts come down.
+const STORM_CAMERA: CameraPose = CameraPose {
+    eye_world: [0.0, 4.8, 12.5],
+    target_world: [0.0, 1.4, -4.0],
+    fov_y_deg: 55.0,
+};
+
+/// The frame's inputs, seen from [`STORM_CAMERA`].
 fn storm_inputs<'a>(
     scene: &Scene,
     maps: &'a (Vec<u8>, Vec<u8>),
     weather: Option<WeatherFrame>,
 ) -> FrameInputs<'a> {
-    let mut at = inputs(scene, maps, FRAME);
-    at.camera = CameraPose {
-        eye_world: [0.0, 4.8, 12.5],
-        target_world: [0.0, 1.4, -4.0],
-        fov_y_deg: 55.0,
-    };
-    at.weather = weather;
-    at
-}
-
-fn render(renderer: &mut Renderer, at: &FrameInputs<'_>) -> Frame {
-    renderer
-        .render_one(at)
-        .unwrap_or_else(|e| panic!("render: {e}"))
-}
-
-/// Half-float bits to `f32`.
-fn floats(bits: &[u16]) -> Vec<f32> {
-    bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
+    FrameInputs {
+        weather,
+        ..seen_from(scene, maps, FRAME, STORM_CAMERA)
+    }
 }
 
 /// The layer's pixels are premultiplied: alpha in 0..=1, colour in 0..=alpha × the brightest
