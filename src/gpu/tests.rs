@@ -172,13 +172,25 @@ fn render_once(
     render(&mut renderer_for(ctx, scene, config), at)
 }
 
-/// The pixel (x, y) `pos_world` lands on in a `(width, height)` picture seen from `camera`.
-fn pixel_of(camera: &CameraPose, (width, height): (u32, u32), pos_world: [f32; 3]) -> (u32, u32) {
+/// Where `pos_world` lands in a `(width, height)` picture seen from `camera`: pixels from the
+/// top left (a pixel's centre at half a pixel), or `None` behind the eye.
+fn screen_of(
+    camera: &CameraPose,
+    (width, height): (u32, u32),
+    pos_world: [f32; 3],
+) -> Option<(f32, f32)> {
     let clip = clip_from_world(camera, width as f32 / height as f32)
         * Vec3::from_array(pos_world).extend(1.0);
     let ndc = clip.truncate() / clip.w;
     let x = (ndc.x * 0.5 + 0.5) * width as f32;
     let y = (0.5 - ndc.y * 0.5) * height as f32;
+    (clip.w > 0.0).then_some((x, y))
+}
+
+/// The pixel (x, y) `pos_world` lands on in a `(width, height)` picture seen from `camera`
+/// (in front of the eye).
+fn pixel_of(camera: &CameraPose, size: (u32, u32), pos_world: [f32; 3]) -> (u32, u32) {
+    let (x, y) = screen_of(camera, size, pos_world).expect("a point in front of the eye");
     (x as u32, y as u32)
 }
 
