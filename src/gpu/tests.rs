@@ -6,11 +6,15 @@
 
 use std::io::Write;
 
-use crate::frame::{CameraPose, Frame, FrameInputs, View};
+use glam::Vec3;
+
+use crate::frame::{CameraPose, Frame, FrameInputs, View, WeatherFrame};
+use crate::gpu::camera::clip_from_world;
 use crate::gpu::{
     Compositor, FRAMES_IN_FLIGHT, GpuContext, GpuError, GpuOptions, Readback, RenderConfig,
     Renderer, check_frame_size,
 };
+use crate::output::exr::f16_bits_to_f32;
 use crate::scene::Scene;
 
 mod distance_fog;
@@ -85,6 +89,50 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
     }
 }
 
+/// [`inputs`] seen from `camera`.
+fn seen_from<'a>(
+    scene: &Scene,
+    maps: &'a (Vec<u8>, Vec<u8>),
+    frame_index: u32,
+    camera: CameraPose,
+) -> FrameInputs<'a> {
+    FrameInputs {
+        camera,
+        ..inputs(scene, maps, frame_index)
+    }
+}
+
+/// A clear evening's weather frame: thin fog, no gloom, rain, wetness, flash, wind or strike.
+fn clear_weather() -> WeatherFrame {
+    WeatherFrame {
+        fog_density: 0.003,
+        gloom: 0.0,
+        rain: 0.0,
+        wetness: 0.0,
+        flash: 0.0,
+        wind_world_per_s: [0.0; 2],
+        drift_world: [0.0; 2],
+        noise_drift_world: [0.0; 3],
+        fog_light: 1.0,
+        last_strike: None,
+    }
+}
+
+/// The fog view at `(width, height)` with `compositor`, reading back `readback`.
+fn fog_config(
+    (width, height): (u32, u32),
+    compositor: Compositor,
+    readback: Readback,
+) -> RenderConfig {
+    RenderConfig {
+        width,
+        height,
+        view: View::Fog,
+        compositor,
+        readback,
+    }
+}
+
 fn renderer(ctx: &GpuContext, scene: &Scene, width: u32, height: u32, view: View) -> Renderer {
     renderer_with(ctx, scene, width, height, view, Compositor::Raster)
 }
@@ -98,19 +146,75 @@ fn renderer_with(
     compositor: Compositor,
 ) -> Renderer {
     let config = RenderConfig {
-        width,
-        height,
         view,
-        compositor,
-        readback: Readback::default(),
+        ..fog_config((width, height), compositor, Readback::default())
     };
-    Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"))
+    renderer_for(ctx, scene, &config)
+}
+
+fn renderer_for(ctx: &GpuContext, scene: &Scene, config: &RenderConfig) -> Renderer {
+    Renderer::new(ctx, scene, config).unwrap_or_else(|e| panic!("renderer: {e}"))
 }
 
 fn render(renderer: &mut Renderer, inputs: &FrameInputs<'_>) -> Frame {
     renderer
         .render_one(inputs)
         .unwrap_or_else(|e| panic!("render: {e}"))
+}
+
+/// The one frame `at` of `scene`, rendered by a renderer of its own made for `config`.
+fn render_once(
+    ctx: &GpuContext,
+    scene: &Scene,
+    config: &RenderConfig,
+    at: &FrameInputs<'_>,
+) -> Frame {
+    render(&mut renderer_for(ctx, scene, config), at)
+}
+
+/// Where `pos_world` lands in a `(width, height)` picture seen from `camera`: pixels from the
+/// top left (a pixel's centre at half a pixel), or `None` behind the eye.
+fn screen_of(
+    camera: &CameraPose,
+    (width, height): (u32, u32),
+    pos_world: [f32; 3],
+) -> Option<(f32, f32)> {
+    let clip = clip_from_world(camera, width as f32 / height as f32)
+        * Vec3::from_array(pos_world).extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let x = (ndc.x * 0.5 + 0.5) * width as f32;
+    let y = (0.5 - ndc.y * 0.5) * height as f32;
+    (clip.w > 0.0).then_some((x, y))
+}
+
+/// The pixel (x, y) `pos_world` lands on in a `(width, height)` picture seen from `camera`
+/// (in front of the eye).
+fn pixel_of(camera: &CameraPose, size: (u32, u32), pos_world: [f32; 3]) -> (u32, u32) {
+    let (x, y) = screen_of(camera, size, pos_world).expect("a point in front of the eye");
+    (x as u32, y as u32)
+}
+
+/// Sum of R + G + B over the 3 × 3 pixels round (x, y) of an RGBA picture `width` pixels wide,
+/// each channel read by `value`.
+fn sum_rgb_3x3<T: Copy>(
+    pixels: &[T],
+    width: u32,
+    (x, y): (u32, u32),
+    value: impl Fn(T) -> f64,
+) -> f64 {
+    let mut sum = 0.0;
+    for py in y - 1..=y + 1 {
+        for px in x - 1..=x + 1 {
+            let i = ((py * width + px) * 4) as usize;
+            sum += pixels[i..i + 3].iter().map(|&c| value(c)).sum::<f64>();
+        }
+    }
+    sum
+}
+
+/// Half-float bits to `f32`.
+fn floats(bits: &[u16]) -> Vec<f32> {
+    bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
 }
 
 /// Mean of R + G + B over the pixels of a rectangle.
@@ -224,13 +328,7 @@ fn odd_sizes_come_back_unpadded() {
 fn oversize_frames_are_refused_without_panic() {
     let Some(ctx) = context() else { return };
     let scene = Scene::default();
-    let config = RenderConfig {
-        width: 100_000,
-        height: 10,
-        view: View::Fog,
-        compositor: Compositor::Raster,
-        readback: Readback::default(),
-    };
+    let config = fog_config((100_000, 10), Compositor::Raster, Readback::default());
     match Renderer::new(&ctx, &scene, &config) {
         Err(GpuError::SizeTooLarge { width, height, max }) => {
             assert_eq!((width, height), (100_000, 10));

@@ -116,40 +116,60 @@ impl Fall {
     }
 }
 
-/// Drop `index` at `time_s` seen from `eye_world`, with the wind's accumulated drift
-/// `drift_world` (x, z) and velocity `wind_world_per_s` (x, z) and rain `rain` (0..=1);
-/// `None` when it is not drawn.
+/// What [`drop_at`] and [`splash_at`] see the rain with at one moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RainView<'a> {
+    /// The absolute time, seconds.
+    pub time_s: f32,
+    /// The eye, world units.
+    pub eye_world: [f32; 3],
+    /// The wind's accumulated drift (x, z), world units.
+    pub drift_world: [f32; 2],
+    /// The wind's velocity (x, z), world units per second.
+    pub wind_world_per_s: [f32; 2],
+    /// How hard it rains, 0..=1.
+    pub rain: f32,
+    /// The roofs no rain falls under.
+    pub roofs: &'a [Roof],
+}
+
+impl RainView<'_> {
+    /// Where drop `fall` is at height `y_world` in its current fall, its lattice place carried
+    /// by the drift `drift_world` (x, z) and wrapped round the eye; `None` under a roof.
+    ///
+    /// keep in sync with shaders/rain.wgsl: rain_drop, rain_splash
+    fn place(&self, fall: &Fall, drift_world: [f32; 2], y_world: f32) -> Option<[f32; 3]> {
+        let across = hash(fall.start ^ hash(fall.falls as i32 as u32));
+        let span = 2.0 * RAIN_RADIUS_WORLD;
+        let x = wrap_round(unit(across) * span + drift_world[0], self.eye_world[0]);
+        let z = wrap_round(
+            unit(hash(across)) * span + drift_world[1],
+            self.eye_world[2],
+        );
+        let pos_world = [x, y_world, z];
+        (!sheltered(pos_world, self.roofs)).then_some(pos_world)
+    }
+}
+
+/// Drop `index` as `view` sees it; `None` when it is not drawn.
 ///
 /// keep in sync with shaders/rain.wgsl: rain_drop
-pub fn drop_at(
-    index: u32,
-    time_s: f32,
-    eye_world: [f32; 3],
-    drift_world: [f32; 2],
-    wind_world_per_s: [f32; 2],
-    rain: f32,
-    roofs: &[Roof],
-) -> Option<Streak> {
-    let Fall {
-        start,
-        fallen,
-        falls,
-    } = Fall::of(index, time_s, rain)?;
-    let across = hash(start ^ hash(falls as i32 as u32));
-    let span = 2.0 * RAIN_RADIUS_WORLD;
-    let x = wrap_round(unit(across) * span + drift_world[0], eye_world[0]);
-    let z = wrap_round(unit(hash(across)) * span + drift_world[1], eye_world[2]);
-    let y = eye_world[1] + RAIN_HEIGHT_WORLD * 0.5 - (fallen - falls) * RAIN_HEIGHT_WORLD;
-    let head = [x, y, z];
-    let to_eye = [x - eye_world[0], y - eye_world[1], z - eye_world[2]];
+pub fn drop_at(index: u32, view: &RainView) -> Option<Streak> {
+    let fall = Fall::of(index, view.time_s, view.rain)?;
+    let eye = view.eye_world;
+    let y = eye[1] + RAIN_HEIGHT_WORLD * 0.5 - (fall.fallen - fall.falls) * RAIN_HEIGHT_WORLD;
+    let head = view.place(&fall, view.drift_world, y)?;
+    let [x, _, z] = head;
+    let to_eye = [x - eye[0], y - eye[1], z - eye[2]];
     let distance = (to_eye[0] * to_eye[0] + to_eye[1] * to_eye[1] + to_eye[2] * to_eye[2]).sqrt();
-    if y < 0.0 || distance < RAIN_CLEAR_WORLD || sheltered(head, roofs) {
+    if y < 0.0 || distance < RAIN_CLEAR_WORLD {
         return None;
     }
+    let wind = view.wind_world_per_s;
     let tail = [
-        x - wind_world_per_s[0] * RAIN_STREAK_S,
+        x - wind[0] * RAIN_STREAK_S,
         y + RAIN_FALL_WORLD_PER_S * RAIN_STREAK_S,
-        z - wind_world_per_s[1] * RAIN_STREAK_S,
+        z - wind[1] * RAIN_STREAK_S,
     ];
     Some(Streak {
         head_world: head,
@@ -173,47 +193,24 @@ pub struct Splash {
     pub age_s: f32,
 }
 
-/// The splash of drop `index` at `time_s` (same arguments as [`drop_at`]): the drop met the
-/// floor (y = 0) less than [`RAIN_SPLASH_S`] ago in its current fall, at the place across
-/// where it was then (the wind's drift at that moment), not under a roof; `None` otherwise.
-/// A drop meets the floor only when the box of rain reaches it (the eye lower than half the
-/// box's height).
+/// The splash of drop `index` as `view` sees it: the drop met the floor (y = 0) less than
+/// [`RAIN_SPLASH_S`] ago in its current fall, at the place across where it was then (the
+/// wind's drift at that moment), not under a roof; `None` otherwise. A drop meets the floor
+/// only when the box of rain reaches it (the eye lower than half the box's height).
 ///
 /// keep in sync with shaders/rain.wgsl: rain_splash
-pub fn splash_at(
-    index: u32,
-    time_s: f32,
-    eye_world: [f32; 3],
-    drift_world: [f32; 2],
-    wind_world_per_s: [f32; 2],
-    rain: f32,
-    roofs: &[Roof],
-) -> Option<Splash> {
-    let Fall {
-        start,
-        fallen,
-        falls,
-    } = Fall::of(index, time_s, rain)?;
+pub fn splash_at(index: u32, view: &RainView) -> Option<Splash> {
+    let fall = Fall::of(index, view.time_s, view.rain)?;
     // The share of its fall at which the drop passes y = 0, and the time since.
-    let hit = (eye_world[1] + RAIN_HEIGHT_WORLD * 0.5) / RAIN_HEIGHT_WORLD;
-    let age_s = (fallen - falls - hit) * (RAIN_HEIGHT_WORLD / RAIN_FALL_WORLD_PER_S);
+    let hit = (view.eye_world[1] + RAIN_HEIGHT_WORLD * 0.5) / RAIN_HEIGHT_WORLD;
+    let age_s = (fall.fallen - fall.falls - hit) * (RAIN_HEIGHT_WORLD / RAIN_FALL_WORLD_PER_S);
     if !(0.0..RAIN_SPLASH_S).contains(&age_s) {
         return None;
     }
-    let across = hash(start ^ hash(falls as i32 as u32));
-    let span = 2.0 * RAIN_RADIUS_WORLD;
-    let drift_then = [
-        drift_world[0] - wind_world_per_s[0] * age_s,
-        drift_world[1] - wind_world_per_s[1] * age_s,
-    ];
-    let x = wrap_round(unit(across) * span + drift_then[0], eye_world[0]);
-    let z = wrap_round(unit(hash(across)) * span + drift_then[1], eye_world[2]);
-    let center = [x, 0.0, z];
-    if sheltered(center, roofs) {
-        return None;
-    }
+    let (drift, wind) = (view.drift_world, view.wind_world_per_s);
+    let drift_then = [drift[0] - wind[0] * age_s, drift[1] - wind[1] * age_s];
     Some(Splash {
-        center_world: center,
+        center_world: view.place(&fall, drift_then, 0.0)?,
         age_s,
     })
 }
@@ -238,9 +235,27 @@ mod tests {
 
     const EYE: [f32; 3] = [0.0, 4.8, 12.5];
 
+    /// The rain from `EYE` at `time_s`.
+    fn view(
+        time_s: f32,
+        drift_world: [f32; 2],
+        wind_world_per_s: [f32; 2],
+        rain: f32,
+        roofs: &[Roof],
+    ) -> RainView<'_> {
+        RainView {
+            time_s,
+            eye_world: EYE,
+            drift_world,
+            wind_world_per_s,
+            rain,
+            roofs,
+        }
+    }
+
     fn drops(time_s: f32, rain: f32, roofs: &[Roof]) -> Vec<Streak> {
         (0..RAIN_DROPS)
-            .filter_map(|i| drop_at(i, time_s, EYE, [3.0, 1.0], [9.0, 2.7], rain, roofs))
+            .filter_map(|i| drop_at(i, &view(time_s, [3.0, 1.0], [9.0, 2.7], rain, roofs)))
             .collect()
     }
 
@@ -278,8 +293,9 @@ mod tests {
         for step in 0..120 {
             let time_s = step as f32 / 60.0;
             for i in 0..RAIN_DROPS {
-                let splash =
-                    |roofs: &[Roof]| splash_at(i, time_s, EYE, [3.0, 1.0], [9.0, 2.7], 1.0, roofs);
+                let splash = |roofs: &[Roof]| {
+                    splash_at(i, &view(time_s, [3.0, 1.0], [9.0, 2.7], 1.0, roofs))
+                };
                 if let Some(s) = splash(&roofs) {
                     splashes += 1;
                     assert!(!sheltered(s.center_world, &roofs), "{s:?}");
@@ -304,8 +320,8 @@ mod tests {
         while checked < 20 && index < RAIN_DROPS {
             for step in 0..240 {
                 let t = step as f32 / 60.0;
-                let before = drop_at(index, t, EYE, [0.0; 2], [0.0; 2], 1.0, &[]);
-                let after = splash_at(index, t + 1.0 / 60.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]);
+                let before = drop_at(index, &view(t, [0.0; 2], [0.0; 2], 1.0, &[]));
+                let after = splash_at(index, &view(t + 1.0 / 60.0, [0.0; 2], [0.0; 2], 1.0, &[]));
                 if let (Some(d), Some(s)) = (before, after)
                     && s.age_s < 1.0 / 60.0
                 {
@@ -321,7 +337,8 @@ mod tests {
         assert!(checked >= 5, "{checked}");
         // No rain, no splashes.
         assert!(
-            (0..RAIN_DROPS).all(|i| splash_at(i, 1.0, EYE, [0.0; 2], [0.0; 2], 0.0, &[]).is_none())
+            (0..RAIN_DROPS)
+                .all(|i| splash_at(i, &view(1.0, [0.0; 2], [0.0; 2], 0.0, &[])).is_none())
         );
     }
 
@@ -334,14 +351,14 @@ mod tests {
         assert!(drops(1.0, 0.0, &[]).is_empty());
         // One step later most drops are 11/60 lower at the same place across.
         let (a, b) = (
-            drop_at(5, 2.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]),
-            drop_at(5, 2.0 + 1.0 / 60.0, EYE, [0.0; 2], [0.0; 2], 1.0, &[]),
+            drop_at(5, &view(2.0, [0.0; 2], [0.0; 2], 1.0, &[])),
+            drop_at(5, &view(2.0 + 1.0 / 60.0, [0.0; 2], [0.0; 2], 1.0, &[])),
         );
         let (a, b) = (a.unwrap(), b.unwrap());
         assert!((a.head_world[1] - b.head_world[1] - RAIN_FALL_WORLD_PER_S / 60.0).abs() < 1e-3);
         assert_eq!(a.head_world[0], b.head_world[0]);
         // The streak leans with the wind.
-        let windy = drop_at(5, 2.0, EYE, [0.0; 2], [9.0, 0.0], 1.0, &[]).unwrap();
+        let windy = drop_at(5, &view(2.0, [0.0; 2], [9.0, 0.0], 1.0, &[])).unwrap();
         assert!(windy.tail_world[0] < windy.head_world[0]);
         assert!(windy.tail_world[1] > windy.head_world[1]);
     }

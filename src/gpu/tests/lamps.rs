@@ -7,12 +7,9 @@
 //! lamp's share shows. Like the other GPU tests they are skipped (saying so) without an
 //! adapter, and fail under CI.
 
-use glam::Vec3;
-
-use super::{context, flat_maps, inputs};
-use crate::frame::{CameraPose, Frame, View};
-use crate::gpu::camera::clip_from_world;
-use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use super::{context, flat_maps, fog_config, render_once, seen_from, sum_rgb_3x3};
+use crate::frame::{CameraPose, Frame};
+use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::{Lamp, Scene};
 
@@ -55,13 +52,7 @@ fn camera() -> CameraPose {
 
 /// The pixel `pos_world` lands on.
 fn pixel_of(pos_world: [f32; 3]) -> (u32, u32) {
-    let (width, height) = SIZE;
-    let clip = clip_from_world(&camera(), width as f32 / height as f32)
-        * Vec3::from_array(pos_world).extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    let x = (ndc.x * 0.5 + 0.5) * width as f32;
-    let y = (0.5 - ndc.y * 0.5) * height as f32;
-    (x as u32, y as u32)
+    super::pixel_of(&camera(), SIZE, pos_world)
 }
 
 fn render(
@@ -82,57 +73,25 @@ fn render_with(
     (compositor, density, readback): (Compositor, f32, Readback),
     capsules: &[crate::frame::Capsule],
 ) -> Frame {
-    let (width, height) = SIZE;
-    let config = RenderConfig {
-        width,
-        height,
-        view: View::Fog,
-        compositor,
-        readback,
-    };
-    let mut renderer =
-        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
     let maps = flat_maps(scene, density);
-    let mut at = inputs(scene, &maps, 30);
-    at.camera = camera();
-    at.capsules = capsules;
-    renderer
-        .render_one(&at)
-        .unwrap_or_else(|e| panic!("render: {e}"))
+    let at = crate::frame::FrameInputs {
+        capsules,
+        ..seen_from(scene, &maps, 30, camera())
+    };
+    render_once(ctx, scene, &fog_config(SIZE, compositor, readback), &at)
 }
 
 /// Mean R + G + B of the 8-bit frame over the 3×3 pixels round `pos_world`'s.
 fn brightness(frame: &Frame, pos_world: [f32; 3]) -> f64 {
-    let (x, y) = pixel_of(pos_world);
-    let mut sum = 0.0;
-    for py in y - 1..=y + 1 {
-        for px in x - 1..=x + 1 {
-            let i = ((py * frame.width + px) * 4) as usize;
-            sum += frame.rgba8[i..i + 3]
-                .iter()
-                .map(|&c| f64::from(c))
-                .sum::<f64>();
-        }
-    }
-    sum / 9.0
+    sum_rgb_3x3(&frame.rgba8, frame.width, pixel_of(pos_world), f64::from) / 9.0
 }
 
 /// Mean R + G + B of the fog layer alone (linear, premultiplied) over the 3×3 pixels round
 /// `pos_world`'s.
 fn fog_light(frame: &Frame, pos_world: [f32; 3]) -> f64 {
     let layer = frame.fog_f16.as_ref().expect("the fog layer");
-    let (x, y) = pixel_of(pos_world);
-    let mut sum = 0.0;
-    for py in y - 1..=y + 1 {
-        for px in x - 1..=x + 1 {
-            let i = ((py * frame.width + px) * 4) as usize;
-            sum += layer[i..i + 3]
-                .iter()
-                .map(|&bits| f64::from(f16_bits_to_f32(bits)))
-                .sum::<f64>();
-        }
-    }
-    sum / 9.0
+    let half = |bits| f64::from(f16_bits_to_f32(bits));
+    sum_rgb_3x3(layer, frame.width, pixel_of(pos_world), half) / 9.0
 }
 
 #[test]

@@ -6,10 +6,10 @@
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs};
+use super::{context, flat_maps, floats, fog_config, inputs, render, renderer_for, seen_from};
 use crate::color::linear_to_srgb8;
-use crate::frame::{CameraPose, Frame, View};
-use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::frame::{CameraPose, Frame};
+use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::{Fire, FireKind, Scene};
 
@@ -36,33 +36,18 @@ fn render_by(
     ctx: &GpuContext,
     compositor: Compositor,
     scene: &Scene,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     readback: Readback,
     maps: &(Vec<u8>, Vec<u8>),
     camera: Option<CameraPose>,
 ) -> Frame {
-    let config = RenderConfig {
-        width,
-        height,
-        view: View::Fog,
-        compositor,
-        readback,
-    };
-    let mut renderer =
-        Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
+    let mut renderer = renderer_for(ctx, scene, &fog_config(size, compositor, readback));
     assert_eq!(renderer.compositor(), compositor);
-    let mut at = inputs(scene, maps, 30);
-    if let Some(camera) = camera {
-        at.camera = camera;
-    }
-    renderer
-        .render_one(&at)
-        .unwrap_or_else(|e| panic!("render: {e}"))
-}
-
-/// Half-float bits to `f32`, four to a pixel.
-fn floats(bits: &[u16]) -> Vec<f32> {
-    bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
+    let at = match camera {
+        Some(camera) => seen_from(scene, maps, 30, camera),
+        None => inputs(scene, maps, 30),
+    };
+    render(&mut renderer, &at)
 }
 
 /// `layer` (premultiplied) over `under` (opaque), per channel: `layer + under × (1 − αlayer)`.
@@ -414,13 +399,6 @@ fn compute_fog_layer_is_empty_without_fog() {
     let size = (40, 24);
     let fog_maps = flat_maps(&scene, 1.0);
     let clear_maps = flat_maps(&scene, 0.0);
-    let config = RenderConfig {
-        width: size.0,
-        height: size.1,
-        view: View::Fog,
-        compositor: Compositor::Compute,
-        readback: BOTH,
-    };
     let hall = render_by(
         &ctx,
         Compositor::Compute,
@@ -438,19 +416,14 @@ fn compute_fog_layer_is_empty_without_fog() {
     );
 
     // Same renderer: foggy, then a fog map with no fog anywhere.
-    let mut renderer =
-        Renderer::new(&ctx, &scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"));
-    let foggy = renderer
-        .render_one(&inputs(&scene, &fog_maps, 30))
-        .unwrap_or_else(|e| panic!("render: {e}"));
+    let mut renderer = renderer_for(&ctx, &scene, &fog_config(size, Compositor::Compute, BOTH));
+    let foggy = render(&mut renderer, &inputs(&scene, &fog_maps, 30));
     let foggy_layer = floats(foggy.fog_f16.as_deref().expect("the fog layer"));
     assert!(
         foggy_layer.chunks_exact(4).any(|p| p[3] > 0.5),
         "the foggy frame's layer holds no fog"
     );
-    let clear = renderer
-        .render_one(&inputs(&scene, &clear_maps, 30))
-        .unwrap_or_else(|e| panic!("render: {e}"));
+    let clear = render(&mut renderer, &inputs(&scene, &clear_maps, 30));
     let clear_layer = clear.fog_f16.as_deref().expect("the fog layer");
     assert!(
         clear_layer.iter().all(|&b| b == 0 || b == 0x8000),

@@ -1,52 +1,21 @@
 //! GPU tests of the `reflection` pass: the wet floor under the ball shows the ball's glow, a
 //! dry floor does not, and a scene without weather has no reflection at all.
 
-use glam::Vec4;
-
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{clear_weather, context, flat_maps, inputs, pixel_of, render, renderer, sum_rgb_3x3};
 use crate::frame::{Frame, View, WeatherFrame};
-use crate::gpu::camera;
 use crate::scene::{Scene, Weather};
 
 /// A weather frame of the clear sky with the ground `wetness` wet.
 fn weather(wetness: f32) -> WeatherFrame {
     WeatherFrame {
-        fog_density: 0.003,
-        gloom: 0.0,
-        rain: 0.0,
         wetness,
-        flash: 0.0,
-        wind_world_per_s: [0.0; 2],
-        drift_world: [0.0; 2],
-        noise_drift_world: [0.0; 3],
-        fog_light: 1.0,
-        last_strike: None,
+        ..clear_weather()
     }
-}
-
-/// The pixel (x, y) where `world` is seen in a `width` × `height` picture from `clip`.
-fn pixel_of(clip: glam::Mat4, world: [f32; 3], width: u32, height: u32) -> (u32, u32) {
-    let p = clip * Vec4::new(world[0], world[1], world[2], 1.0);
-    let (x, y) = (p.x / p.w, p.y / p.w);
-    (
-        ((x * 0.5 + 0.5) * width as f32) as u32,
-        ((0.5 - y * 0.5) * height as f32) as u32,
-    )
 }
 
 /// Sum of R + G + B over the 3 × 3 pixels round (x, y).
-fn probe(frame: &Frame, (x, y): (u32, u32)) -> u32 {
-    let mut sum = 0;
-    for py in y - 1..=y + 1 {
-        for px in x - 1..=x + 1 {
-            let i = ((py * frame.width + px) * 4) as usize;
-            sum += frame.rgba8[i..i + 3]
-                .iter()
-                .map(|&c| u32::from(c))
-                .sum::<u32>();
-        }
-    }
-    sum
+fn probe(frame: &Frame, at: (u32, u32)) -> f64 {
+    sum_rgb_3x3(&frame.rgba8, frame.width, at, f64::from)
 }
 
 #[test]
@@ -63,10 +32,9 @@ fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
     let at = inputs(&plain, &maps, 30);
     // The ball's mirror image, a radius under the floor (the ball rests on it), seen on the
     // floor a little in front of where the ball touches it.
-    let clip = camera::clip_from_world(&at.camera, w as f32 / h as f32);
     let [bx, by, bz] = at.ball_pos_world;
-    let mirrored = pixel_of(clip, [bx, -by * 1.2, bz], w, h);
-    let beside = pixel_of(clip, [bx + 3.0, 0.0, bz + 1.0], w, h);
+    let mirrored = pixel_of(&at.camera, (w, h), [bx, -by * 1.2, bz]);
+    let beside = pixel_of(&at.camera, (w, h), [bx + 3.0, 0.0, bz + 1.0]);
 
     let mut with_weather = renderer(&ctx, &stormy, w, h, View::Fog);
     let mut dry_at = at;
@@ -84,7 +52,7 @@ fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
     // Under the ball the wet floor shows its glow; the dry floor only the stone it lights.
     let (wet_under, dry_under) = (probe(&wet, mirrored), probe(&dry, mirrored));
     assert!(
-        wet_under > dry_under + 60,
+        wet_under > dry_under + 60.0,
         "wet {wet_under} is not brighter than dry {dry_under} under the ball at {mirrored:?}"
     );
     // Away from anything bright, wet stone is darker than dry: the reflection is of the hall,

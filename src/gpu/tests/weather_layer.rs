@@ -3,18 +3,23 @@
 //! exactly where the picture shows neither, covering every pixel they change in the picture,
 //! hidden behind the hall where the picture hides them, the rain's part composited back over
 //! the picture without rain; a scene without weather gets no layer, and asking for the layer
-//! leaves the picture's bytes as they were.
+//! leaves the picture's bytes as they were. Debris shows in a strong wind, where the CPU twin
+//! puts it, and not below the wind it needs.
 //!
 //! Each frame is rendered twice with the same weather but for the rain, the debris and the
 //! bolt (the same gloom, flash, fog light and wind), so the only difference in the picture is
 //! what the layer should hold.
 
-use super::{context, flat_maps, inputs};
-use crate::frame::{CameraPose, Frame, FrameInputs, View, WeatherFrame};
+use super::{
+    clear_weather, context, flat_maps, floats, fog_config, render, renderer_for, screen_of,
+    seen_from,
+};
+use crate::frame::{CameraPose, Frame, FrameInputs, WeatherFrame};
 use crate::gpu::passes::bolt::CORE_LINEAR;
-use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::gpu::{Compositor, GpuContext, Readback, Renderer};
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::{Scene, Weather};
+use crate::weather::debris::{DEBRIS_CALM_WORLD_PER_S, DEBRIS_MAX, debris_at};
 
 /// The picture and the weather layer back.
 const LAYERS: Readback = Readback {
@@ -47,53 +52,35 @@ fn weather(rain: f32, wind_world_per_s: f32, bolt: bool) -> WeatherFrame {
         fog_density: 0.012,
         gloom: 0.3,
         rain,
-        wetness: 0.0,
-        flash: 0.0,
         wind_world_per_s: [wind_world_per_s, 0.0],
         drift_world: [0.4, 0.1],
-        noise_drift_world: [0.0; 3],
-        fog_light: 1.0,
         last_strike: bolt.then_some((1, time_s - 0.05)),
+        ..clear_weather()
     }
 }
 
 fn renderer(ctx: &GpuContext, scene: &Scene, readback: Readback) -> Renderer {
-    let config = RenderConfig {
-        width: SIZE.0,
-        height: SIZE.1,
-        view: View::Fog,
-        compositor: Compositor::Raster,
-        readback,
-    };
-    Renderer::new(ctx, scene, &config).unwrap_or_else(|e| panic!("renderer: {e}"))
+    renderer_for(ctx, scene, &fog_config(SIZE, Compositor::Raster, readback))
 }
 
-/// The frame's inputs, seen as scenes/storm.ron sees the hall: low, looking across it at the
-/// sky over its back, where the bolts come down.
+/// scenes/storm.ron's view of the hall: low, looking across it at the sky over its back,
+/// where the bolts come down.
+const STORM_CAMERA: CameraPose = CameraPose {
+    eye_world: [0.0, 4.8, 12.5],
+    target_world: [0.0, 1.4, -4.0],
+    fov_y_deg: 55.0,
+};
+
+/// The frame's inputs, seen from [`STORM_CAMERA`].
 fn storm_inputs<'a>(
     scene: &Scene,
     maps: &'a (Vec<u8>, Vec<u8>),
     weather: Option<WeatherFrame>,
 ) -> FrameInputs<'a> {
-    let mut at = inputs(scene, maps, FRAME);
-    at.camera = CameraPose {
-        eye_world: [0.0, 4.8, 12.5],
-        target_world: [0.0, 1.4, -4.0],
-        fov_y_deg: 55.0,
-    };
-    at.weather = weather;
-    at
-}
-
-fn render(renderer: &mut Renderer, at: &FrameInputs<'_>) -> Frame {
-    renderer
-        .render_one(at)
-        .unwrap_or_else(|e| panic!("render: {e}"))
-}
-
-/// Half-float bits to `f32`.
-fn floats(bits: &[u16]) -> Vec<f32> {
-    bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
+    FrameInputs {
+        weather,
+        ..seen_from(scene, maps, FRAME, STORM_CAMERA)
+    }
 }
 
 /// The layer's pixels are premultiplied: alpha in 0..=1, colour in 0..=alpha × the brightest
@@ -291,4 +278,82 @@ fn the_weather_layer_leaves_the_picture_alone_and_needs_weather() {
         asked.linear_f16 == plain.linear_f16 && asked.rgba8 == plain.rgba8,
         "drawing the weather layer changed the picture"
     );
+}
+
+/// Distance in pixels from `(x, y)` to the segment from `a` to `b`.
+fn distance_to_segment((x, y): (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length_sq = dx * dx + dy * dy;
+    let t = if length_sq > 0.0 {
+        (((x - a.0) * dx + (y - a.1) * dy) / length_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (x - (a.0 + t * dx)).hypot(y - (a.1 + t * dy))
+}
+
+/// Debris is drawn: without rain or a bolt, a wind just under
+/// [`DEBRIS_CALM_WORLD_PER_S`] draws nothing of the weather, while a strong one blows dark
+/// streaks through the picture (every debris piece at 11 units/s), and each pixel they cover
+/// lies on a piece's streak where the CPU twin (`weather/debris.rs`) puts it: only debris can
+/// explain them.
+#[test]
+fn a_strong_wind_blows_debris_through_the_picture() {
+    let Some(ctx) = context() else { return };
+    let scene = stormy_scene();
+    let maps = flat_maps(&scene, 0.6);
+    let mut renderer = renderer(&ctx, &scene, LAYERS);
+    let (calm_wind, gale_wind) = (DEBRIS_CALM_WORLD_PER_S - 0.5, 11.0);
+    let gale_at = storm_inputs(&scene, &maps, Some(weather(0.0, gale_wind, false)));
+    let gale = render(&mut renderer, &gale_at);
+    // Last: a layer not cleared would still hold the gale's debris.
+    let calm = render(
+        &mut renderer,
+        &storm_inputs(&scene, &maps, Some(weather(0.0, calm_wind, false))),
+    );
+
+    let calm_layer = calm.weather_f16.as_deref().expect("the weather layer");
+    assert!(
+        calm_layer.iter().all(|&h| h == 0),
+        "below {DEBRIS_CALM_WORLD_PER_S} units/s of wind and without rain the weather layer \
+         is not empty"
+    );
+    assert!(
+        gale.rgba8 != calm.rgba8,
+        "a strong wind changes nothing in the picture"
+    );
+    let covered = assert_layer_holds_what_changed(&gale, &calm, "debris");
+    eprintln!("pixels covered by debris: {covered}");
+    assert!(covered >= 10, "only {covered} pixels of debris");
+
+    // Every piece's streak on screen, as the CPU twin places it (both ends in front of the eye).
+    let streaks: Vec<_> = (0..DEBRIS_MAX)
+        .filter_map(|i| debris_at(i, gale_at.time_s, STORM_CAMERA.eye_world, [gale_wind, 0.0]))
+        .filter_map(|piece| {
+            let head = screen_of(&STORM_CAMERA, SIZE, piece.head_world)?;
+            Some((head, screen_of(&STORM_CAMERA, SIZE, piece.tail_world)?))
+        })
+        .collect();
+    // The streaks are a pixel wide at this size: a covered pixel's centre lies within half a
+    // pixel of its piece's line; one pixel more for the soft edge's rasterisation.
+    let reach_px = 1.5;
+    let layer = floats(gale.weather_f16.as_deref().expect("the weather layer"));
+    for (i, pixel) in layer.chunks_exact(4).enumerate() {
+        if pixel[3] <= 0.02 {
+            continue;
+        }
+        let centre = (
+            (i as u32 % SIZE.0) as f32 + 0.5,
+            (i as u32 / SIZE.0) as f32 + 0.5,
+        );
+        let nearest = streaks
+            .iter()
+            .map(|&(head, tail)| distance_to_segment(centre, head, tail))
+            .fold(f32::INFINITY, f32::min);
+        assert!(
+            nearest <= reach_px,
+            "the layer covers {centre:?} (alpha {}), {nearest:.2} pixels from any debris piece",
+            pixel[3]
+        );
+    }
 }

@@ -1,23 +1,15 @@
 //! GPU test of the flames in the wind: a flame's tip leans the way the wind blows across the
 //! view, and as far the other way when the wind turns.
 
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{clear_weather, context, flat_maps, render, renderer, seen_from};
 use crate::frame::{CameraPose, Frame, View, WeatherFrame};
 use crate::scene::{Fire, FireKind, Scene, Weather};
 
 /// A clear evening's weather frame with the wind `wind_world_per_s` (x, z), no rain.
 fn windy(wind_world_per_s: [f32; 2]) -> WeatherFrame {
     WeatherFrame {
-        fog_density: 0.003,
-        gloom: 0.0,
-        rain: 0.0,
-        wetness: 0.0,
-        flash: 0.0,
         wind_world_per_s,
-        drift_world: [0.0; 2],
-        noise_drift_world: [0.0; 3],
-        fog_light: 1.0,
-        last_strike: None,
+        ..clear_weather()
     }
 }
 
@@ -57,13 +49,13 @@ fn a_flame_leans_the_way_the_wind_blows_across_the_view() {
     let mut dark = lit.clone();
     dark.fires.clear();
     let maps = flat_maps(&lit, 0.0);
-    let mut at = inputs(&lit, &maps, 30);
     // Looking level at the fire along −z: the picture's right is world +x.
-    at.camera = CameraPose {
+    let camera = CameraPose {
         eye_world: [0.0, 1.6, 5.0],
         target_world: [0.0, 1.5, 2.0],
         fov_y_deg: 50.0,
     };
+    let at = seen_from(&lit, &maps, 30, camera);
     let frame_in = |wind| {
         let mut frame = at;
         frame.weather = Some(windy(wind));

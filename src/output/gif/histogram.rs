@@ -2,16 +2,17 @@
 //! exactly), and the weighted histogram median cut and k-means work on.
 //!
 //! The distinct colours and their counts are found per band of [`BAND_PIXELS`] pixels in
-//! parallel and merged: the bands depend only on the frame's size, and the merged list (sorted
-//! by colour, counts summed) is the same in whatever order bands are added, so the result
-//! never depends on the number of threads.
+//! parallel and merged, or in one pass over the whole frame where bands would not pay (one
+//! thread to run them: each band fills and merges a table of its own, a third more work). The
+//! merged list (sorted by colour, counts summed) is the same in whatever order bands are added
+//! and with or without bands, so the result never depends on the number of threads.
 
 use rayon::prelude::*;
 
 use super::{MAX_COLOURS, pack, unpack};
 
 /// Pixels per band when counting in parallel: 2^19 (2 MiB of RGBA8), four bands of a
-/// 1920×1080 frame. Fixed, so the bands never depend on the threads.
+/// 1920×1080 frame.
 const BAND_PIXELS: usize = 1 << 19;
 
 /// Most distinct colours median cut works on directly; beyond, colours are binned.
@@ -19,12 +20,25 @@ const MAX_EXACT_BINS: usize = 1 << 16;
 /// Bits kept per channel when binning.
 const HISTOGRAM_BITS: u32 = 6;
 
-/// The frame's distinct colours, sorted, if there are at most 256 of them (bands in parallel).
-pub(crate) fn exact_palette(rgba8: &[u8]) -> Option<Vec<u32>> {
-    let bands: Vec<Option<Vec<u32>>> = rgba8
-        .par_chunks(BAND_PIXELS * 4)
-        .map(exact_palette_of_band)
-        .collect();
+/// `count` of each band of `rgba8`, in order: bands of [`BAND_PIXELS`] in parallel on the
+/// current rayon pool when `banded`, else the whole frame as one band on the calling thread
+/// (none for an empty frame either way).
+fn per_band<T: Send>(
+    rgba8: &[u8],
+    banded: bool,
+    count: impl Fn(&[u8]) -> T + Sync + Send,
+) -> Vec<T> {
+    if banded {
+        rgba8.par_chunks(BAND_PIXELS * 4).map(count).collect()
+    } else {
+        rgba8.chunks(rgba8.len().max(4)).map(count).collect()
+    }
+}
+
+/// The frame's distinct colours, sorted, if there are at most 256 of them (bands in parallel
+/// when `banded`; the same either way).
+pub(crate) fn exact_palette(rgba8: &[u8], banded: bool) -> Option<Vec<u32>> {
+    let bands = per_band(rgba8, banded, exact_palette_of_band);
     let mut colours: Vec<u32> = Vec::new();
     for band in bands {
         let band = band?;
@@ -84,8 +98,10 @@ pub(crate) struct Histogram {
 }
 
 impl Histogram {
-    pub(crate) fn of(rgba8: &[u8]) -> Self {
-        match ColourCounts::of(rgba8) {
+    /// The histogram of `rgba8`, its colours counted in bands in parallel when `banded` (the
+    /// same either way).
+    pub(crate) fn of(rgba8: &[u8], banded: bool) -> Self {
+        match ColourCounts::of(rgba8, banded) {
             Some(exact) => Histogram {
                 bins: exact
                     .into_iter()
@@ -144,15 +160,11 @@ const EMPTY: u32 = u32::MAX;
 
 impl ColourCounts {
     /// The frame's distinct colours with their pixel counts, sorted by colour, or `None` when
-    /// there are more than [`MAX_EXACT_BINS`]: bands counted in parallel, each in a table of
-    /// its own, then the tables added to the first one's in band order and sorted once (the
-    /// sorted list is the same whichever way the counts were added).
-    fn of(rgba8: &[u8]) -> Option<Vec<(u32, u64)>> {
-        let bands: Vec<Option<ColourCounts>> = rgba8
-            .par_chunks(BAND_PIXELS * 4)
-            .map(ColourCounts::of_band)
-            .collect();
-        let mut bands = bands.into_iter();
+    /// there are more than [`MAX_EXACT_BINS`]: bands counted (in parallel when `banded`), each
+    /// in a table of its own, then the tables added to the first one's in band order and sorted
+    /// once (the sorted list is the same whichever way the counts were added).
+    fn of(rgba8: &[u8], banded: bool) -> Option<Vec<(u32, u64)>> {
+        let mut bands = per_band(rgba8, banded, ColourCounts::of_band).into_iter();
         let mut table = bands.next().flatten()?;
         for band in bands {
             for (key, count) in band?.slots {
@@ -258,7 +270,7 @@ mod tests {
     fn exact_counts_match_counting_every_pixel() {
         for (distinct, seed) in [(1, 1), (300, 2), (40_000, 3)] {
             let rgba8 = pixels(200_000, distinct, seed);
-            let histogram = Histogram::of(&rgba8);
+            let histogram = Histogram::of(&rgba8, true);
             let expected = reference_counts(&rgba8);
             assert_eq!(histogram.bins.len(), expected.len(), "{distinct} colours");
             for (bin, (key, count)) in histogram.bins.iter().zip(&expected) {
@@ -285,15 +297,18 @@ mod tests {
     fn counts_merged_across_bands_match_counting_every_pixel() {
         // Shared colours and colours of one band only; fewer than the limit in all.
         let rgba8 = banded(3, 30_000, |band| band * 10_000);
-        let histogram = Histogram::of(&rgba8);
         let expected = reference_counts(&rgba8);
-        assert_eq!(histogram.bins.len(), expected.len());
         assert_eq!(expected.len(), 50_000);
-        for (bin, (key, count)) in histogram.bins.iter().zip(&expected) {
-            assert_eq!(
-                (bin.count, bin.mean),
-                (*count, unpack(*key).map(|v| v as f32))
-            );
+        // In bands or in one pass, the same counts.
+        for in_bands in [true, false] {
+            let histogram = Histogram::of(&rgba8, in_bands);
+            assert_eq!(histogram.bins.len(), expected.len());
+            for (bin, (key, count)) in histogram.bins.iter().zip(&expected) {
+                assert_eq!(
+                    (bin.count, bin.mean),
+                    (*count, unpack(*key).map(|v| v as f32))
+                );
+            }
         }
         // The same on one thread and on three.
         let on = |threads: usize| {
@@ -301,38 +316,47 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| ColourCounts::of(&rgba8))
+            pool.install(|| ColourCounts::of(&rgba8, true))
         };
         assert_eq!(on(1), on(3));
+        assert_eq!(on(3), ColourCounts::of(&rgba8, false));
     }
 
     #[test]
     fn bands_under_the_limit_whose_union_is_over_it_are_binned() {
         let rgba8 = banded(3, 40_000, |band| band * 40_000);
         assert!(reference_counts(&rgba8).len() > MAX_EXACT_BINS);
-        assert!(ColourCounts::of(&rgba8).is_none());
-        let total: u64 = Histogram::of(&rgba8).bins.iter().map(|bin| bin.count).sum();
-        assert_eq!(total, (rgba8.len() / 4) as u64);
+        for in_bands in [true, false] {
+            assert!(ColourCounts::of(&rgba8, in_bands).is_none());
+            let histogram = Histogram::of(&rgba8, in_bands);
+            let total: u64 = histogram.bins.iter().map(|bin| bin.count).sum();
+            assert_eq!(total, (rgba8.len() / 4) as u64);
+        }
     }
 
     #[test]
     fn exact_palettes_are_the_union_of_the_bands() {
-        let same = banded(2, 200, |_| 5_000);
-        assert_eq!(exact_palette(&same).map(|p| p.len()), Some(200));
-        let apart = banded(2, 200, |band| band * 100);
-        let union: Vec<u32> = reference_counts(&apart).into_keys().collect();
-        assert_eq!(union.len(), 300);
-        assert_eq!(exact_palette(&apart), None);
-        let few = banded(2, 120, |band| band * 100);
-        let union: Vec<u32> = reference_counts(&few).into_keys().collect();
-        assert_eq!(exact_palette(&few), Some(union));
+        for in_bands in [true, false] {
+            let same = banded(2, 200, |_| 5_000);
+            assert_eq!(exact_palette(&same, in_bands).map(|p| p.len()), Some(200));
+            let apart = banded(2, 200, |band| band * 100);
+            let union: Vec<u32> = reference_counts(&apart).into_keys().collect();
+            assert_eq!(union.len(), 300);
+            assert_eq!(exact_palette(&apart, in_bands), None);
+            let few = banded(2, 120, |band| band * 100);
+            let union: Vec<u32> = reference_counts(&few).into_keys().collect();
+            assert_eq!(exact_palette(&few, in_bands), Some(union));
+        }
+        // An empty frame has no colours, in bands or not.
+        assert_eq!(exact_palette(&[], true), Some(Vec::new()));
+        assert_eq!(exact_palette(&[], false), Some(Vec::new()));
     }
 
     #[test]
     fn past_the_exact_limit_colours_are_binned() {
         let rgba8 = pixels(600_000, 1 << 24, 4);
         assert!(reference_counts(&rgba8).len() > MAX_EXACT_BINS);
-        let histogram = Histogram::of(&rgba8);
+        let histogram = Histogram::of(&rgba8, true);
         let total: u64 = histogram.bins.iter().map(|bin| bin.count).sum();
         assert_eq!(total, 600_000);
         assert!(histogram.bins.len() <= 1 << (3 * HISTOGRAM_BITS));

@@ -54,9 +54,9 @@ pub struct Quantized {
 /// colours, dithering when the frame has more (see the module documentation).
 ///
 /// The three stages, [`count_colours`], [`choose_palette`] and [`map_pixels`], are public so
-/// that benchmarks can time them apart; this is exactly the three in a row. The counting and
-/// the mapping split the frame into bands of rows that run on the current rayon pool; the
-/// result does not depend on how many threads it has.
+/// that benchmarks can time them apart; this is exactly the three in a row. The mapping, and
+/// the counting on a pool of more than one thread, split the frame into bands of rows that run
+/// on the current rayon pool; the result does not depend on how many threads it has.
 pub fn quantize(rgba8: &[u8], width: u32) -> Quantized {
     map_pixels(&choose_palette(count_colours(rgba8)), rgba8, width)
 }
@@ -84,11 +84,19 @@ enum Chosen {
     },
 }
 
-/// Counts the colours of tightly packed RGBA8 pixels (alpha ignored).
+/// Counts the colours of tightly packed RGBA8 pixels (alpha ignored): in bands of rows on the
+/// current rayon pool when it has more than one thread, in one pass on one thread (where the
+/// bands' own tables and their merge would cost a third more). The same count either way.
 pub fn count_colours(rgba8: &[u8]) -> ColourCount {
-    ColourCount(match exact_palette(rgba8) {
+    count_colours_banded(rgba8, rayon::current_num_threads() > 1)
+}
+
+/// [`count_colours`], in bands of rows on the current rayon pool when `banded`, else in one
+/// pass on the calling thread. The same count either way.
+pub(crate) fn count_colours_banded(rgba8: &[u8], banded: bool) -> ColourCount {
+    ColourCount(match exact_palette(rgba8, banded) {
         Some(exact) => Counted::Exact(exact),
-        None => Counted::Histogram(Histogram::of(rgba8)),
+        None => Counted::Histogram(Histogram::of(rgba8, banded)),
     })
 }
 

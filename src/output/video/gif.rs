@@ -16,10 +16,10 @@
 use std::fs::File;
 use std::io::BufWriter;
 
-use super::ordered::{InOrder, Workers};
+use super::ordered::{InOrder, Rows, Workers};
 use super::{PendingFile, VideoError, VideoReport, VideoSettings, VideoSink, check_frame};
 use crate::frame::Frame;
-use crate::output::gif::{Quantized, choose_palette, count_colours, map_pixels, quantize};
+use crate::output::gif::{Quantized, choose_palette, count_colours_banded, map_pixels, quantize};
 
 /// Delay of the frame at `position` in the stream (0 = first frame pushed), in centiseconds,
 /// or `None` when the frame is dropped because GIF cannot show it (above 50 fps).
@@ -178,19 +178,24 @@ pub fn compress_frame(width: u32, height: u32, rgba8: &[u8], delay_cs: u16) -> g
     lzw_frame(quantize(rgba8, width), width, height, delay_cs)
 }
 
-/// [`compress_frame`] as a frame thread runs it: the colour count and the mapping, which split
-/// into bands of rows, on the row pool `rows`; the palette and the LZW, which do not, on the
-/// calling thread. The same frame as [`compress_frame`].
+/// [`compress_frame`] as a frame thread runs it: the mapping, which splits into bands of rows,
+/// on the row pool `rows`; the colour count too when bands pay there ([`Rows::bands_pay`]),
+/// else in one pass on the calling thread, like the palette and the LZW. The same frame as
+/// [`compress_frame`].
 fn compress_frame_on(
-    rows: &rayon::ThreadPool,
+    rows: &Rows<'_>,
     width: u32,
     height: u32,
     rgba8: &[u8],
     delay_cs: u16,
 ) -> gif::Frame<'static> {
-    let count = rows.install(|| count_colours(rgba8));
+    let count = if rows.bands_pay() {
+        rows.pool.install(|| count_colours_banded(rgba8, true))
+    } else {
+        count_colours_banded(rgba8, false)
+    };
     let choice = choose_palette(count);
-    let quantized = rows.install(|| map_pixels(&choice, rgba8, width));
+    let quantized = rows.pool.install(|| map_pixels(&choice, rgba8, width));
     lzw_frame(quantized, width, height, delay_cs)
 }
 

@@ -15,12 +15,14 @@
 //! own, the *row pool*, which the frame thread waits for asleep. Frames were once rayon jobs
 //! that split their rows on the same pool: a thread waiting for its frame's rows then stole a
 //! whole later frame and finished its own only after that one, so the oldest frame, the one
-//! the writer waits for, came back late while the other threads ran out of work.
+//! the writer waits for, came back late while the other threads ran out of work. Bands pay
+//! only while the row pool has threads to spare ([`Rows::bands_pay`]): with one thread, or
+//! with every frame thread busy, a job does that work in one pass on its own thread instead.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
@@ -30,7 +32,25 @@ use super::{EncoderError, VideoError};
 type Finished<T> = (u64, Result<Result<T, VideoError>, String>);
 
 /// A job as a frame thread runs it, given the row pool.
-type Job = Box<dyn FnOnce(&rayon::ThreadPool) + Send>;
+type Job = Box<dyn FnOnce(&Rows<'_>) + Send>;
+
+/// The row pool as a job is given it, with how many frame threads are running a job.
+pub(crate) struct Rows<'a> {
+    /// The pool the bands of rows run on.
+    pub(crate) pool: &'a rayon::ThreadPool,
+    /// Frame threads running a job, the caller's included.
+    busy: &'a AtomicUsize,
+}
+
+impl Rows<'_> {
+    /// Whether work split into bands of rows has threads to spread over now: the pool has more
+    /// than one, and fewer frame threads run jobs than it has. With every frame thread busy,
+    /// every core already has a frame, and the bands would only add their own cost.
+    pub(crate) fn bands_pay(&self) -> bool {
+        let threads = self.pool.current_num_threads();
+        threads > 1 && self.busy.load(Ordering::Relaxed) < threads
+    }
+}
 
 /// The threads jobs run on: frame threads taking whole jobs from one queue, and a row pool for
 /// the bands of rows inside a job (see the module documentation). Threads end once every
@@ -56,13 +76,14 @@ impl Workers {
             .build()
             .map_err(|e| cannot_start(&e))?;
         let rows = Arc::new(rows);
+        let busy = Arc::new(AtomicUsize::new(0));
         let (jobs, queue) = channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         for i in 0..threads {
-            let (queue, rows) = (Arc::clone(&queue), Arc::clone(&rows));
+            let (queue, rows, busy) = (Arc::clone(&queue), Arc::clone(&rows), Arc::clone(&busy));
             std::thread::Builder::new()
                 .name(format!("fogbank-video-{i}"))
-                .spawn(move || run_jobs(&queue, &rows))
+                .spawn(move || run_jobs(&queue, &rows, &busy))
                 .map_err(|e| cannot_start(&e))?;
         }
         Ok(Workers(Arc::new(Queue { jobs, threads })))
@@ -81,8 +102,9 @@ impl Workers {
     }
 }
 
-/// A frame thread: runs jobs from `queue` until every [`Workers`] is dropped.
-fn run_jobs(queue: &Mutex<Receiver<Job>>, rows: &rayon::ThreadPool) {
+/// A frame thread: runs jobs from `queue` until every [`Workers`] is dropped, counting itself
+/// in `busy` while it runs one.
+fn run_jobs(queue: &Mutex<Receiver<Job>>, pool: &rayon::ThreadPool, busy: &AtomicUsize) {
     loop {
         // The lock is held only while taking a job, never while running one.
         let job = match queue.lock() {
@@ -90,7 +112,11 @@ fn run_jobs(queue: &Mutex<Receiver<Job>>, rows: &rayon::ThreadPool) {
             Err(_) => return,
         };
         match job {
-            Ok(job) => job(rows),
+            Ok(job) => {
+                busy.fetch_add(1, Ordering::Relaxed);
+                job(&Rows { pool, busy });
+                busy.fetch_sub(1, Ordering::Relaxed);
+            }
             Err(_) => return,
         }
     }
@@ -143,27 +169,26 @@ impl<T: Send + 'static> InOrder<T> {
     /// `limit` jobs are in flight until the oldest is done.
     pub(crate) fn submit(
         &mut self,
-        job: impl FnOnce(&rayon::ThreadPool) -> Result<T, VideoError> + Send + 'static,
+        job: impl FnOnce(&Rows<'_>) -> Result<T, VideoError> + Send + 'static,
     ) -> Vec<Result<T, VideoError>> {
         let position = self.submitted;
         self.submitted += 1;
         let sender = self.sender.clone();
         let dropped = Arc::clone(&self.dropped);
-        self.workers
-            .spawn(Box::new(move |rows: &rayon::ThreadPool| {
-                if dropped.load(Ordering::Relaxed) {
-                    return;
-                }
-                let result = catch_unwind(AssertUnwindSafe(|| job(rows))).map_err(|panic| {
-                    panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a worker thread panicked".into())
-                });
-                // The receiver goes only with a sink that was dropped: nothing to hand back then.
-                let _ = sender.send((position, result));
-            }));
+        self.workers.spawn(Box::new(move |rows: &Rows<'_>| {
+            if dropped.load(Ordering::Relaxed) {
+                return;
+            }
+            let result = catch_unwind(AssertUnwindSafe(|| job(rows))).map_err(|panic| {
+                panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a worker thread panicked".into())
+            });
+            // The receiver goes only with a sink that was dropped: nothing to hand back then.
+            let _ = sender.send((position, result));
+        }));
         let mut ready = Vec::new();
         while let Ok(finished) = self.results.try_recv() {
             self.keep(finished);
@@ -265,7 +290,7 @@ mod tests {
         for i in 0..30u64 {
             out.extend(jobs.submit(move |rows| {
                 let nested = BUSY.with(|busy| busy.replace(true));
-                let sum: u64 = rows.install(|| {
+                let sum: u64 = rows.pool.install(|| {
                     (0..64u64)
                         .into_par_iter()
                         .map(|band| {
@@ -288,6 +313,34 @@ mod tests {
             );
             assert_eq!(sum, 2016 * i as u64);
         }
+    }
+
+    #[test]
+    fn bands_pay_only_while_the_row_pool_has_threads_to_spare() {
+        // One thread: never.
+        let mut jobs = InOrder::new(Workers::with_threads(1).unwrap(), Path::new("clip.gif"));
+        let mut out = jobs.submit(|rows| Ok(rows.bands_pay()));
+        out.extend(jobs.finish());
+        assert!(!*out[0].as_ref().unwrap());
+        // Three threads: a job alone, yes; three at once, each on a frame thread, no.
+        let mut jobs = InOrder::new(Workers::with_threads(3).unwrap(), Path::new("clip.gif"));
+        let mut out = jobs.submit(|rows| Ok(rows.bands_pay()));
+        out.extend(jobs.finish());
+        assert!(*out[0].as_ref().unwrap());
+        let all_busy = Arc::new(std::sync::Barrier::new(3));
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            let all_busy = Arc::clone(&all_busy);
+            out.extend(jobs.submit(move |rows| {
+                all_busy.wait();
+                let pay = rows.bands_pay();
+                all_busy.wait();
+                Ok(pay)
+            }));
+        }
+        out.extend(jobs.finish());
+        assert_eq!(out.len(), 3);
+        assert!(out.iter().all(|pay| !*pay.as_ref().unwrap()));
     }
 
     #[test]
