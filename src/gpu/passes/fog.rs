@@ -53,7 +53,9 @@ pub(crate) struct FogKnobs {
     pub glow_color: [f32; 4],
     /// x: fog floor; y: rest top; z: lift height; w: sheet spacing.
     pub layer: [f32; 4],
-    /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: unused.
+    /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: how many sheets
+    /// (the lowest) `sheets_transmittance` crosses: every sheet, or in the `flame` pass those
+    /// under the fog's ceiling.
     pub optics: [f32; 4],
     /// x: sheet count; y: 1 counts the part of a sheet's slab in front of the scene (the
     /// de-banding), 0 the whole slab or nothing; z: the raymarch's steps per ray, 0 when the fog
@@ -88,7 +90,7 @@ impl FogKnobs {
             fog_color: extend(fog.color, fog.shape.shader_code()),
             glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
-            optics: [sigma, fog.offset_range, debug, 0.0],
+            optics: [sigma, fog.offset_range, debug, fog.sheets as f32],
             sampling: [fog.sheets as f32, PARTIAL_SLABS, 0.0, fog.sheets_top],
         }
     }
