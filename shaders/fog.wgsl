@@ -40,7 +40,9 @@ struct FogKnobs {
     // x: fog floor; y: rest top; z: extra height of fully lifted fog; w: sheet spacing (world).
     layer: vec4<f32>,
     // x: extinction sigma (1/world unit); y: drift range of the map (world units);
-    // z: 1 shows the fluid on the fog (the `fluid` view), 0 the fog; w: unused.
+    // z: 1 shows the fluid on the fog (the `fluid` view), 0 the fog; w: how many sheets (the
+    // lowest) `sheets_transmittance` crosses: every sheet, or in the `flame` pass those under
+    // the fog's ceiling (above it a sheet lets all the light through, exactly).
     optics: vec4<f32>,
     // x: sheet count; y: 1 counts the part of each sheet's slab in front of the scene, 0 each
     // slab whole or not at all (tests only, `visible_slab_world`); z: the raymarch's steps per
@@ -315,8 +317,8 @@ fn march_medium(
 }
 
 // What the sheets let through along the ray from `eye_world` along the unit `ray_world` up to
-// `t_end_world` (a flame's point): every sheet slab, or the part of it, in front of that point,
-// inside the fog's square, as the compositors cross them.
+// `t_end_world` (a flame's point): every sheet slab (the lowest `optics.w`), or the part of it,
+// in front of that point, inside the fog's square, as the compositors cross them.
 fn sheets_transmittance(
     eye_world: vec3<f32>,
     ray_world: vec3<f32>,
@@ -329,7 +331,7 @@ fn sheets_transmittance(
     if ray_world.y == 0.0 {
         return transmittance;
     }
-    let count = u32(knobs.sampling.x);
+    let count = min(u32(knobs.sampling.x), u32(knobs.optics.w));
     let slab_world = sheet_slab_world(ray_world, knobs);
     for (var i = 0u; i < count; i += 1u) {
         let height_world = sheet_height_world(i, knobs);

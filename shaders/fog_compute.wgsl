@@ -115,3 +115,16 @@ fn cs_fog_with_layer(@builtin(global_invocation_id) id: vec3<u32>) {
     let fog_here = march_fog(id.xy);
     composite_with_layer(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }
+
+// The march at half width and height (`output.fog_resolution: Half`, fog_half.wgsl): the ray
+// through each half-size texel, against the half-size depth bound as `scene_depth`, and the fog
+// alone into the half-size fog target bound as `fog_layer`: premultiplied colour and coverage
+// 1 − transmittance, every texel. The `fog_half` pass's upsampling lays it over the picture.
+@compute @workgroup_size(8, 8)
+fn cs_fog_half(@builtin(global_invocation_id) id: vec3<u32>) {
+    if !in_picture(id.xy) {
+        return;
+    }
+    let fog_here = march_fog(id.xy);
+    textureStore(fog_layer, vec2<i32>(id.xy), vec4<f32>(fog_here.color, 1.0 - fog_here.transmittance));
+}

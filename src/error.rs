@@ -178,6 +178,12 @@ pub enum RequestError {
          writes no frames: drop --no-frames (or --layers)"
     )]
     LayersWithoutFrames,
+    /// `--layers` with the fog at half resolution.
+    #[error(
+        "--layers writes the fog alone at full resolution and `output.fog_resolution` (or \
+         --fog-resolution) is Half: use --fog-resolution full with --layers"
+    )]
+    LayersAtHalfFog,
     /// A contact sheet of too many stills.
     #[error(
         "--frames chooses {count} stills; a sheet takes at most {max}: choose fewer, e.g. every \

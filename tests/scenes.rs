@@ -82,6 +82,37 @@ fn bad_override_names_the_flag() {
     assert_error(&out, &["8..=2048"]);
 }
 
+/// `output.fog_resolution` is `Full` or `Half`: another value, in a scene file, through `--set`
+/// or as `--fog-resolution`, is bad input naming the field (or flag) and the choices; with
+/// `--layers` (a full-size fog layer) `Half` is refused before anything is rendered.
+#[test]
+fn bad_fog_resolution_names_the_field_and_the_choices() {
+    assert_bad_scene(
+        "bad_fog_resolution.ron",
+        &["bad_fog_resolution.ron:4:", "Quarter", "Half"],
+    );
+    let out = fogbank(&["validate", "--set", "output.fog_resolution=Quarter"]);
+    assert_error(&out, &["output.fog_resolution", "Half"]);
+    let out = fogbank(&["render", "--frames", "0", "--fog-resolution", "quarter"]);
+    assert_error(&out, &["--fog-resolution", "half"]);
+    let dir = temp_dir("half-layers");
+    let d = dir.to_str().unwrap();
+    let out = fogbank(&[
+        "render",
+        "--frames",
+        "0",
+        "--format",
+        "exr",
+        "--layers",
+        "--fog-resolution",
+        "half",
+        "--out",
+        d,
+    ]);
+    assert_error(&out, &["--layers", "--fog-resolution full"]);
+    assert!(!dir.join("frame_0000.exr").exists(), "nothing is rendered");
+}
+
 #[test]
 fn missing_scene_file_is_a_clear_error() {
     let out = fogbank(&["validate", "tests/scenes/does_not_exist.ron"]);
@@ -159,6 +190,12 @@ fn the_schema_is_json_with_every_section() {
     ] {
         assert!(schema["properties"][section].is_object(), "{section}");
     }
+    // Fields added later are there too, with their choices.
+    let text = stdout(&out);
+    assert!(
+        text.contains("fog_resolution") && text.contains("\"Half\""),
+        "{text}"
+    );
     // A scene file and --schema do not go together.
     let out = fogbank(&["scene", "--schema", &scene("tiny.ron")]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

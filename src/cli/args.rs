@@ -115,6 +115,19 @@ pub(super) struct GpuArgs {
     /// closer to the exact integral and slower.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub(super) steps: Option<u32>,
+    /// Draw the fog sheets at full resolution or at half width and height, brought up to the
+    /// picture's size along the scene's depth (about four times less fog work, a slightly
+    /// softer fog). Default: the scene's `output.fog_resolution` (full).
+    #[arg(long, value_enum, value_name = "RES")]
+    pub(super) fog_resolution: Option<FogResolutionArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum FogResolutionArg {
+    /// Every pixel (the reference).
+    Full,
+    /// Half width and height, upsampled along the scene's depth.
+    Half,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

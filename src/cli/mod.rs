@@ -12,6 +12,7 @@ use crate::commands::{
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
 use crate::output::exr::ExrCompression;
+use crate::scene::FogResolution;
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -181,6 +182,7 @@ impl Cli {
                     gpu: a.gpu,
                     compositor: CompositorArg::Auto,
                     steps: None,
+                    fog_resolution: None,
                 })?,
                 quiet: a.quiet.quiet,
             }),
@@ -263,6 +265,10 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
         adapter_name: args.adapter,
         adapter_index,
         compositor,
+        fog_resolution: args.fog_resolution.map(|arg| match arg {
+            FogResolutionArg::Full => FogResolution::Full,
+            FogResolutionArg::Half => FogResolution::Half,
+        }),
     })
 }
 

@@ -17,7 +17,9 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     let loaded = load_scene(&settings.scene)?;
     let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
     let recorded = Recorded::fill_in(settings, &mut reporter);
-    let scene = pipeline::sized_scene(&loaded.scene, recorded.size);
+    let scene = settings
+        .gpu
+        .apply_to(pipeline::sized_scene(&loaded.scene, recorded.size));
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
         frames: recorded.frames,

@@ -20,7 +20,7 @@ use crate::Error;
 use crate::error::RequestError;
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, GpuContext, GpuOptions};
-use crate::scene::{self, LoadedScene};
+use crate::scene::{self, FogResolution, LoadedScene, Scene};
 use crate::timeline::{Chunk, FrameSet};
 use std::path::PathBuf;
 
@@ -51,6 +51,18 @@ pub struct GpuChoice {
     pub adapter_index: Option<usize>,
     /// How the fog sheets are put over the scene.
     pub compositor: Compositor,
+    /// `--fog-resolution`: replaces the scene's `output.fog_resolution` when given.
+    pub fog_resolution: Option<FogResolution>,
+}
+
+impl GpuChoice {
+    /// `scene` with this choice's `--fog-resolution` applied, or unchanged.
+    pub fn apply_to(&self, mut scene: Scene) -> Scene {
+        if let Some(resolution) = self.fog_resolution {
+            scene.output.fog_resolution = resolution;
+        }
+        scene
+    }
 }
 
 /// `fogbank simulate`.

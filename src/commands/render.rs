@@ -11,7 +11,9 @@ use std::path::Path;
 pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
     limit_threads(settings.threads);
     let loaded = load_scene(&settings.scene)?;
-    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let scene = settings
+        .gpu
+        .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
     let frames = match settings.chunk {
         None => settings.frames.clone(),
         Some(chunk) => {

@@ -7,7 +7,9 @@ use crate::pipeline::{self, SheetOptions};
 
 pub(super) fn run(settings: &SheetSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
-    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let scene = settings
+        .gpu
+        .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
     let options = SheetOptions {
         frames: settings.frames.clone(),
         columns: settings.columns,

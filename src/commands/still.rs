@@ -6,7 +6,9 @@ use crate::pipeline::{self, StillOptions};
 
 pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
-    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let scene = settings
+        .gpu
+        .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
     let context = settings.gpu.open()?;
     // A folder that cannot be made fails before the simulation, not after it.
     pipeline::create_parent(&settings.out_file)?;

@@ -28,6 +28,7 @@ use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
+use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
@@ -179,18 +180,26 @@ impl Renderer {
             let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
             CapsuleMesh::new(&device, count)
         });
-        // The raster fog's sheets, as the pass `name`.
-        let fog_pass = |name| {
+        // The raster fog's sheets, as the pass `name`; at half size through `half`.
+        let fog_pass = |name, half| {
             let view = config.view;
-            FogPass::new(&device, &errors, &frame, &maps, &targets, scene, view, name)
+            FogPass::new(
+                &device, &errors, &frame, &maps, &targets, scene, view, name, half,
+            )
         };
-        let fog = fog_pass(ShaderName::Fog.name())?;
+        // `output.fog_resolution: Half`, for the sheets' compositor that runs, without --layers.
+        let fog_half = |runs: bool| {
+            let wanted = runs && !config.readback.fog_layer_f16;
+            FogHalf::for_scene(&device, &errors, &targets, scene, wanted)
+        };
+        let raster = compositor == Compositor::Raster;
+        let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?)?;
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
         let fog_layer = if config.readback.fog_layer_f16 {
             let layer_fog = match compositor.is_per_pixel() {
                 true => None,
-                false => Some(fog_pass(fog_layer::NAME)?),
+                false => Some(fog_pass(fog_layer::NAME, None)?),
             };
             Some(FogLayer::new(
                 &device,
@@ -217,6 +226,7 @@ impl Renderer {
                 scene,
                 view,
                 Marched::Sheets,
+                fog_half(true)?,
             )?),
             Compositor::Raymarch { steps } => Some(raymarch_pass(
                 &device, &errors, &frame, &maps, pictures, scene, view, steps,

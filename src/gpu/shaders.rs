@@ -20,6 +20,7 @@ const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
+const FOG_HALF_WGSL: &str = include_str!("../../shaders/fog_half.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
@@ -35,6 +36,7 @@ pub(crate) enum ShaderName {
     Scene,
     Fog,
     FogCompute,
+    FogHalf,
     Raymarch,
     Flame,
     Bolt,
@@ -47,11 +49,12 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 11] = [
+    pub(crate) const ALL: [ShaderName; 12] = [
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::Fog,
         ShaderName::FogCompute,
+        ShaderName::FogHalf,
         ShaderName::Raymarch,
         ShaderName::Flame,
         ShaderName::Bolt,
@@ -68,6 +71,7 @@ impl ShaderName {
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
+            ShaderName::FogHalf => "fog_half",
             ShaderName::Raymarch => "raymarch",
             ShaderName::Flame => "flame",
             ShaderName::Bolt => "bolt",
@@ -115,6 +119,8 @@ impl ShaderName {
                 FOG_WGSL,
                 FLAME_WGSL,
             ],
+            // The half-size fog's depth and upsampling: no frame uniforms, no noise.
+            ShaderName::FogHalf => &[FOG_HALF_WGSL],
             ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
             ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
             ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
@@ -174,14 +180,18 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 7] = [
+        let expected: [(ShaderName, &[&str]); 8] = [
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
             ),
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
             (ShaderName::Fog, &["vs_fog", "fs_fog"]),
-            (ShaderName::FogCompute, &["cs_fog"]),
+            (ShaderName::FogCompute, &["cs_fog", "cs_fog_half"]),
+            (
+                ShaderName::FogHalf,
+                &["vs_full", "fs_half_depth", "fs_upsample"],
+            ),
             (ShaderName::Flame, &["vs_flame", "fs_flame"]),
             (
                 ShaderName::Overlay,

@@ -21,6 +21,7 @@ mod distance_fog;
 mod flame;
 mod fog_ceiling;
 mod fog_compute;
+mod fog_half;
 mod fog_shape;
 mod lamps;
 mod layers;

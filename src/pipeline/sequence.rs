@@ -20,7 +20,7 @@ use crate::output::video::{
     VideoFormat, VideoReport, VideoSettings, VideoSink, open_video, preflight,
 };
 use crate::output::writer::{ImageFormat, WriteJob};
-use crate::scene::Scene;
+use crate::scene::{FogResolution, Scene};
 use crate::timeline::FrameSet;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -110,6 +110,9 @@ impl RenderOptions {
         }
         if self.layers && !self.write_frames {
             return Err(RequestError::LayersWithoutFrames.into());
+        }
+        if self.layers && scene.output.fog_resolution == FogResolution::Half {
+            return Err(RequestError::LayersAtHalfFog.into());
         }
         if self.skip_existing && (self.video.is_some() || !self.write_frames) {
             return Err(RequestError::SkipExistingWithVideo.into());

@@ -12,6 +12,10 @@
 //! between the eye and it, as the compositor crossed it: the sheets for `raster` and
 //! `compute`, the continuous fog in the raymarch's steps for `raymarch`. The pass binds the
 //! fog's knobs (its own copy, set the same way) and the fluid maps for it.
+//!
+//! Each frame the flames' fog crosses only the sheets under the fog's ceiling, as the
+//! compositors do (`fog_ceiling_world`, `sheets_under`: above it every sheet lets all the light
+//! through, exactly), so the bytes are those of crossing every sheet.
 
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
@@ -21,7 +25,7 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     DepthTest, PassBuilder, RasterPipeline, begin_over_picture, filterable_texture, uniform,
 };
-use crate::gpu::passes::fog::FogKnobs;
+use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
@@ -81,6 +85,9 @@ pub(crate) struct FlamePass {
     /// The wind the flames lean with ([`FlameWind`]).
     wind_buffer: wgpu::Buffer,
     fire_count: u32,
+    /// The sheets' heights (world), lowest first: each frame the flames' fog crosses those
+    /// under the fog's ceiling.
+    heights_world: Vec<f32>,
 }
 
 impl FlamePass {
@@ -149,6 +156,7 @@ impl FlamePass {
             knobs,
             wind_buffer,
             fire_count,
+            heights_world: sheet_heights(&scene.fog),
         })
     }
 
@@ -157,7 +165,10 @@ impl FlamePass {
         if self.fire_count == 0 {
             return;
         }
-        let knobs = self.knobs.for_frame(inputs);
+        let mut knobs = self.knobs.for_frame(inputs);
+        let ceiling_world = fog_ceiling_world(&knobs, inputs.lift_map);
+        let crossed = sheets_under(&self.heights_world, knobs.layer[3], ceiling_world);
+        knobs.optics[3] = crossed as f32;
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
         let wind = FlameWind::for_frame(inputs);
         queue.write_buffer(&self.wind_buffer, 0, bytemuck::bytes_of(&wind));

@@ -15,6 +15,10 @@
 //! would leave the picture as it was: leaving it out gives the same bytes, and on a CPU adapter
 //! (lavapipe), which shades every fragment in full whatever it turns out to be, half the work
 //! when the fog lies at rest.
+//!
+//! With `output.fog_resolution: Half` the pass owns a [`FogHalf`]: the same sheets are drawn at
+//! half width and height against a half-size depth, then brought up to the picture's size
+//! along the scene's depth (`fog_half.rs`).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -29,6 +33,7 @@ use crate::gpu::passes::builder::{
     ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass,
     filterable_texture, texture, uniform,
 };
+use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::{Fog, Scene};
@@ -53,7 +58,9 @@ pub(crate) struct FogKnobs {
     pub glow_color: [f32; 4],
     /// x: fog floor; y: rest top; z: lift height; w: sheet spacing.
     pub layer: [f32; 4],
-    /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: unused.
+    /// x: sigma; y: drift range of the map; z: 1 for the `fluid` view; w: how many sheets
+    /// (the lowest) `sheets_transmittance` crosses: every sheet, or in the `flame` pass those
+    /// under the fog's ceiling.
     pub optics: [f32; 4],
     /// x: sheet count; y: 1 counts the part of a sheet's slab in front of the scene (the
     /// de-banding), 0 the whole slab or nothing; z: the raymarch's steps per ray, 0 when the fog
@@ -88,7 +95,7 @@ impl FogKnobs {
             fog_color: extend(fog.color, fog.shape.shader_code()),
             glow_color: extend(fog.glow_color, fog.glow),
             layer: [fog.bottom, fog.top, fog.lift_height, fog.sheet_spacing()],
-            optics: [sigma, fog.offset_range, debug, 0.0],
+            optics: [sigma, fog.offset_range, debug, fog.sheets as f32],
             sampling: [fog.sheets as f32, PARTIAL_SLABS, 0.0, fog.sheets_top],
         }
     }
@@ -192,11 +199,13 @@ pub(crate) struct FogPass {
     #[cfg(test)]
     every_sheet: bool,
     heights_world: Vec<f32>,
+    /// The half-size targets and upsampling, with `output.fog_resolution: Half`.
+    half: Option<FogHalf>,
 }
 
 impl FogPass {
     /// The sheets of `scene` in `view`, as the pass `name` (`fog`, or `fog_layer` for the
-    /// layer's own pass).
+    /// layer's own pass), drawn at half size through `half` when given.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
@@ -207,6 +216,7 @@ impl FogPass {
         scene: &Scene,
         view: View,
         name: &'static str,
+        half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
         let constants = frame.lamp_constants();
@@ -240,7 +250,11 @@ impl FogPass {
                 knobs_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&maps.fluid_view),
                 wgpu::BindingResource::TextureView(&maps.lift_view),
-                wgpu::BindingResource::TextureView(&targets.depth_view),
+                // At half size the depth each half-size texel stands for.
+                wgpu::BindingResource::TextureView(match &half {
+                    Some(half) => &half.depth_view,
+                    None => &targets.depth_view,
+                }),
             ],
         );
         let attributes = wgpu::vertex_attr_array![0 => Float32];
@@ -276,6 +290,7 @@ impl FogPass {
             heights_world,
             #[cfg(test)]
             every_sheet: false,
+            half,
         })
     }
 
@@ -321,15 +336,25 @@ impl FogPass {
         }
     }
 
-    /// Records the pass over what the `scene` pass left in the targets.
+    /// Records the pass over what the `scene` pass left in the targets (at half size: the
+    /// half-size depth, the sheets into the half-size fog, and its upsampling over the picture).
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
     ) {
-        let color = &targets.color_linear_view;
-        self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
+        match &self.half {
+            None => {
+                let color = &targets.color_linear_view;
+                self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
+            }
+            Some(half) => {
+                half.record_depth(encoder);
+                self.record_sheets(encoder, &half.fog_view, wgpu::LoadOp::Load, frame);
+                half.record_upsample(encoder, targets);
+            }
+        }
     }
 
     /// Records the sheets, back to front, into `color_view` (kept with `LoadOp::Load`, or

@@ -19,6 +19,10 @@
 //! premultiplied colour and coverage its march summed anyway, into the layer through a second
 //! storage binding, so no raster pass has to draw the sheets a second time. Without the layer
 //! the pipeline, its bindings and its work are as they were.
+//!
+//! With `output.fog_resolution: Half` the pass owns a [`FogHalf`] (`fog_half.rs`) and runs
+//! `cs_fog_half`: the march at half width and height against the half-size depth, the fog alone
+//! into the half-size fog target, then brought up to the picture's size along the scene's depth.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -32,6 +36,7 @@ use crate::gpu::passes::builder::{
     PassBuilder, filterable_texture, storage_buffer, storage_texture, texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
+use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
@@ -153,8 +158,11 @@ pub(crate) struct FogComputePass {
     march_buffer: wgpu::Buffer,
     /// The picture as the `scene` pass left it, copied before the march reads it.
     scene_copy: wgpu::Texture,
+    /// The march's size (pixels): the picture's, or at half size the half-size targets'.
     width: u32,
     height: u32,
+    /// The picture's width over its height (the camera's, whatever the march's size).
+    aspect: f32,
     /// Sheets crossed (or raymarch steps) per ray; nothing is recorded at 0.
     count: u32,
     /// The sheets' heights (world), lowest first; empty for the raymarch. Each frame only those
@@ -163,11 +171,15 @@ pub(crate) struct FogComputePass {
     /// Tests only: cross every sheet, as before the ceiling was worked out.
     #[cfg(test)]
     every_sheet: bool,
+    /// The half-size targets and upsampling, with `output.fog_resolution: Half`: the march
+    /// runs over them instead of the picture.
+    half: Option<FogHalf>,
 }
 
 impl FogComputePass {
     /// The pass for `scene` in `view` over `pictures` (see [`ComputePictures`]), marching
-    /// `marched`.
+    /// `marched`, at half size through `half` when given (the sheets only; the fog layer is
+    /// then not written).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
@@ -178,6 +190,7 @@ impl FogComputePass {
         scene: &Scene,
         view: View,
         marched: Marched,
+        half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
         let ComputePictures { targets, fog_layer } = pictures;
         let shader = match marched {
@@ -211,6 +224,8 @@ impl FogComputePass {
         );
         let color_linear = targets.color_linear_view.texture();
         let (width, height) = (color_linear.width(), color_linear.height());
+        // The march's own size: the picture's, or the half-size targets'.
+        let (march_width, march_height) = half.as_ref().map_or((width, height), |h| h.size);
         let scene_copy = texture_2d(
             device,
             &build.label("scene_copy"),
@@ -238,7 +253,10 @@ impl FogComputePass {
             knobs_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&maps.fluid_view),
             wgpu::BindingResource::TextureView(&maps.lift_view),
-            wgpu::BindingResource::TextureView(&targets.depth_view),
+            wgpu::BindingResource::TextureView(match &half {
+                Some(half) => &half.depth_view,
+                None => &targets.depth_view,
+            }),
             march_buffer.as_entire_binding(),
             heights_buffer.as_entire_binding(),
             wgpu::BindingResource::TextureView(&scene_copy_view),
@@ -249,13 +267,19 @@ impl FogComputePass {
             Marched::Sheets => ("cs_fog", "cs_fog_with_layer"),
             Marched::Medium { .. } => ("cs_raymarch", "cs_raymarch_with_layer"),
         };
-        let entry_point = match fog_layer {
-            Some(layer_view) => {
+        let entry_point = match (&half, fog_layer) {
+            // The half-size fog is written where the layer would be.
+            (Some(half), _) => {
+                layout_entries.push(storage_texture(8, compute, COLOR_FORMAT));
+                resources.push(wgpu::BindingResource::TextureView(&half.fog_view));
+                "cs_fog_half"
+            }
+            (None, Some(layer_view)) => {
                 layout_entries.push(storage_texture(8, compute, COLOR_FORMAT));
                 resources.push(wgpu::BindingResource::TextureView(layer_view));
                 with_layer
             }
-            None => plain,
+            (None, None) => plain,
         };
         let layout = build.bind_group_layout(&layout_entries);
         let bind_group = build.bind_group(&layout, resources);
@@ -269,8 +293,9 @@ impl FogComputePass {
             knobs,
             march_buffer,
             scene_copy,
-            width,
-            height,
+            width: march_width,
+            height: march_height,
+            aspect: width as f32 / height as f32,
             count,
             heights_world: match marched {
                 Marched::Sheets => sheet_heights(&scene.fog),
@@ -278,6 +303,7 @@ impl FogComputePass {
             },
             #[cfg(test)]
             every_sheet: false,
+            half,
         })
     }
 
@@ -307,8 +333,7 @@ impl FogComputePass {
 
     /// The march's knobs for a camera at `inputs` (the same matrix as the frame uniforms).
     pub(crate) fn march_knobs(&self, inputs: &FrameInputs<'_>) -> MarchKnobs {
-        let aspect = self.width as f32 / self.height as f32;
-        let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
+        let clip_from_world = camera::clip_from_world(&inputs.camera, self.aspect);
         MarchKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
             size: [self.width, self.height, self.crossed(inputs), 0],
@@ -341,12 +366,26 @@ impl FogComputePass {
         if self.count == 0 {
             return;
         }
-        let color_linear = targets.color_linear_view.texture();
-        encoder.copy_texture_to_texture(
-            color_linear.as_image_copy(),
-            self.scene_copy.as_image_copy(),
-            color_linear.size(),
-        );
+        match &self.half {
+            None => {
+                let color_linear = targets.color_linear_view.texture();
+                encoder.copy_texture_to_texture(
+                    color_linear.as_image_copy(),
+                    self.scene_copy.as_image_copy(),
+                    color_linear.size(),
+                );
+                self.dispatch(encoder, frame);
+            }
+            Some(half) => {
+                half.record_depth(encoder);
+                self.dispatch(encoder, frame);
+                half.record_upsample(encoder, targets);
+            }
+        }
+    }
+
+    /// Records the march itself, one invocation per pixel of its size.
+    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(self.name),
             timestamp_writes: None,

@@ -32,5 +32,7 @@ pub(crate) fn raymarch_pass(
     steps: u32,
 ) -> Result<FogComputePass, GpuError> {
     let marched = Marched::Medium { steps };
-    FogComputePass::new(device, errors, frame, maps, pictures, scene, view, marched)
+    FogComputePass::new(
+        device, errors, frame, maps, pictures, scene, view, marched, None,
+    )
 }
