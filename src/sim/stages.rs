@@ -128,8 +128,32 @@ impl FluidSim {
                     self.solver.iterate(iterations, min_rows);
                 }
                 after_part("project: iterations");
-                self.solver.store_pressure(&mut self.pressure, min_rows);
-                after_part("project: store");
+                // The pressure goes back to grid order and its gradient comes off the air in
+                // one pass: row `y` is stored while rows `y - 1` and `y + 1` are taken from the
+                // solver's colours, so the grid is read once.
+                let solver = &self.solver;
+                self.pressure
+                    .par_chunks_mut(cells)
+                    .zip(self.u.par_chunks_mut(cells))
+                    .zip(self.v.par_chunks_mut(cells))
+                    .zip(self.solid.par_chunks(cells))
+                    .enumerate()
+                    .with_min_len(min_rows)
+                    .for_each_init(
+                        || vec![0.0f32; 2 * cells],
+                        |beside, (y, (((here, u_row), v_row), solid_row))| {
+                            solver.grid_row(y, here);
+                            if y > 0 && y < cells - 1 {
+                                let (below, above) = beside.split_at_mut(cells);
+                                solver.grid_row(y - 1, below);
+                                solver.grid_row(y + 1, above);
+                                subtract_gradient_row(here, (below, above), u_row, v_row);
+                            }
+                            walls_row(y, cells, u_row, v_row, solid_row);
+                        },
+                    );
+                after_part("project: store + gradient + walls");
+                return;
             }
         }
 
@@ -143,16 +167,8 @@ impl FluidSim {
             .for_each(|(y, ((u_row, v_row), solid_row))| {
                 if y > 0 && y < cells - 1 {
                     let here = row(pressure, cells, y);
-                    let (below, above) = rows_beside(pressure, cells, y);
-                    // Equal-length slices: no bounds checks, and the loop vectorises.
-                    let inner = 1..cells - 1;
-                    let (left, right) = (&here[..cells - 2], &here[2..]);
-                    let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
-                    let (u_inner, v_inner) = (&mut u_row[inner.clone()], &mut v_row[inner]);
-                    for k in 0..cells - 2 {
-                        u_inner[k] -= (right[k] - left[k]) * 0.5;
-                        v_inner[k] -= (above[k] - below[k]) * 0.5;
-                    }
+                    let beside = rows_beside(pressure, cells, y);
+                    subtract_gradient_row(here, beside, u_row, v_row);
                 }
                 walls_row(y, cells, u_row, v_row, solid_row);
             });
@@ -264,6 +280,27 @@ impl FluidSim {
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// Takes the pressure's gradient off an interior row of the air: `here` is the pressure along
+/// the row, `(below, above)` along the rows before and after it (all `cells` long).
+#[inline(always)]
+fn subtract_gradient_row(
+    here: &[f32],
+    (below, above): (&[f32], &[f32]),
+    u_row: &mut [f32],
+    v_row: &mut [f32],
+) {
+    let cells = here.len();
+    // Equal-length slices: no bounds checks, and the loop vectorises.
+    let inner = 1..cells - 1;
+    let (left, right) = (&here[..cells - 2], &here[2..]);
+    let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
+    let (u_inner, v_inner) = (&mut u_row[inner.clone()], &mut v_row[inner]);
+    for k in 0..cells - 2 {
+        u_inner[k] -= (right[k] - left[k]) * 0.5;
+        v_inner[k] -= (above[k] - below[k]) * 0.5;
     }
 }
 
