@@ -90,10 +90,10 @@ impl Bilinear {
 }
 
 /// One axis of a read position: the lower neighbour's index and the fraction past it, for
-/// index coordinate `value` on a `cells`-wide grid. Shared by [`Bilinear`] and
-/// [`BilinearRun`] so both read the same points.
+/// index coordinate `value` on a `cells`-wide grid. Shared by [`Bilinear`] and the
+/// advections' `advect::Trace` so both read the same points.
 #[inline(always)]
-fn place_axis(cells: usize, value: f32) -> (i32, f32) {
+pub(super) fn place_axis(cells: usize, value: f32) -> (i32, f32) {
     let top = cells as f32 - 1.001;
     let held = hold(value, 0.0, top);
     // The lower neighbour is `floor(held)`, kept at most `cells - 2` (on very large grids
@@ -126,26 +126,6 @@ fn lerp_at(field: &[f32], index: usize, cells: usize, fx: f32, fy: f32) -> f32 {
     a + (b - a) * fy
 }
 
-/// [`lerp_at`] for `N` fields packed per cell (`packed[i][l]` is field `l` at index `i`): one
-/// bounds check and four whole-cell loads for all of them, and per field exactly the
-/// operations of [`lerp_at`] in the same order, so the same bits.
-#[inline(always)]
-fn lerp_packed_at<const N: usize>(
-    packed: &[[f32; N]],
-    index: usize,
-    cells: usize,
-    fx: f32,
-    fy: f32,
-) -> [f32; N] {
-    let block = &packed[index..][..cells + 2];
-    let (near_0, near_1, far_0, far_1) = (block[0], block[1], block[cells], block[cells + 1]);
-    std::array::from_fn(|l| {
-        let a = near_0[l] + (near_1[l] - near_0[l]) * fx;
-        let b = far_0[l] + (far_1[l] - far_0[l]) * fx;
-        a + (b - a) * fy
-    })
-}
-
 /// Packs `N` fields of `cells × cells` into `out`, one `[f32; N]` per cell (`out[i][l]` is
 /// `fields[l][i]`), rows in parallel; `out` is resized to fit (only the first time, in
 /// practice). The advections read a cell's fields together from the packed copy.
@@ -153,103 +133,14 @@ pub(crate) fn pack_fields<const N: usize>(
     out: &mut Vec<[f32; N]>,
     fields: [&[f32]; N],
     cells: usize,
-    min_rows: usize,
+    (lanes, min_rows): (super::advect::Lanes, usize),
 ) {
     use rayon::prelude::*;
     out.resize(cells * cells, [0.0; N]);
     out.par_chunks_mut(cells)
         .enumerate()
         .with_min_len(min_rows)
-        .for_each(|(y, out_row)| {
-            let rows: [&[f32]; N] = std::array::from_fn(|l| &fields[l][y * cells..][..cells]);
-            for (x, cell) in out_row.iter_mut().enumerate() {
-                *cell = std::array::from_fn(|l| rows[l][x]);
-            }
-        });
-}
-
-/// Cells per [`BilinearRun`]: enough to vectorise, small enough to stay in registers and L1.
-pub(crate) const RUN: usize = 32;
-
-/// Read positions for a run of up to [`RUN`] consecutive cells, placed together so the
-/// arithmetic vectorises (the reads themselves are per cell). Each position is exactly what
-/// [`Bilinear::at`] gives for it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct BilinearRun {
-    cells: usize,
-    x0: [i32; RUN],
-    y0: [i32; RUN],
-    index: [usize; RUN],
-    fx: [f32; RUN],
-    fy: [f32; RUN],
-}
-
-impl BilinearRun {
-    /// An empty run for a grid of `cells` per side (at least 2).
-    pub(crate) fn new(cells: usize) -> Self {
-        Self {
-            cells,
-            x0: [0; RUN],
-            y0: [0; RUN],
-            index: [0; RUN],
-            fx: [0.0; RUN],
-            fy: [0.0; RUN],
-        }
-    }
-
-    /// Cells per side of the grid.
-    pub(crate) fn cells(&self) -> usize {
-        self.cells
-    }
-
-    /// Places slot `k` at index coordinates `(xs[k], ys[k])` for every slot (callers read only
-    /// the slots they filled; the others hold harmless in-range positions).
-    #[inline(always)]
-    pub(crate) fn place(&mut self, xs: &[f32; RUN], ys: &[f32; RUN]) {
-        for k in 0..RUN {
-            let (x0, fx) = place_axis(self.cells, xs[k]);
-            let (y0, fy) = place_axis(self.cells, ys[k]);
-            self.x0[k] = x0;
-            self.y0[k] = y0;
-            self.fx[k] = fx;
-            self.fy[k] = fy;
-        }
-        // Apart from the arithmetic above, so that loop stays free of 64-bit products.
-        for k in 0..RUN {
-            self.index[k] = self.y0[k] as usize * self.cells + self.x0[k] as usize;
-        }
-    }
-
-    /// The field's value at slot `k`'s position.
-    #[cfg(test)]
-    #[inline(always)]
-    pub(crate) fn read(&self, k: usize, field: &[f32]) -> f32 {
-        lerp_at(field, self.index[k], self.cells, self.fx[k], self.fy[k])
-    }
-
-    /// The field's values at slots `0..out.len()` into `out`. Reading a whole run into a row of
-    /// the output first, and transforming it after in a separate pass, keeps the gather loop
-    /// small and lets the transform vectorise.
-    #[cfg(test)]
-    #[inline(always)]
-    pub(crate) fn read_into(&self, field: &[f32], out: &mut [f32]) {
-        for (k, value) in out.iter_mut().enumerate().take(RUN) {
-            *value = self.read(k, field);
-        }
-    }
-
-    /// The `N` packed fields' values (see [`pack_fields`]) at slots `0..out.len()` into `out`:
-    /// per field the bits of [`BilinearRun::read_into`] on that field alone.
-    #[inline(always)]
-    pub(crate) fn read_packed_into<const N: usize>(
-        &self,
-        packed: &[[f32; N]],
-        out: &mut [[f32; N]],
-    ) {
-        for (k, value) in out.iter_mut().enumerate().take(RUN) {
-            *value = lerp_packed_at(packed, self.index[k], self.cells, self.fx[k], self.fy[k]);
-        }
-    }
+        .for_each(|(y, out_row)| super::advect::pack_row(lanes, fields, y, out_row));
 }
 
 /// `value` held inside `[low, high]`, with NaN landing on `low` (unlike `f32::clamp`, which
@@ -321,74 +212,6 @@ mod tests {
                     "cells {cells}, value {value:e}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn a_run_reads_what_single_positions_read() {
-        let cells = 37;
-        let field: Vec<f32> = (0..cells * cells)
-            .map(|i| ((i * 7919) % 1013) as f32 * 0.37 - 50.0)
-            .collect();
-        let mut xs = [0.0f32; RUN];
-        let mut ys = [0.0f32; RUN];
-        for k in 0..RUN {
-            xs[k] = k as f32 * 1.37 - 3.0;
-            ys[k] = 40.0 - k as f32 * 1.61;
-        }
-        xs[3] = f32::NAN;
-        ys[5] = f32::INFINITY;
-        let mut run = BilinearRun::new(cells);
-        run.place(&xs, &ys);
-        let mut read = [0.0f32; RUN];
-        run.read_into(&field, &mut read);
-        for k in 0..RUN {
-            let single = Bilinear::at(cells, xs[k], ys[k]).read(&field);
-            assert_eq!(read[k].to_bits(), single.to_bits(), "slot {k}");
-            assert_eq!(run.read(k, &field).to_bits(), single.to_bits(), "slot {k}");
-        }
-    }
-
-    #[test]
-    fn packed_reads_give_each_field_the_bits_of_its_own_read() {
-        let cells = 41;
-        let field = |seed: usize| -> Vec<f32> {
-            (0..cells * cells)
-                .map(|i| ((i * 7919 + seed * 104_729) % 1013) as f32 * 0.37 - 50.0 + 1e-3 / 3.0)
-                .collect()
-        };
-        let fields = [field(1), field(2), field(3), field(4)];
-        let mut packed = Vec::new();
-        pack_fields(
-            &mut packed,
-            [&fields[0], &fields[1], &fields[2], &fields[3]],
-            cells,
-            3,
-        );
-        assert_eq!(packed.len(), cells * cells);
-        let mut xs = [0.0f32; RUN];
-        let mut ys = [0.0f32; RUN];
-        for k in 0..RUN {
-            xs[k] = k as f32 * 1.37 - 3.0 + 0.123;
-            ys[k] = 45.0 - k as f32 * 1.61;
-        }
-        xs[7] = f32::NAN;
-        let mut run = BilinearRun::new(cells);
-        run.place(&xs, &ys);
-        let mut quads = [[0.0f32; 4]; RUN];
-        run.read_packed_into(&packed, &mut quads);
-        for (l, field) in fields.iter().enumerate() {
-            let mut alone = [0.0f32; RUN];
-            run.read_into(field, &mut alone);
-            for k in 0..RUN {
-                assert_eq!(
-                    quads[k][l].to_bits(),
-                    alone[k].to_bits(),
-                    "field {l} slot {k}"
-                );
-            }
-            // The reads are blends, not copies of a cell.
-            assert!(alone.iter().any(|v| !field.contains(v)), "field {l}");
         }
     }
 }

@@ -14,6 +14,7 @@
 //! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
 //! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
+mod advect;
 mod brush;
 mod diffusion;
 mod forces;
@@ -64,6 +65,9 @@ pub struct FluidSim {
     /// Rows per rayon task at the least (see `grid::min_rows_per_task`); tests lower it to force
     /// splitting on small grids. It never changes results, only how work is shared.
     min_rows_per_task: usize,
+    /// The instructions the advections run with (the widest the CPU has; tests pick each one).
+    /// It never changes results.
+    lanes: advect::Lanes,
     /// Air velocity along +x (`i`), in cells per second.
     u: Vec<f32>,
     /// Air velocity along +z (`j`), in cells per second.
@@ -156,6 +160,7 @@ impl FluidSim {
             params: params.clone(),
             mapping,
             min_rows_per_task: grid::min_rows_per_task(mapping.cells),
+            lanes: advect::Lanes::detect(),
             u: zeros.clone(),
             v: zeros.clone(),
             su: zeros.clone(),

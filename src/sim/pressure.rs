@@ -118,18 +118,21 @@ impl PressureSolver {
         }
     }
 
-    /// Loads the divergence of `(u, v)` (`stencil::divergence_at`, 0 on the border).
+    /// Loads the divergence of `(u, v)` (`stencil::divergence_at`, 0 on the border), both
+    /// colours of a row in one pass, so `u` and `v` are read once.
     pub(super) fn load_divergence(&mut self, u: &[f32], v: &[f32], min_rows: usize) {
         let (cells, half) = (self.cells, self.half);
-        for (colour, divergence) in self.divergence.iter_mut().enumerate() {
-            divergence
-                .par_chunks_mut(half)
-                .enumerate()
-                .with_min_len(min_rows)
-                .for_each(|(y, div_row)| {
+        let [div_even, div_odd] = &mut self.divergence;
+        div_even
+            .par_chunks_mut(half)
+            .zip(div_odd.par_chunks_mut(half))
+            .enumerate()
+            .with_min_len(min_rows)
+            .for_each(|(y, (even_row, odd_row))| {
+                for (colour, div_row) in [(0, even_row), (1, odd_row)] {
                     div_row.fill(0.0);
                     if y == 0 || y == cells - 1 {
-                        return;
+                        continue;
                     }
                     let u_row = row(u, cells, y);
                     let (v_below, v_above) = rows_beside(v, cells, y);
@@ -140,8 +143,8 @@ impl PressureSolver {
                             *div = divergence_at(u_row, v_below, v_above, x);
                         }
                     }
-                });
-        }
+                }
+            });
     }
 
     /// Runs `iterations` red-black Gauss-Seidel sweeps: colour 0 from colour 1, then colour 1
@@ -294,21 +297,26 @@ impl PressureSolver {
         }
     }
 
+    /// Row `y` of the pressure in grid order into `out` (`cells` long).
+    #[inline(always)]
+    pub(super) fn grid_row(&self, y: usize, out: &mut [f32]) {
+        let half = self.half;
+        let rows = [
+            &self.pressure[0][y * half..(y + 1) * half],
+            &self.pressure[1][y * half..(y + 1) * half],
+        ];
+        for (x, value) in out.iter_mut().enumerate() {
+            *value = rows[(x + y) & 1][x / 2];
+        }
+    }
+
     /// Writes the pressure back in grid order into `out` (`cells × cells`).
+    #[cfg(test)]
     pub(super) fn store_pressure(&self, out: &mut [f32], min_rows: usize) {
-        let (cells, half) = (self.cells, self.half);
-        out.par_chunks_mut(cells)
+        out.par_chunks_mut(self.cells)
             .enumerate()
             .with_min_len(min_rows)
-            .for_each(|(y, out_row)| {
-                let rows = [
-                    &self.pressure[0][y * half..(y + 1) * half],
-                    &self.pressure[1][y * half..(y + 1) * half],
-                ];
-                for (x, value) in out_row.iter_mut().enumerate() {
-                    *value = rows[(x + y) & 1][x / 2];
-                }
-            });
+            .for_each(|(y, out_row)| self.grid_row(y, out_row));
     }
 }
 

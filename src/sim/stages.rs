@@ -6,56 +6,15 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::PressureSolverKind;
-use super::grid::{BilinearRun, RUN, hold, pack_fields};
-use super::stencil::{curl_into, divergence_at, divergence_into, row, rows_beside};
-
-/// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
-/// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
-const CONTINUITY_EXPONENT_LIMIT: f32 = 30.0;
+use super::advect::{FogCarry, Packed, PairCarry};
+use super::grid::pack_fields;
+use super::stencil::{curl_into, divergence_into, row, rows_beside};
 
 /// Magnitudes below this become exactly 0 wherever a field is advected or solved for. It is far
 /// below anything visible, and it keeps decaying fields out of the subnormal range, where the CPU
 /// runs many times slower and `value * fade` stops shrinking (a faded blast would linger as
 /// 1e-44 for ever).
 const NEGLIGIBLE: f32 = 1e-9;
-
-/// Traces cells of one row back along a velocity, a run of [`RUN`] cells at a time.
-struct RowTrace {
-    y: f32,
-    xs: [f32; RUN],
-    ys: [f32; RUN],
-    run: BilinearRun,
-}
-
-impl RowTrace {
-    fn new(cells: usize, y: usize) -> Self {
-        Self {
-            y: y as f32,
-            xs: [0.0; RUN],
-            ys: [0.0; RUN],
-            run: BilinearRun::new(cells),
-        }
-    }
-
-    /// Places the run of cells from column `start` at `(x - vel_x * dt_s, y - vel_y * dt_s)`,
-    /// with `vel_x`, `vel_y` the row's velocities (from column 0); returns the run's length.
-    #[inline(always)]
-    fn trace(&mut self, start: usize, vel_x: &[f32], vel_y: &[f32], dt_s: f32) -> usize {
-        let len = RUN.min(self.run_cells() - start);
-        let (vel_x, vel_y) = (&vel_x[start..][..len], &vel_y[start..][..len]);
-        for k in 0..len {
-            // `as i32`: the same value as from usize, and a conversion that vectorises.
-            self.xs[k] = (start + k) as i32 as f32 - vel_x[k] * dt_s;
-            self.ys[k] = self.y - vel_y[k] * dt_s;
-        }
-        self.run.place(&self.xs, &self.ys);
-        len
-    }
-
-    fn run_cells(&self) -> usize {
-        self.run.cells()
-    }
-}
 
 /// `value`, or 0 when it is negligible.
 #[inline(always)]
@@ -110,9 +69,15 @@ impl FluidSim {
             &mut self.packed_pair,
             [&self.u, &self.v],
             cells,
-            self.min_rows_per_task,
+            (self.lanes, self.min_rows_per_task),
         );
-        let (u, v, packed) = (&self.u, &self.v, &self.packed_pair);
+        let carry = PairCarry {
+            dt_s,
+            vel_x: &self.u,
+            vel_y: &self.v,
+            packed: Packed::new(&self.packed_pair, cells),
+        };
+        let lanes = self.lanes;
         self.u_next
             .par_chunks_mut(cells)
             .zip(self.v_next.par_chunks_mut(cells))
@@ -120,18 +85,13 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((u_out, v_out), solid_row))| {
-                let row = &mut RowTrace::new(cells, y);
-                let pairs = &mut [[0.0f32; 2]; RUN];
-                for start in (0..cells).step_by(RUN) {
-                    let len = row.trace(start, &u[y * cells..], &v[y * cells..], dt_s);
-                    row.run.read_packed_into(packed, &mut pairs[..len]);
-                    let (u_out, v_out) = (&mut u_out[start..][..len], &mut v_out[start..][..len]);
-                    unpack_pairs(&pairs[..len], u_out, v_out);
+                // `move`: the factors are copied in, so the loop keeps them in registers.
+                carry.row(lanes, y, (u_out, v_out), &move |u_out, v_out| {
                     for value in u_out.iter_mut().chain(v_out.iter_mut()) {
                         *value = flush(*value * keep);
                     }
-                }
-                walls_row(y, cells, u_out, v_out, solid_row);
+                    walls_row(y, cells, u_out, v_out, solid_row);
+                });
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
@@ -168,8 +128,32 @@ impl FluidSim {
                     self.solver.iterate(iterations, min_rows);
                 }
                 after_part("project: iterations");
-                self.solver.store_pressure(&mut self.pressure, min_rows);
-                after_part("project: store");
+                // The pressure goes back to grid order and its gradient comes off the air in
+                // one pass: row `y` is stored while rows `y - 1` and `y + 1` are taken from the
+                // solver's colours, so the grid is read once.
+                let solver = &self.solver;
+                self.pressure
+                    .par_chunks_mut(cells)
+                    .zip(self.u.par_chunks_mut(cells))
+                    .zip(self.v.par_chunks_mut(cells))
+                    .zip(self.solid.par_chunks(cells))
+                    .enumerate()
+                    .with_min_len(min_rows)
+                    .for_each_init(
+                        || vec![0.0f32; 2 * cells],
+                        |beside, (y, (((here, u_row), v_row), solid_row))| {
+                            solver.grid_row(y, here);
+                            if y > 0 && y < cells - 1 {
+                                let (below, above) = beside.split_at_mut(cells);
+                                solver.grid_row(y - 1, below);
+                                solver.grid_row(y + 1, above);
+                                subtract_gradient_row(here, (below, above), u_row, v_row);
+                            }
+                            walls_row(y, cells, u_row, v_row, solid_row);
+                        },
+                    );
+                after_part("project: store + gradient + walls");
+                return;
             }
         }
 
@@ -183,16 +167,8 @@ impl FluidSim {
             .for_each(|(y, ((u_row, v_row), solid_row))| {
                 if y > 0 && y < cells - 1 {
                     let here = row(pressure, cells, y);
-                    let (below, above) = rows_beside(pressure, cells, y);
-                    // Equal-length slices: no bounds checks, and the loop vectorises.
-                    let inner = 1..cells - 1;
-                    let (left, right) = (&here[..cells - 2], &here[2..]);
-                    let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
-                    let (u_inner, v_inner) = (&mut u_row[inner.clone()], &mut v_row[inner]);
-                    for k in 0..cells - 2 {
-                        u_inner[k] -= (right[k] - left[k]) * 0.5;
-                        v_inner[k] -= (above[k] - below[k]) * 0.5;
-                    }
+                    let beside = rows_beside(pressure, cells, y);
+                    subtract_gradient_row(here, beside, u_row, v_row);
                 }
                 walls_row(y, cells, u_row, v_row, solid_row);
             });
@@ -212,37 +188,32 @@ impl FluidSim {
             &mut self.packed_pair,
             [&self.su, &self.sv],
             cells,
-            self.min_rows_per_task,
+            (self.lanes, self.min_rows_per_task),
         );
-        let (su, sv, solid, packed) = (&self.su, &self.sv, &self.solid, &self.packed_pair);
+        let carry = PairCarry {
+            dt_s,
+            vel_x: &self.su,
+            vel_y: &self.sv,
+            packed: Packed::new(&self.packed_pair, cells),
+        };
+        let lanes = self.lanes;
         self.su_next
             .par_chunks_mut(cells)
             .zip(self.sv_next.par_chunks_mut(cells))
+            .zip(self.solid.par_chunks(cells))
             .enumerate()
             .with_min_len(self.min_rows_per_task)
-            .for_each(|(y, (su_out, sv_out))| {
-                let trace = &mut RowTrace::new(cells, y);
-                let row = y * cells;
-                let solid_row = &solid[row..row + cells];
-                let pairs = &mut [[0.0f32; 2]; RUN];
-                for start in (0..cells).step_by(RUN) {
-                    let len = trace.trace(start, &su[row..], &sv[row..], dt_s);
-                    let solid_run = &solid_row[start..][..len];
-                    let (su_out, sv_out) =
-                        (&mut su_out[start..][..len], &mut sv_out[start..][..len]);
-                    // Solid cells read a harmless in-range position, then become 0.
-                    trace.run.read_packed_into(packed, &mut pairs[..len]);
-                    unpack_pairs(&pairs[..len], su_out, sv_out);
+            .for_each(|(y, ((su_out, sv_out), solid_row))| {
+                // Solid cells read a harmless in-range position, then become 0.
+                carry.row(lanes, y, (su_out, sv_out), &move |su_out, sv_out| {
                     for out in [su_out, sv_out] {
-                        for (value, &solid) in out.iter_mut().zip(solid_run) {
-                            *value = if solid != 0 {
-                                0.0
-                            } else {
-                                flush(*value * fade)
-                            };
+                        for (value, &solid) in out.iter_mut().zip(solid_row) {
+                            // Branch-free: a select per cell, which vectorises.
+                            let faded = flush(*value * fade);
+                            *value = if solid == 0 { faded } else { 0.0 };
                         }
                     }
-                }
+                });
             });
         std::mem::swap(&mut self.su, &mut self.su_next);
         std::mem::swap(&mut self.sv, &mut self.sv_next);
@@ -260,10 +231,6 @@ impl FluidSim {
         let spill = 1.0 - (-params.spill * dt_s).exp();
         let relax = (-params.relax * dt_s).exp();
         let settle = (-params.settle * dt_s).exp();
-        let continuity_dt = params.continuity * dt_s;
-        let max_density = params.max_density;
-        let drift_limit = params.drift_limit;
-        let cell_world = self.mapping.cell_size_world();
         // `fluid.fog: Sources`: the per-cell rates and the share of fog a step keeps.
         // Over a step the exact solution of `d' = rate - fade · d` is
         // `d · keep + rate · (1 - keep) / fade` (`rate · dt` with no fade), so still air settles
@@ -282,10 +249,23 @@ impl FluidSim {
             &mut self.packed_fog,
             [&self.density, &self.off_x, &self.off_z, &self.lift],
             cells,
-            self.min_rows_per_task,
+            (self.lanes, self.min_rows_per_task),
         );
-        let (u, v, su, sv) = (&self.u, &self.v, &self.su, &self.sv);
-        let packed = &self.packed_fog;
+        let carry = FogCarry {
+            dt_s,
+            air: [&self.u, &self.v, &self.su, &self.sv],
+            packed: Packed::new(&self.packed_fog, cells),
+            continuity_dt: params.continuity * dt_s,
+            max_density: params.max_density,
+            refill,
+            spill,
+            relax,
+            settle,
+            drift_limit: params.drift_limit,
+            cell_world: self.mapping.cell_size_world(),
+            sources,
+        };
+        let lanes = self.lanes;
         self.density_next
             .par_chunks_mut(cells)
             .zip(self.off_x_next.par_chunks_mut(cells))
@@ -293,113 +273,8 @@ impl FluidSim {
             .zip(self.lift_next.par_chunks_mut(cells))
             .enumerate()
             .with_min_len(self.min_rows_per_task)
-            .for_each(|(y, (((density_out, off_x_out), off_z_out), lift_out))| {
-                let row = y * cells;
-                let inner_row = y > 0 && y < cells - 1;
-                let (u_row, v_row) = (&u[row..row + cells], &v[row..row + cells]);
-                let (su_row, sv_row) = (&su[row..row + cells], &sv[row..row + cells]);
-                // The shock's neighbours above and below (this row again on the border rows,
-                // where they are not read).
-                let (sv_below, sv_above) = if inner_row {
-                    (&sv[row - cells..row], &sv[row + cells..row + 2 * cells])
-                } else {
-                    (sv_row, sv_row)
-                };
-                let run = &mut BilinearRun::new(cells);
-                let (xs, ys) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
-                let (shift_x, shift_y) = (&mut [0.0f32; RUN], &mut [0.0f32; RUN]);
-                let squeezes = &mut [0.0f32; RUN];
-                let quads = &mut [[0.0f32; 4]; RUN];
-                for start in (0..cells).step_by(RUN) {
-                    let len = RUN.min(cells - start);
-                    let end = start + len;
-                    {
-                        let (u_run, v_run) = (&u_row[start..end], &v_row[start..end]);
-                        let (su_run, sv_run) = (&su_row[start..end], &sv_row[start..end]);
-                        for k in 0..len {
-                            let wind_x = u_run[k] + su_run[k];
-                            let wind_y = v_run[k] + sv_run[k];
-                            shift_x[k] = wind_x * dt_s;
-                            shift_y[k] = wind_y * dt_s;
-                            // `as i32`: the same value as from usize, and it vectorises.
-                            xs[k] = (start + k) as i32 as f32 - shift_x[k];
-                            ys[k] = y as f32 - shift_y[k];
-                        }
-                    }
-                    run.place(xs, ys);
-
-                    // The continuity exponent; the spread is 0 on the border cells.
-                    squeezes.fill(0.0);
-                    if inner_row {
-                        let low = start.max(1);
-                        let high = end.min(cells - 1);
-                        for x in low..high {
-                            squeezes[x - start] = divergence_at(su_row, sv_below, sv_above, x);
-                        }
-                    }
-                    let mut any_squeeze = false;
-                    for spread in squeezes.iter_mut() {
-                        let exponent = hold(
-                            -*spread * continuity_dt,
-                            -CONTINUITY_EXPONENT_LIMIT,
-                            CONTINUITY_EXPONENT_LIMIT,
-                        );
-                        any_squeeze |= exponent != 0.0;
-                        *spread = exponent;
-                    }
-                    // exp(0) is exactly 1: skip the calls where there is no shock (most cells).
-                    if any_squeeze {
-                        for exponent in squeezes[..len].iter_mut() {
-                            *exponent = if *exponent == 0.0 {
-                                1.0
-                            } else {
-                                exponent.exp()
-                            };
-                        }
-                    } else {
-                        squeezes.fill(1.0);
-                    }
-
-                    let density_out = &mut density_out[start..end];
-                    let (off_x_out, off_z_out) =
-                        (&mut off_x_out[start..end], &mut off_z_out[start..end]);
-                    let lift_out = &mut lift_out[start..end];
-                    run.read_packed_into(packed, &mut quads[..len]);
-                    for (k, quad) in quads[..len].iter().enumerate() {
-                        density_out[k] = quad[0];
-                        off_x_out[k] = quad[1];
-                        off_z_out[k] = quad[2];
-                        lift_out[k] = quad[3];
-                    }
-                    match sources {
-                        None => {
-                            for (value, &squeeze) in density_out.iter_mut().zip(&squeezes[..len]) {
-                                let carried = (*value * squeeze).min(max_density);
-                                let rate = if carried > 1.0 { spill } else { refill };
-                                *value = carried + (1.0 - carried) * rate;
-                            }
-                        }
-                        Some((rates, keep, gain_s)) => {
-                            let rates = &rates[row + start..row + end];
-                            for ((value, &squeeze), &rate) in
-                                density_out.iter_mut().zip(&squeezes[..len]).zip(rates)
-                            {
-                                let carried = *value * squeeze * keep + rate * gain_s;
-                                *value = flush(carried.min(max_density));
-                            }
-                        }
-                    }
-                    for (out, shift) in [(off_x_out, &shift_x[..len]), (off_z_out, &shift_y[..len])]
-                    {
-                        for (value, &shift) in out.iter_mut().zip(shift) {
-                            let drift = (*value - shift * cell_world) * relax;
-                            *value = flush(hold(drift, -drift_limit, drift_limit));
-                        }
-                    }
-                    for value in lift_out.iter_mut() {
-                        *value = flush(*value * settle);
-                    }
-                }
+            .for_each(|(y, (((density, off_x), off_z), lift))| {
+                carry.row(lanes, y, [density, off_x, off_z, lift]);
             });
         std::mem::swap(&mut self.density, &mut self.density_next);
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
@@ -408,12 +283,24 @@ impl FluidSim {
     }
 }
 
-/// Splits packed pairs into two rows (equal lengths).
+/// Takes the pressure's gradient off an interior row of the air: `here` is the pressure along
+/// the row, `(below, above)` along the rows before and after it (all `cells` long).
 #[inline(always)]
-fn unpack_pairs(pairs: &[[f32; 2]], first: &mut [f32], second: &mut [f32]) {
-    for ((pair, a), b) in pairs.iter().zip(first.iter_mut()).zip(second.iter_mut()) {
-        *a = pair[0];
-        *b = pair[1];
+fn subtract_gradient_row(
+    here: &[f32],
+    (below, above): (&[f32], &[f32]),
+    u_row: &mut [f32],
+    v_row: &mut [f32],
+) {
+    let cells = here.len();
+    // Equal-length slices: no bounds checks, and the loop vectorises.
+    let inner = 1..cells - 1;
+    let (left, right) = (&here[..cells - 2], &here[2..]);
+    let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
+    let (u_inner, v_inner) = (&mut u_row[inner.clone()], &mut v_row[inner]);
+    for k in 0..cells - 2 {
+        u_inner[k] -= (right[k] - left[k]) * 0.5;
+        v_inner[k] -= (above[k] - below[k]) * 0.5;
     }
 }
 
