@@ -30,6 +30,9 @@ struct ReflectionKnobs {
     // The window of the mirrored view the reflection picture holds (NDC): x: left edge;
     // y: top edge; z: width; w: height.
     window: vec4<f32>,
+    // The floor's window in the picture (pixels: x, y from the top left, width, height): the
+    // raster composite's scissor, the compute composite's range.
+    window_px: vec4<u32>,
 }
 
 @group(1) @binding(0) var<uniform> knobs: ReflectionKnobs;
@@ -75,13 +78,19 @@ fn stone_values(stone: vec2<i32>) -> vec3<f32> {
 
 @fragment
 fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    return reflection_over(pos_pixel.xy);
+}
+
+// The reflection to lay premultiplied over the picture's pixel at `pos_pixel` (its centre, in
+// pixels from the top left); transparent black off the floor.
+fn reflection_over(pos_pixel: vec2<f32>) -> vec4<f32> {
     let strength = knobs.floor.y;
-    let depth = textureLoad(scene_depth, vec2<i32>(pos_pixel.xy), 0);
+    let depth = textureLoad(scene_depth, vec2<i32>(pos_pixel), 0);
     if strength <= 0.0 || depth >= 1.0 {
         return vec4<f32>(0.0);
     }
     // The pixel's point in the world, from its depth.
-    let uv = pos_pixel.xy / knobs.sizes.xy;
+    let uv = pos_pixel / knobs.sizes.xy;
     let ndc = vec2<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
     let h = knobs.world_from_clip * vec4<f32>(ndc, depth, 1.0);
     let pos_world = h.xyz / h.w;
@@ -144,4 +153,27 @@ fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f
     let share = clamp(strength * fresnel * water, 0.0, 1.0);
     // Premultiplied over the floor: the reflection by `share`, the stone by the rest.
     return vec4<f32>(color * share, share);
+}
+
+// ---- the composite in a compute shader (per-pixel fog compositors) ----
+// GPUs whose fragment work is slow lay the reflection over the picture here instead: one
+// invocation a pixel of the floor's window, the picture before it read from a copy, "over" done
+// by hand as the raster pipeline's blend does it; pixels off the floor are not written.
+@group(2) @binding(0) var picture_before: texture_2d<f32>;
+@group(2) @binding(1) var picture: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn cs_reflection(@builtin(global_invocation_id) id: vec3<u32>) {
+    let window = knobs.window_px;
+    if id.x >= window.z || id.y >= window.w {
+        return;
+    }
+    let pixel = window.xy + id.xy;
+    let over = reflection_over(vec2<f32>(pixel) + vec2<f32>(0.5));
+    if all(over == vec4<f32>(0.0)) {
+        return;
+    }
+    let under = textureLoad(picture_before, vec2<i32>(pixel), 0);
+    let keep = 1.0 - over.a;
+    textureStore(picture, vec2<i32>(pixel), over + under * keep);
 }

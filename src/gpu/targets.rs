@@ -57,22 +57,14 @@ impl Targets {
             DEPTH_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT | depth_compute,
         );
-        let output = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("targets.output"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: OUTPUT_STORAGE_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | color_compute,
-            view_formats: &[OUTPUT_FORMAT],
-        });
+        let output = texture_2d_with_views(
+            device,
+            "targets.output",
+            (width, height),
+            OUTPUT_STORAGE_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | color_compute,
+            &[OUTPUT_FORMAT],
+        );
         // Each view for its one use: a storage view cannot be sRGB.
         let output_view = output.create_view(&wgpu::TextureViewDescriptor {
             label: Some("targets.output.view"),
@@ -101,9 +93,22 @@ impl Targets {
 pub(crate) fn texture_2d(
     device: &wgpu::Device,
     label: &str,
+    size: (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    texture_2d_with_views(device, label, size, format, usage, &[])
+}
+
+/// [`texture_2d`], whose views may also take the formats `view_formats` (the sRGB twin of
+/// its format).
+pub(crate) fn texture_2d_with_views(
+    device: &wgpu::Device,
+    label: &str,
     (width, height): (u32, u32),
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
+    view_formats: &[wgpu::TextureFormat],
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
@@ -117,7 +122,7 @@ pub(crate) fn texture_2d(
         dimension: wgpu::TextureDimension::D2,
         format,
         usage,
-        view_formats: &[],
+        view_formats,
     })
 }
 

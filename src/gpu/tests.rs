@@ -218,6 +218,15 @@ fn floats(bits: &[u16]) -> Vec<f32> {
     bits.iter().map(|&b| f16_bits_to_f32(b)).collect()
 }
 
+/// The frame's 8-bit picture, to compare with `crate::compare`.
+fn image(frame: &Frame) -> crate::compare::Image {
+    crate::compare::Image {
+        width: frame.width,
+        height: frame.height,
+        rgba8: frame.rgba8.clone(),
+    }
+}
+
 /// Mean of R + G + B over the pixels of a rectangle.
 fn mean_brightness(frame: &Frame, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
     let mut sum = 0u64;

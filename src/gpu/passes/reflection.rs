@@ -15,7 +15,9 @@
 //!    fragment work is slow;
 //! 2. draws one full-picture triangle over the scene's picture that finds the floor's pixels
 //!    from the scene's depth and lays the reflection over them, broken up by the stones, with
-//!    a Fresnel term and a little blur (see the shader).
+//!    a Fresnel term and a little blur (see the shader). With a per-pixel fog compositor
+//!    (GPUs whose fragment work is slow) a compute pass does it instead over the floor's
+//!    window only, reading the picture from a copy of that window (`cs_reflection`).
 //!
 //! It runs right after the `scene` pass, so the ground fog, drawn next, lies over it.
 
@@ -31,12 +33,13 @@ use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::{
-    PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass, texture, uniform,
+    PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass, storage_texture, texture,
+    uniform,
 };
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::Scene;
 
 /// Height of the floor plane the hall is mirrored about (world; common.wgsl: the floor at
@@ -68,6 +71,8 @@ pub(crate) struct ReflectionKnobs {
     /// The window of the mirrored picture the reflection picture holds (NDC): x: left edge;
     /// y: top edge; z: width; w: height.
     pub window: [f32; 4],
+    /// The floor's window in the picture (pixels: x, y, width, height).
+    pub window_px: [u32; 4],
 }
 
 /// Where the floor (the square of half side `half_floor_world` at `FLOOR_Y_WORLD`) lies in the
@@ -180,7 +185,20 @@ pub(crate) struct ReflectionPass {
     /// The floor's window in the picture (pixels: x, y, width, height): the composite's
     /// scissor, as no floor pixel lies outside it.
     scissor_px: [u32; 4],
+    /// The composite in a compute shader, for the per-pixel fog compositors; `None`: raster.
+    compute: Option<ComputeComposite>,
 }
+
+/// The composite as a compute pass (`cs_reflection`) over the picture and a copy of it.
+struct ComputeComposite {
+    pipeline: wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
+    /// The picture before the reflection: the window is copied here, then read.
+    picture_before: wgpu::Texture,
+}
+
+/// Pixels a side of one workgroup of `cs_reflection`.
+const WORKGROUP_SIDE_PX: u32 = 8;
 
 /// The NDC window `[x_min, y_min, x_max, y_max]` as a pixel rectangle (x, y from the top left,
 /// width, height) of a `width` × `height` picture, rounded outward and inside the picture.
@@ -229,14 +247,11 @@ impl ReflectionPass {
             lamps,
         );
         let knobs_buffer = build.uniform_buffer::<ReflectionKnobs>("knobs");
-        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let fragment = wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE;
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let layout = build.bind_group_layout(&[
             uniform(0, fragment),
-            texture(
-                1,
-                fragment,
-                wgpu::TextureSampleType::Float { filterable: false },
-            ),
+            texture(1, fragment, unfilterable),
             texture(2, fragment, wgpu::TextureSampleType::Depth),
         ]);
         let bind_group = build.bind_group(
@@ -260,6 +275,40 @@ impl ReflectionPass {
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
         });
+        // The per-pixel compositors' targets take storage writes: composite in compute there.
+        let compute = targets.output_storage_view.is_some().then(|| {
+            let compute = wgpu::ShaderStages::COMPUTE;
+            let picture_before = texture_2d(
+                device,
+                &build.label("picture_before"),
+                (width, height),
+                COLOR_FORMAT,
+                wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
+            );
+            let composite_layout = build.bind_group_layout(&[
+                texture(0, compute, unfilterable),
+                storage_texture(1, compute, COLOR_FORMAT),
+            ]);
+            let bind_group = build.bind_group(
+                &composite_layout,
+                [
+                    wgpu::BindingResource::TextureView(&view_of(
+                        &picture_before,
+                        &build.label("picture_before.view"),
+                    )),
+                    wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                ],
+            );
+            ComputeComposite {
+                pipeline: build.compute_pipeline(
+                    &module,
+                    "cs_reflection",
+                    &[&frame.layout, &layout, &composite_layout],
+                ),
+                bind_group,
+                picture_before,
+            }
+        });
         let knobs = ReflectionKnobs {
             world_from_clip: Mat4::IDENTITY.to_cols_array_2d(),
             floor: [
@@ -270,6 +319,7 @@ impl ReflectionPass {
             ],
             sizes: [width as f32, height as f32, size.0 as f32, size.1 as f32],
             window: [-1.0, 1.0, 2.0, 2.0],
+            window_px: [0, 0, width, height],
         };
         Ok(ReflectionPass {
             targets: reflection_targets,
@@ -280,6 +330,7 @@ impl ReflectionPass {
             knobs,
             active: false,
             scissor_px: [0, 0, width, height],
+            compute,
         })
     }
 
@@ -321,6 +372,7 @@ impl ReflectionPass {
         if self.scissor_px[2] == 0 || self.scissor_px[3] == 0 {
             self.active = false;
         }
+        self.knobs.window_px = self.scissor_px;
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
     }
 
@@ -347,6 +399,40 @@ impl ReflectionPass {
         if let Some(bolt) = bolt {
             bolt.record(encoder, &self.targets, &self.frame);
         }
+        let [x, y, width, height] = self.scissor_px;
+        if let Some(composite) = &self.compute {
+            let picture = targets.color_linear_view.texture();
+            let window = wgpu::Origin3d { x, y, z: 0 };
+            encoder.copy_texture_to_texture(
+                wgpu::TexelCopyTextureInfo {
+                    origin: window,
+                    ..picture.as_image_copy()
+                },
+                wgpu::TexelCopyTextureInfo {
+                    origin: window,
+                    ..composite.picture_before.as_image_copy()
+                },
+                wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+            );
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(ShaderName::Reflection.name()),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&composite.pipeline);
+            pass.set_bind_group(0, &frame.bind_group, &[]);
+            pass.set_bind_group(1, &self.bind_group, &[]);
+            pass.set_bind_group(2, &composite.bind_group, &[]);
+            pass.dispatch_workgroups(
+                width.div_ceil(WORKGROUP_SIDE_PX),
+                height.div_ceil(WORKGROUP_SIDE_PX),
+                1,
+            );
+            return;
+        }
         let mut pass = begin_render_pass(
             encoder,
             ShaderName::Reflection.name(),
@@ -357,7 +443,6 @@ impl ReflectionPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
-        let [x, y, width, height] = self.scissor_px;
         pass.set_scissor_rect(x, y, width, height);
         pass.draw(0..3, 0..1);
     }

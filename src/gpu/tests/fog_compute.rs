@@ -12,8 +12,8 @@
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, render, renderer_with};
-use crate::compare::{Image, Tolerance, compare};
+use super::{context, flat_maps, image, inputs, render, renderer_with};
+use crate::compare::{Tolerance, compare};
 use crate::frame::{CameraPose, Frame, FrameInputs, View};
 use crate::gpu::{Compositor, GpuContext};
 use crate::playback::Playback;
@@ -21,14 +21,6 @@ use crate::scene::Scene;
 
 const WIDTH: u32 = 160;
 const HEIGHT: u32 = 90;
-
-fn image(frame: &Frame) -> Image {
-    Image {
-        width: frame.width,
-        height: frame.height,
-        rgba8: frame.rgba8.clone(),
-    }
-}
 
 /// Pixels of two frames whose largest channel difference exceeds 8 levels.
 fn pixels_apart(a: &Frame, b: &Frame) -> usize {

@@ -5,22 +5,14 @@
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, render, renderer_with};
-use crate::compare::{Image, Tolerance, compare};
-use crate::frame::{Frame, View};
+use super::{context, flat_maps, image, inputs, render, renderer_with};
+use crate::compare::{Tolerance, compare};
+use crate::frame::View;
 use crate::gpu::Compositor;
 use crate::scene::{FogResolution, Scene};
 
 const WIDTH: u32 = 160;
 const HEIGHT: u32 = 90;
-
-fn image(frame: &Frame) -> Image {
-    Image {
-        width: frame.width,
-        height: frame.height,
-        rgba8: frame.rgba8.clone(),
-    }
-}
 
 fn half_scene() -> Scene {
     let mut scene = Scene::default();

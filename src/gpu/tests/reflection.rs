@@ -1,8 +1,12 @@
 //! GPU tests of the `reflection` pass: the wet floor under the ball shows the ball's glow, a
 //! dry floor does not, and a scene without weather has no reflection at all.
 
-use super::{clear_weather, context, flat_maps, inputs, pixel_of, render, renderer, sum_rgb_3x3};
+use super::{
+    clear_weather, context, flat_maps, inputs, pixel_of, render, renderer, renderer_with,
+    sum_rgb_3x3,
+};
 use crate::frame::{Frame, View, WeatherFrame};
+use crate::gpu::Compositor;
 use crate::scene::{Scene, Weather};
 
 /// A weather frame of the clear sky with the ground `wetness` wet.
@@ -69,4 +73,61 @@ fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
     assert!(!without.has_reflection() && with_weather.has_reflection());
     let bare = render(&mut without, &at);
     assert_eq!(probe(&bare, mirrored), dry_under);
+}
+
+/// With a per-pixel fog compositor the composite runs in a compute shader: it lays the same
+/// reflection over the floor as the raster composite (within a level or two of rounding), and
+/// leaves the picture off the floor as it was.
+#[test]
+fn the_compute_composite_gives_the_raster_reflection() {
+    let Some(ctx) = context() else { return };
+    let (w, h) = (96, 64);
+    let stormy = Scene {
+        weather: Some(Weather::default()),
+        ..Scene::default()
+    };
+    // No ground fog: the two compositors' fog differs by its own rounding, not wanted here.
+    let maps = flat_maps(&stormy, 0.0);
+    let mut at = inputs(&stormy, &maps, 30);
+    at.weather = Some(weather(1.0));
+    let wet_and_dry = |compositor| {
+        let mut renderer = renderer_with(&ctx, &stormy, w, h, View::Fog, compositor);
+        let wet_frame = render(&mut renderer, &at);
+        let mut dry_at = at;
+        dry_at.weather = Some(weather(0.0));
+        (wet_frame, render(&mut renderer, &dry_at))
+    };
+    let (raster_wet, raster_dry) = wet_and_dry(Compositor::Raster);
+    let (compute_wet, compute_dry) = wet_and_dry(Compositor::Compute);
+    let differs = |a: &Frame, b: &Frame| {
+        a.rgba8
+            .iter()
+            .zip(&b.rgba8)
+            .filter(|(x, y)| x.abs_diff(**y) > 2)
+            .count()
+    };
+    // The reflection changes the floor in both, by as much.
+    let (raster_changed, compute_changed) = (
+        differs(&raster_wet, &raster_dry),
+        differs(&compute_wet, &compute_dry),
+    );
+    assert!(
+        raster_changed > 100,
+        "the raster reflection changed {raster_changed} channels"
+    );
+    let worst = raster_wet
+        .rgba8
+        .iter()
+        .zip(&compute_wet.rgba8)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        worst <= 2,
+        "compute and raster reflections differ by up to {worst} levels"
+    );
+    assert!(
+        compute_changed.abs_diff(raster_changed) * 20 <= raster_changed,
+        "the reflection changed {compute_changed} channels in compute, {raster_changed} in raster"
+    );
 }
