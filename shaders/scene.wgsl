@@ -145,28 +145,42 @@ fn wet_stone(
 }
 // ---- end weather ----
 
-@fragment
-fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
-    let normal_world = normalize(in.normal_world);
-    var albedo = in.albedo;
-    if in.material == MATERIAL_FLOOR {
-        albedo = floor_albedo(in.pos_world);
+// The colour of a point of the hall as the camera sees it, from what the fragment shader is
+// given (the normal as interpolated, not yet unit length); the raster pass's fragment shader
+// and the compute `scene` pass (scene_compute.wgsl) both shade through it.
+fn shade_surface(
+    pos_world: vec3<f32>,
+    normal_interpolated: vec3<f32>,
+    vertex_albedo: vec3<f32>,
+    pos_model: vec3<f32>,
+    material: u32,
+) -> vec3<f32> {
+    let normal_world = normalize(normal_interpolated);
+    var albedo = vertex_albedo;
+    if material == MATERIAL_FLOOR {
+        albedo = floor_albedo(pos_world);
     }
-    let light = incoming_light(in.pos_world, normal_world);
+    let light = incoming_light(pos_world, normal_world);
     var color = albedo * light;
-    if in.material != MATERIAL_EMBER && in.material != MATERIAL_BALL {
-        color = wet_stone(color, albedo, light, in.pos_world, normal_world);
+    if material != MATERIAL_EMBER && material != MATERIAL_BALL {
+        color = wet_stone(color, albedo, light, pos_world, normal_world);
     }
-    if in.material == MATERIAL_BALL {
+    if material == MATERIAL_BALL {
         // Faint bands round the vertical axis turn with the ball's spin, so it is seen to roll.
         let spin_rad = frame.ball_light_color.w;
-        let longitude = atan2(in.pos_model.z, in.pos_model.x) + spin_rad;
+        let longitude = atan2(pos_model.z, pos_model.x) + spin_rad;
         let band = 0.92 + 0.08 * cos(longitude * 4.0);
         color += knobs.ball_emissive.rgb * band;
     }
-    if in.material == MATERIAL_EMBER {
+    if material == MATERIAL_EMBER {
         // Glowing coals: their own light, unlit.
-        color = in.albedo;
+        color = vertex_albedo;
     }
-    return vec4<f32>(apply_distance_fog(color, in.pos_world), 1.0);
+    return apply_distance_fog(color, pos_world);
+}
+
+@fragment
+fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
+    let color = shade_surface(in.pos_world, in.normal_world, in.albedo, in.pos_model, in.material);
+    return vec4<f32>(color, 1.0);
 }

@@ -108,7 +108,10 @@ impl CapsuleMesh {
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("scene.capsules"),
             size: bytes as u64,
-            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            // COPY_SRC: the compute `scene` pass copies them behind the hall's vertices.
+            usage: wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         CapsuleMesh {
@@ -130,6 +133,16 @@ impl CapsuleMesh {
         if !self.mesh.vertices.is_empty() {
             queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.mesh.vertices));
         }
+    }
+
+    /// Vertices of this frame's capsules (three a triangle).
+    pub(crate) fn vertex_count(&self) -> u32 {
+        self.vertex_count
+    }
+
+    /// The buffer holding them, from its start.
+    pub(crate) fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
     }
 
     /// This frame's capsules as shadow casters for the `shadow` pass (each vertex starts with

@@ -45,6 +45,11 @@ pub(crate) struct SceneVertex {
     pub material: u32,
 }
 
+impl SceneVertex {
+    /// Bytes of one vertex in a buffer.
+    pub(crate) const BYTES: u64 = std::mem::size_of::<SceneVertex>() as u64;
+}
+
 /// Sides of the pillar shaft, as the example builds it.
 const SHAFT_SEGMENTS: u32 = 12;
 /// The ball's sphere: segments round, rings from pole to pole, as the example builds it.

@@ -175,7 +175,7 @@ impl Renderer {
             )
         })?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
-        let scene_pass = ScenePass::new(&device, &errors, &frame, scene)?;
+        let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
             let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
             CapsuleMesh::new(&device, count)
@@ -368,6 +368,12 @@ impl Renderer {
         self.fog.sheets_drawn()
     }
 
+    /// The `scene` pass (tests switch it between compute and raster).
+    #[cfg(test)]
+    pub(crate) fn scene_pass(&mut self) -> &mut ScenePass {
+        &mut self.scene
+    }
+
     /// Whether the wet floor's reflection is drawn (scenes with weather).
     #[cfg(test)]
     pub(crate) fn has_reflection(&self) -> bool {
@@ -442,6 +448,7 @@ impl Renderer {
             if let Some(capsules) = capsules.as_mut() {
                 capsules.upload(queue, inputs.capsules);
             }
+            scene.prepare(queue, inputs, capsules.as_ref());
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
                 layer.prepare(queue, inputs);

@@ -17,6 +17,7 @@ const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
 const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
+const SCENE_COMPUTE_WGSL: &str = include_str!("../../shaders/scene_compute.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
@@ -34,6 +35,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 pub(crate) enum ShaderName {
     Shadow,
     Scene,
+    SceneCompute,
     Fog,
     FogCompute,
     FogHalf,
@@ -49,9 +51,10 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 12] = [
+    pub(crate) const ALL: [ShaderName; 13] = [
         ShaderName::Shadow,
         ShaderName::Scene,
+        ShaderName::SceneCompute,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::FogHalf,
@@ -69,6 +72,8 @@ impl ShaderName {
         match self {
             ShaderName::Shadow => "shadow",
             ShaderName::Scene => "scene",
+            // The same pass, drawn in compute: its times and labels are the scene pass's.
+            ShaderName::SceneCompute => "scene",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
             ShaderName::FogHalf => "fog_half",
@@ -87,6 +92,15 @@ impl ShaderName {
         let parts: &[&str] = match self {
             ShaderName::Shadow => &[COMMON_WGSL, LAMPS_WGSL, SHADOW_WGSL],
             ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, SCENE_WGSL],
+            // `shade_surface` and the knobs of scene.wgsl: the same function shades both.
+            ShaderName::SceneCompute => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                LAMPS_WGSL,
+                SCENE_WGSL,
+                SCENE_COMPUTE_WGSL,
+            ],
             ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
             // `shade_sheet` and the fog's bindings come from fog.wgsl: the same function shades
             // the sheets in both passes.
@@ -180,12 +194,21 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 8] = [
+        let expected: [(ShaderName, &[&str]); 9] = [
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
             ),
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
+            (
+                ShaderName::SceneCompute,
+                &[
+                    "cs_scene_setup",
+                    "cs_scene_raster",
+                    "vs_scene_depth",
+                    "fs_scene_depth",
+                ],
+            ),
             (ShaderName::Fog, &["vs_fog", "fs_fog"]),
             (ShaderName::FogCompute, &["cs_fog", "cs_fog_half"]),
             (
@@ -217,7 +240,12 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 13] = [
+        let twins: [(ShaderName, &str, usize); 14] = [
+            (
+                ShaderName::SceneCompute,
+                "RasterKnobs",
+                size_of::<crate::gpu::passes::scene_compute::RasterKnobs>(),
+            ),
             (
                 ShaderName::Shadow,
                 "LampLights",

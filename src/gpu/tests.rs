@@ -27,6 +27,7 @@ mod lamps;
 mod layers;
 mod raymarch;
 mod reflection;
+mod scene_compute;
 mod walkers;
 mod weather_layer;
 mod wind;

@@ -17,5 +17,6 @@ pub(crate) mod rain;
 pub(crate) mod raymarch;
 pub(crate) mod reflection;
 pub(crate) mod scene;
+pub(crate) mod scene_compute;
 pub(crate) mod shadow;
 pub(crate) mod weather_layer;

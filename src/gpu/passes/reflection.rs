@@ -394,7 +394,7 @@ impl ReflectionPass {
         if !self.active {
             return;
         }
-        scene.record(encoder, &self.targets, &self.frame, capsules);
+        scene.record_raster(encoder, &self.targets, &self.frame, capsules);
         flame.record(encoder, &self.targets, &self.frame);
         if let Some(bolt) = bolt {
             bolt.record(encoder, &self.targets, &self.frame);

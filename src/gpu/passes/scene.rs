@@ -2,18 +2,22 @@
 //! the distance fog, into the linear colour target and the depth target (shaders/scene.wgsl).
 //!
 //! The geometry is static and built once ([`crate::gpu::geometry`]); only the frame uniforms
-//! (camera, ball position, light intensity) change per frame.
+//! (camera, ball position, light intensity) change per frame. With a per-pixel fog compositor
+//! the picture's scene is drawn in compute instead ([`super::scene_compute`], the same
+//! shading); the raster pipeline stays for the mirrored hall of the `reflection` pass.
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
-use crate::gpu::capsule_geometry::CapsuleMesh;
+use crate::gpu::capsule_geometry::{CapsuleMesh, VERTICES_PER_CAPSULE};
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
 use crate::gpu::passes::builder::{
     ALL_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_render_pass, uniform,
 };
+use crate::gpu::passes::scene_compute::SceneCompute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
@@ -72,6 +76,13 @@ pub(crate) struct ScenePass {
     vertex_count: u32,
     bind_group: wgpu::BindGroup,
     clear_color: wgpu::Color,
+    /// The picture's scene drawn in compute (targets with a storage picture: the per-pixel
+    /// compositors); `None` draws it with the raster pipeline.
+    compute: Option<SceneCompute>,
+    /// Tests draw the picture's scene with the raster pipeline while the pass has the compute
+    /// one, to compare the two.
+    #[cfg(test)]
+    raster_only: bool,
 }
 
 impl ScenePass {
@@ -80,6 +91,7 @@ impl ScenePass {
         errors: &ErrorSink,
         frame: &FrameBinding,
         scene: &Scene,
+        targets: &Targets,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Scene.create_module(device, errors)?;
         let constants = frame.lamp_constants();
@@ -121,6 +133,21 @@ impl ScenePass {
             blend: None,
         });
 
+        let compute = match targets.output_storage_view {
+            Some(_) => {
+                let capsules = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
+                Some(SceneCompute::new(
+                    device,
+                    errors,
+                    frame,
+                    targets,
+                    &mesh.vertices,
+                    capsules * VERTICES_PER_CAPSULE,
+                    &knobs,
+                )?)
+            }
+            None => None,
+        };
         let [r, g, b] = srgb_to_linear(scene.background).map(f64::from);
         Ok(ScenePass {
             pipeline,
@@ -128,6 +155,9 @@ impl ScenePass {
             vertex_count: mesh.vertices.len() as u32,
             bind_group,
             clear_color: wgpu::Color { r, g, b, a: 1.0 },
+            compute,
+            #[cfg(test)]
+            raster_only: false,
         })
     }
 
@@ -138,9 +168,53 @@ impl ScenePass {
         self.clear_color = wgpu::Color { r, g, b, a: 1.0 };
     }
 
-    /// Records the pass: clears colour to the background and depth to far, draws everything,
-    /// then the frame's capsules (the walkers), shaded alike.
+    /// Queues this frame's knobs of the compute pass (after the capsules' upload).
+    pub(crate) fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        inputs: &FrameInputs<'_>,
+        capsules: Option<&CapsuleMesh>,
+    ) {
+        if let Some(compute) = self.compute.as_mut() {
+            compute.prepare(queue, inputs, self.clear_color, capsules);
+        }
+    }
+
+    /// Records the picture's scene into `targets`: in compute where the pass has it, else
+    /// with the raster pipeline.
     pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        capsules: Option<&CapsuleMesh>,
+    ) {
+        #[cfg(test)]
+        if self.raster_only {
+            return self.record_raster(encoder, targets, frame, capsules);
+        }
+        match &self.compute {
+            Some(compute) => compute.record(encoder, targets, frame, capsules),
+            None => self.record_raster(encoder, targets, frame, capsules),
+        }
+    }
+
+    /// Whether the picture's scene is drawn in compute.
+    #[cfg(test)]
+    pub(crate) fn in_compute(&self) -> bool {
+        self.compute.is_some() && !self.raster_only
+    }
+
+    /// Draws the picture's scene with the raster pipeline from the next frame (`true`), or as
+    /// the pass was built.
+    #[cfg(test)]
+    pub(crate) fn set_raster_only(&mut self, on: bool) {
+        self.raster_only = on;
+    }
+
+    /// Records the raster pass: clears colour to the background and depth to far, draws
+    /// everything, then the frame's capsules (the walkers), shaded alike.
+    pub(crate) fn record_raster(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,

@@ -1,0 +1,281 @@
+// scene_compute.wgsl: the `scene` pass without a fragment stage, for GPUs whose fragment work
+// is many times slower than their compute work (what the per-pixel fog compositors are for).
+// The hall is drawn by two compute entry points and shaded by scene.wgsl's `shade_surface`,
+// the function the raster pass's fragment shader calls:
+//
+// 1. `cs_scene_setup`, one invocation a triangle: the corners in world space (the ball's moved
+//    to the ball), the edges a ray test needs, and the pixels the triangle can cover, clipped at
+//    the near plane; back faces cover none, as the raster pipeline culls them.
+// 2. `cs_scene_raster`, one workgroup a 16 × 16 tile: the workgroup gathers, 256 at a time, the
+//    triangles whose boxes meet the tile; each pixel casts its view ray through its centre at
+//    them and keeps the nearest hit (the lowest triangle on a tie, as a raster depth test of
+//    `Less` keeps the first drawn), interpolates the corners' attributes at the hit and shades.
+//    The hit point's depth goes to a 32-bit float picture that a small raster pass then writes
+//    into the depth target (depth targets cannot be storage textures), for the passes after.
+//
+// Needs common.wgsl, noise.wgsl, fires.wgsl, lamps.wgsl and scene.wgsl in front of it.
+
+// keep in sync with src/gpu/passes/scene_compute.rs: RasterKnobs
+struct RasterKnobs {
+    // Clip space back to world space: the inverse of `frame.clip_from_world`.
+    world_from_clip: mat4x4<f32>,
+    // x: picture width (pixels); y: picture height (pixels); z: triangles this frame (the
+    // hall's, then the walkers'); w: unused.
+    size: vec4<u32>,
+    // rgb: what the picture is cleared to where nothing is hit (linear); a: 1.
+    clear_color: vec4<f32>,
+}
+
+// A triangle as the raster entry point tests it.
+struct ScreenTriangle {
+    // xyz: the first corner (world); w: unused.
+    corner_world: vec4<f32>,
+    // xyz: the second corner minus the first (world); w: unused.
+    edge_1_world: vec4<f32>,
+    // xyz: the third corner minus the first (world); w: unused.
+    edge_2_world: vec4<f32>,
+    // The pixels it may cover: lowest x, lowest y, highest x, highest y (inclusive); empty
+    // (x > z) when it covers none.
+    box_px: vec4<i32>,
+}
+
+@group(1) @binding(1) var<uniform> raster: RasterKnobs;
+// The vertices (the `SceneVertex` layout: position, normal, albedo, material; ten words each).
+@group(1) @binding(2) var<storage, read> vertices: array<u32>;
+@group(1) @binding(3) var<storage, read_write> triangles: array<ScreenTriangle>;
+@group(1) @binding(4) var picture: texture_storage_2d<rgba16float, write>;
+@group(1) @binding(5) var picture_depth: texture_storage_2d<r32float, write>;
+
+// keep in sync with src/gpu/geometry.rs: SceneVertex (words per vertex)
+const VERTEX_WORDS: u32 = 10u;
+// Pixels a side of one tile (one workgroup); the tile's pixels gather triangles together.
+const TILE_SIDE_PX: u32 = 16u;
+const TILE_PIXELS: u32 = 256u;
+// How far outside its edges (a fraction of the triangle) a ray still hits it, so that a pixel
+// centre on an edge two triangles share is never missed by both.
+const EDGE_SLACK: f32 = 1e-5;
+const NO_TRIANGLE: u32 = 0xffffffffu;
+
+fn vertex_vec3(vertex: u32, word: u32) -> vec3<f32> {
+    let at = vertex * VERTEX_WORDS + word;
+    return vec3<f32>(
+        bitcast<f32>(vertices[at]),
+        bitcast<f32>(vertices[at + 1u]),
+        bitcast<f32>(vertices[at + 2u]),
+    );
+}
+
+fn vertex_material(vertex: u32) -> u32 {
+    return vertices[vertex * VERTEX_WORDS + 9u];
+}
+
+// Where a vertex is in the world, as `vs_scene` places it.
+fn vertex_world(vertex: u32) -> vec3<f32> {
+    let pos_model = vertex_vec3(vertex, 0u);
+    if vertex_material(vertex) == MATERIAL_BALL {
+        return pos_model + frame.ball_world.xyz;
+    }
+    return pos_model;
+}
+
+// A clip-space point in front of the near plane, in pixels (x right, y down).
+fn clip_to_px(clip: vec4<f32>) -> vec2<f32> {
+    let ndc = clip.xy / clip.w;
+    let size_px = vec2<f32>(raster.size.xy);
+    return vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * size_px;
+}
+
+// The pixels a triangle may cover: the box round its part in front of the near plane (the
+// clipped polygon's corners), a pixel wider each way for rounding, within the picture.
+fn covered_box_px(corners_world: array<vec3<f32>, 3>) -> vec4<i32> {
+    var clips: array<vec4<f32>, 3>;
+    for (var i = 0u; i < 3u; i += 1u) {
+        clips[i] = frame.clip_from_world * vec4<f32>(corners_world[i], 1.0);
+    }
+    var low = vec2<f32>(3.0e38);
+    var high = vec2<f32>(-3.0e38);
+    for (var i = 0u; i < 3u; i += 1u) {
+        let a = clips[i];
+        let b = clips[(i + 1u) % 3u];
+        if a.z >= 0.0 {
+            let px = clip_to_px(a);
+            low = min(low, px);
+            high = max(high, px);
+        }
+        // Where the edge crosses the near plane (depth 0 in clip space).
+        if (a.z >= 0.0) != (b.z >= 0.0) {
+            let px = clip_to_px(mix(a, b, a.z / (a.z - b.z)));
+            low = min(low, px);
+            high = max(high, px);
+        }
+    }
+    let last = vec2<f32>(raster.size.xy) - 1.0;
+    let low_px = clamp(floor(low) - 1.0, vec2<f32>(0.0), last + 1.0);
+    let high_px = clamp(floor(high) + 1.0, vec2<f32>(-1.0), last);
+    // Nothing in front (low stays huge) or nothing on screen gives low > high.
+    return vec4<i32>(vec2<i32>(low_px), vec2<i32>(high_px));
+}
+
+@compute @workgroup_size(64)
+fn cs_scene_setup(@builtin(global_invocation_id) id: vec3<u32>) {
+    let index = id.x;
+    if index >= raster.size.z {
+        return;
+    }
+    let p0 = vertex_world(index * 3u);
+    let p1 = vertex_world(index * 3u + 1u);
+    let p2 = vertex_world(index * 3u + 2u);
+    var triangle: ScreenTriangle;
+    triangle.corner_world = vec4<f32>(p0, 0.0);
+    triangle.edge_1_world = vec4<f32>(p1 - p0, 0.0);
+    triangle.edge_2_world = vec4<f32>(p2 - p0, 0.0);
+    triangle.box_px = vec4<i32>(1, 1, 0, 0);
+    // Counter-clockwise on screen is the front, as the raster pipeline has it: the face's
+    // winding normal points at the eye. Back faces are culled.
+    let facing = dot(cross(p1 - p0, p2 - p0), frame.eye_world.xyz - p0);
+    if facing > 0.0 {
+        triangle.box_px = covered_box_px(array<vec3<f32>, 3>(p0, p1, p2));
+    }
+    triangles[index] = triangle;
+}
+
+// The tile's triangles of the current batch.
+var<workgroup> tile_triangles: array<u32, TILE_PIXELS>;
+var<workgroup> tile_triangle_count: atomic<u32>;
+
+// The nearest hit so far along one pixel's ray.
+struct Hit {
+    // Distance along the ray (world units per unit of `ray_world`).
+    t: f32,
+    // Barycentric weights of the second and third corners.
+    weights: vec2<f32>,
+    triangle: u32,
+}
+
+// Tests `triangle` against the ray from the eye along `ray_world` through `pixel`, and keeps it
+// in `hit` if it is nearer (or as near and drawn first).
+fn test_triangle(index: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<function, Hit>) {
+    let triangle = triangles[index];
+    let box_px = triangle.box_px;
+    if any(pixel < box_px.xy) || any(pixel > box_px.zw) {
+        return;
+    }
+    let edge_1 = triangle.edge_1_world.xyz;
+    let edge_2 = triangle.edge_2_world.xyz;
+    // Möller–Trumbore with the division left to the end: u, v and t are scaled by `det`, which
+    // is positive for a front face seen along the ray.
+    let p = cross(ray_world, edge_2);
+    let det = dot(edge_1, p);
+    if det <= 0.0 {
+        return;
+    }
+    let from_corner = frame.eye_world.xyz - triangle.corner_world.xyz;
+    let u = dot(from_corner, p);
+    let q = cross(from_corner, edge_1);
+    let v = dot(ray_world, q);
+    let slack = -EDGE_SLACK * det;
+    if u < slack || v < slack || u + v > det - slack {
+        return;
+    }
+    let t = dot(edge_2, q) / det;
+    if t > (*hit).t || (t == (*hit).t && index > (*hit).triangle) {
+        return;
+    }
+    // The raster pipeline clips at the near and far planes: what lies outside is not drawn.
+    let clip = frame.clip_from_world * vec4<f32>(frame.eye_world.xyz + ray_world * t, 1.0);
+    if clip.z < 0.0 || clip.z > clip.w {
+        return;
+    }
+    (*hit).t = t;
+    (*hit).weights = vec2<f32>(u, v) / det;
+    (*hit).triangle = index;
+}
+
+// The ray (world, not normalised: from the eye to the far plane) through pixel `pixel`'s centre.
+fn tile_pixel_ray_world(pixel: vec2<i32>) -> vec3<f32> {
+    let size_px = vec2<f32>(raster.size.xy);
+    let ndc = vec2<f32>(
+        (f32(pixel.x) + 0.5) / size_px.x * 2.0 - 1.0,
+        1.0 - (f32(pixel.y) + 0.5) / size_px.y * 2.0,
+    );
+    let far_clip = raster.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
+    return far_clip.xyz / far_clip.w - frame.eye_world.xyz;
+}
+
+// The colour and depth at a hit, the fragment shader's inputs rebuilt from the corners.
+fn shade_hit(hit: Hit, ray_world: vec3<f32>) -> vec4<f32> {
+    let first = hit.triangle * 3u;
+    let w = vec3<f32>(1.0 - hit.weights.x - hit.weights.y, hit.weights.x, hit.weights.y);
+    let pos_world = frame.eye_world.xyz + ray_world * hit.t;
+    var normal_world = vec3<f32>(0.0);
+    var albedo = vec3<f32>(0.0);
+    var pos_model = vec3<f32>(0.0);
+    for (var k = 0u; k < 3u; k += 1u) {
+        normal_world += w[k] * vertex_vec3(first + k, 3u);
+        albedo += w[k] * vertex_vec3(first + k, 6u);
+        pos_model += w[k] * vertex_vec3(first + k, 0u);
+    }
+    // Flat attributes come from the first corner (the provoking vertex).
+    let material = vertex_material(first);
+    return vec4<f32>(shade_surface(pos_world, normal_world, albedo, pos_model, material), 1.0);
+}
+
+@compute @workgroup_size(16, 16)
+fn cs_scene_raster(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) tile: vec3<u32>,
+) {
+    let pixel = vec2<i32>(id.xy);
+    let tile_low = vec2<i32>(tile.xy * TILE_SIDE_PX);
+    let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
+    let ray_world = tile_pixel_ray_world(pixel);
+    var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
+    let count = raster.size.z;
+    // Every invocation runs every batch (the barriers need the whole workgroup), also those
+    // whose pixel overhangs the picture.
+    for (var batch = 0u; batch < count; batch += TILE_PIXELS) {
+        if local == 0u {
+            atomicStore(&tile_triangle_count, 0u);
+        }
+        workgroupBarrier();
+        let index = batch + local;
+        if index < count {
+            let box_px = triangles[index].box_px;
+            if all(box_px.xy <= tile_high) && all(box_px.zw >= tile_low) {
+                tile_triangles[atomicAdd(&tile_triangle_count, 1u)] = index;
+            }
+        }
+        workgroupBarrier();
+        let gathered = atomicLoad(&tile_triangle_count);
+        for (var k = 0u; k < gathered; k += 1u) {
+            test_triangle(tile_triangles[k], pixel, ray_world, &hit);
+        }
+        workgroupBarrier();
+    }
+    if any(id.xy >= raster.size.xy) {
+        return;
+    }
+    if hit.triangle == NO_TRIANGLE {
+        textureStore(picture, pixel, raster.clear_color);
+        textureStore(picture_depth, pixel, vec4<f32>(1.0));
+        return;
+    }
+    textureStore(picture, pixel, shade_hit(hit, ray_world));
+    let clip = frame.clip_from_world * vec4<f32>(frame.eye_world.xyz + ray_world * hit.t, 1.0);
+    textureStore(picture_depth, pixel, vec4<f32>(clip.z / clip.w));
+}
+
+// ---- the depth target from the float picture: a full-screen triangle, depth only ----
+@group(2) @binding(0) var depth_source: texture_2d<f32>;
+
+@vertex
+fn vs_scene_depth(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
+    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_scene_depth(@builtin(position) position: vec4<f32>) -> @builtin(frag_depth) f32 {
+    return textureLoad(depth_source, vec2<i32>(position.xy), 0).x;
+}

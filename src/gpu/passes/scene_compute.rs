@@ -1,0 +1,311 @@
+//! The `scene` pass drawn in compute (shaders/scene_compute.wgsl): the hall without a fragment
+//! stage, for the per-pixel fog compositors.
+//!
+//! The GPUs those compositors are for can run fragment work many times slower than compute
+//! work: on the NVIDIA H200 the raster `scene` pass took 3.2 ms at 1920×1080, 0.93 ms of it
+//! with a fragment shader that only wrote a constant. Here a setup dispatch prepares each
+//! triangle (corners, edges, the pixels it may cover), a raster dispatch casts each pixel's
+//! ray at the triangles its 16 × 16 tile gathered and shades the nearest hit with the raster
+//! pass's own `shade_surface`, and a full-screen raster pass with no colour target copies the
+//! hit depths into the depth target, which the passes after the scene test against. The
+//! picture is the raster pass's within rounding: the same points, attributes interpolated at
+//! the same places, the same shading.
+//!
+//! The walkers' capsules, meshed each frame, are copied behind the hall's vertices before the
+//! dispatches, so they are drawn in the same way and in the same order as the raster pass
+//! draws them (hall first: the first drawn wins a tie in depth).
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
+use crate::gpu::camera;
+use crate::gpu::capsule_geometry::CapsuleMesh;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::geometry::SceneVertex;
+use crate::gpu::passes::builder::{PassBuilder, storage_buffer, storage_texture, texture, uniform};
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets, texture_2d};
+
+/// Triangles a workgroup of `cs_scene_setup` prepares.
+const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
+/// Pixels a side of one tile, one workgroup of `cs_scene_raster`.
+const TILE_SIDE_PX: u32 = 16;
+/// Bytes of one prepared triangle (`ScreenTriangle`: three vec4s and the pixel box).
+const SCREEN_TRIANGLE_BYTES: u64 = 64;
+/// The hit depths, before they are copied into the depth target.
+const HIT_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+
+/// The per-frame knobs of the compute `scene` pass.
+///
+/// keep in sync with shaders/scene_compute.wgsl: RasterKnobs
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct RasterKnobs {
+    /// Clip space back to world space (the inverse of the frame's `clip_from_world`).
+    pub world_from_clip: [[f32; 4]; 4],
+    /// x, y: picture size (pixels); z: triangles this frame; w: unused.
+    pub size: [u32; 4],
+    /// rgb: the background where nothing is hit (linear); a: 1.
+    pub clear_color: [f32; 4],
+}
+
+/// The compute `scene` pass: its pipelines, the vertices it reads and the hit depths.
+pub(crate) struct SceneCompute {
+    setup: wgpu::ComputePipeline,
+    raster: wgpu::ComputePipeline,
+    depth: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    depth_bind_group: wgpu::BindGroup,
+    knobs: wgpu::Buffer,
+    /// The hall's vertices, then room for the walkers' capsules.
+    vertices: wgpu::Buffer,
+    hall_vertex_count: u32,
+    /// Triangles drawn this frame (the hall's and this frame's capsules').
+    triangle_count: u32,
+    size_px: (u32, u32),
+}
+
+impl SceneCompute {
+    /// The pass for `hall` (the static mesh, in the `scene` pass's vertex layout) plus up to
+    /// `capsule_vertices` vertices of capsules a frame, shaded with `scene_knobs` (the raster
+    /// pass's knobs buffer), into `targets` (which must allow storage writes of the picture).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        targets: &Targets,
+        hall: &[SceneVertex],
+        capsule_vertices: usize,
+        scene_knobs: &wgpu::Buffer,
+    ) -> Result<Self, GpuError> {
+        let module = ShaderName::SceneCompute.create_module(device, errors)?;
+        let constants = frame.lamp_constants();
+        let build =
+            PassBuilder::new(device, ShaderName::SceneCompute.name()).with_constants(&constants);
+        let size = targets.output.size();
+        let size_px = (size.width, size.height);
+
+        let mut contents = bytemuck::cast_slice::<SceneVertex, u8>(hall).to_vec();
+        contents.resize(
+            contents.len() + capsule_vertices * std::mem::size_of::<SceneVertex>(),
+            0,
+        );
+        let vertices = build.buffer_init(
+            "vertices",
+            &contents,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        let max_triangles = ((hall.len() + capsule_vertices) / 3).max(1) as u64;
+        let triangles = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("triangles")),
+            size: max_triangles * SCREEN_TRIANGLE_BYTES,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let hit_depth = texture_2d(
+            device,
+            &build.label("hit_depth"),
+            size_px,
+            HIT_DEPTH_FORMAT,
+            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let hit_depth_view = hit_depth.create_view(&Default::default());
+        let knobs = build.uniform_buffer::<RasterKnobs>("raster_knobs");
+
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let layout = build.bind_group_layout(&[
+            uniform(0, compute),
+            uniform(1, compute),
+            storage_buffer(2, compute),
+            read_write_storage_buffer(3, compute),
+            storage_texture(4, compute, COLOR_FORMAT),
+            storage_texture(5, compute, HIT_DEPTH_FORMAT),
+        ]);
+        let bind_group = build.bind_group(
+            &layout,
+            [
+                scene_knobs.as_entire_binding(),
+                knobs.as_entire_binding(),
+                vertices.as_entire_binding(),
+                triangles.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                wgpu::BindingResource::TextureView(&hit_depth_view),
+            ],
+        );
+        let setup = build.compute_pipeline(&module, "cs_scene_setup", &[&frame.layout, &layout]);
+        let raster = build.compute_pipeline(&module, "cs_scene_raster", &[&frame.layout, &layout]);
+
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let depth_layout =
+            build.bind_group_layout(&[texture(0, wgpu::ShaderStages::FRAGMENT, unfilterable)]);
+        let depth_bind_group = build.bind_group(
+            &depth_layout,
+            [wgpu::BindingResource::TextureView(&hit_depth_view)],
+        );
+        let depth = depth_pipeline(device, &build, &module, &depth_layout);
+        Ok(SceneCompute {
+            setup,
+            raster,
+            depth,
+            bind_group,
+            depth_bind_group,
+            knobs,
+            vertices,
+            hall_vertex_count: hall.len() as u32,
+            triangle_count: 0,
+            size_px,
+        })
+    }
+
+    /// Queues this frame's knobs: the camera of `inputs` at the picture's aspect, the
+    /// background `clear_color` (linear) and the triangles of the hall and of `capsules`.
+    pub(crate) fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        inputs: &FrameInputs<'_>,
+        clear_color: wgpu::Color,
+        capsules: Option<&CapsuleMesh>,
+    ) {
+        let capsule_vertices = capsules.map_or(0, CapsuleMesh::vertex_count);
+        self.triangle_count = (self.hall_vertex_count + capsule_vertices) / 3;
+        let (width, height) = self.size_px;
+        let aspect = width as f32 / height as f32;
+        let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
+        let knobs = RasterKnobs {
+            world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
+            size: [width, height, self.triangle_count, 0],
+            clear_color: [
+                clear_color.r as f32,
+                clear_color.g as f32,
+                clear_color.b as f32,
+                1.0,
+            ],
+        };
+        queue.write_buffer(&self.knobs, 0, bytemuck::bytes_of(&knobs));
+    }
+
+    /// Records the pass: this frame's capsules copied behind the hall, the two dispatches into
+    /// the picture and the hit depths, and the depths into the depth target.
+    pub(crate) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        capsules: Option<&CapsuleMesh>,
+    ) {
+        if let Some(capsules) = capsules
+            && capsules.vertex_count() > 0
+        {
+            let offset_bytes = self.hall_vertex_count as u64 * SceneVertex::BYTES;
+            let bytes = capsules.vertex_count() as u64 * SceneVertex::BYTES;
+            encoder.copy_buffer_to_buffer(
+                capsules.buffer(),
+                0,
+                &self.vertices,
+                offset_bytes,
+                bytes,
+            );
+        }
+        let (width, height) = self.size_px;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(ShaderName::SceneCompute.name()),
+                timestamp_writes: None,
+            });
+            pass.set_bind_group(0, &frame.bind_group, &[]);
+            pass.set_bind_group(1, &self.bind_group, &[]);
+            pass.set_pipeline(&self.setup);
+            pass.dispatch_workgroups(
+                self.triangle_count.div_ceil(SETUP_WORKGROUP_TRIANGLES),
+                1,
+                1,
+            );
+            pass.set_pipeline(&self.raster);
+            pass.dispatch_workgroups(
+                width.div_ceil(TILE_SIDE_PX),
+                height.div_ceil(TILE_SIDE_PX),
+                1,
+            );
+        }
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("scene.depth"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.depth);
+        pass.set_bind_group(2, &self.depth_bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// A read-write storage buffer at `binding`.
+fn read_write_storage_buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: false },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// The full-screen pass that writes the hit depths into the depth target: depth only, always
+/// written, its one bind group at group 2 (the groups before it are unused).
+fn depth_pipeline(
+    device: &wgpu::Device,
+    build: &PassBuilder<'_>,
+    module: &wgpu::ShaderModule,
+    depth_layout: &wgpu::BindGroupLayout,
+) -> wgpu::RenderPipeline {
+    let label = build.label("depth");
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&label),
+        bind_group_layouts: &[None, None, Some(depth_layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(&label),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_scene_depth"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_scene_depth"),
+            compilation_options: Default::default(),
+            targets: &[],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
