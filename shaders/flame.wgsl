@@ -173,9 +173,19 @@ fn vs_flame(
     return out;
 }
 
+// Whether the flames are hidden behind the scene by reading its depth (`scene_depth`, fog.wgsl)
+// instead of by a depth test: where the compute `scene` pass leaves its depths in a float
+// picture and no depth target (src/gpu/passes/flame.rs).
+override FLAME_READS_SCENE_DEPTH: bool = false;
+
 // The flame's light at one point of its quad (linear), to be added to the picture.
 @fragment
 fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
+    // What the depth test `Less` would pass: nearer than the scene.
+    if FLAME_READS_SCENE_DEPTH
+        && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x {
+        discard;
+    }
     let fire = fire_lights.fires[min(in.fire_index, MAX_FIRES - 1u)];
     let time_s = frame.eye_world.w;
     let phase_rad = fire.light_color.w;

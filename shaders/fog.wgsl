@@ -355,7 +355,10 @@ fn sheets_transmittance(
 @group(1) @binding(1) var fluid_map: texture_2d<f32>;
 @group(1) @binding(2) var lift_map: texture_2d<f32>;
 // The scene's depth, read (not depth tested against: see `visible_slab_world`).
-@group(1) @binding(3) var scene_depth: texture_depth_2d;
+// The scene's depth (clip space, 0 at the near plane, 1 at the far plane or where nothing was
+// drawn): the depth target, or the compute `scene` pass's hit depths (scene_compute.wgsl), read
+// as plain floats either way.
+@group(1) @binding(3) var scene_depth: texture_2d<f32>;
 
 struct SheetOut {
     @builtin(position) pos_clip: vec4<f32>,
@@ -386,7 +389,7 @@ fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
     let to_sheet = in.pos_world - eye_world;
     let t_sheet_world = length(to_sheet);
     let view_dir_world = to_sheet / t_sheet_world;
-    let depth_scene = textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0);
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x;
     let t_scene_world = scene_distance_world(eye_world, view_dir_world, depth_scene);
     let slab_world = sheet_slab_world(view_dir_world, fog);
     let visible_world = visible_slab_world(t_sheet_world, slab_world, t_scene_world, fog);

@@ -46,7 +46,7 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     let eye_world = frame.eye_world.xyz;
     let ray_world = pixel_ray_world(id);
     // 1 (the far plane) where the scene pass drew nothing.
-    let depth_scene = textureLoad(scene_depth, pixel, 0);
+    let depth_scene = textureLoad(scene_depth, pixel, 0).x;
     let t_scene_world = scene_distance_world(eye_world, ray_world, depth_scene);
 
     var color = vec3<f32>(0.0);

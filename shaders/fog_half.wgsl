@@ -28,7 +28,8 @@ struct HalfKnobs {
     depth: vec4<f32>,
 }
 
-@group(0) @binding(0) var scene_depth: texture_depth_2d;
+// The picture's depth, read as plain floats (the depth target or the compute scene's hits).
+@group(0) @binding(0) var scene_depth: texture_2d<f32>;
 @group(0) @binding(1) var half_depth: texture_depth_2d;
 @group(0) @binding(2) var half_fog: texture_2d<f32>;
 @group(0) @binding(3) var<uniform> knobs: HalfKnobs;
@@ -60,10 +61,10 @@ fn fs_half_depth(@builtin(position) pos_pixel: vec4<f32>) -> HalfDepthOut {
     let texel = vec2<i32>(pos_pixel.xy);
     let last = vec2<i32>(knobs.size.xy) - vec2<i32>(1);
     let corner = texel * 2;
-    let a = textureLoad(scene_depth, min(corner, last), 0);
-    let b = textureLoad(scene_depth, min(corner + vec2<i32>(1, 0), last), 0);
-    let c = textureLoad(scene_depth, min(corner + vec2<i32>(0, 1), last), 0);
-    let d = textureLoad(scene_depth, min(corner + vec2<i32>(1, 1), last), 0);
+    let a = textureLoad(scene_depth, min(corner, last), 0).x;
+    let b = textureLoad(scene_depth, min(corner + vec2<i32>(1, 0), last), 0).x;
+    let c = textureLoad(scene_depth, min(corner + vec2<i32>(0, 1), last), 0).x;
+    let d = textureLoad(scene_depth, min(corner + vec2<i32>(1, 1), last), 0).x;
     let nearest = min(min(a, b), min(c, d));
     let farthest = max(max(a, b), max(c, d));
     let odd = ((texel.x + texel.y) & 1) == 1;
@@ -77,7 +78,7 @@ fn fs_half_depth(@builtin(position) pos_pixel: vec4<f32>) -> HalfDepthOut {
 @fragment
 fn fs_upsample(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(pos_pixel.xy);
-    let distance_world = view_distance_world(textureLoad(scene_depth, pixel, 0));
+    let distance_world = view_distance_world(textureLoad(scene_depth, pixel, 0).x);
     // The pixel's centre in half-size texels, through the same picture-space position.
     let full = vec2<f32>(knobs.size.xy);
     let half = vec2<f32>(knobs.size.zw);

@@ -24,7 +24,7 @@ fn raymarch_pixel(id: vec2<u32>) -> RayFog {
     let ray_world = pixel_ray_world(id);
     // The scene's surface along the ray, from its depth; none where the scene pass drew
     // nothing (depth 1, the far plane).
-    let depth_scene = textureLoad(scene_depth, vec2<i32>(id), 0);
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(id), 0).x;
     let t_scene_world = scene_distance_world(eye_world, ray_world, depth_scene);
     return march_medium(
         eye_world,

@@ -37,7 +37,8 @@ struct ReflectionKnobs {
 
 @group(1) @binding(0) var<uniform> knobs: ReflectionKnobs;
 @group(1) @binding(1) var reflection_picture: texture_2d<f32>;
-@group(1) @binding(2) var scene_depth: texture_depth_2d;
+// The picture's depth, read as plain floats (the depth target or the compute scene's hits).
+@group(1) @binding(2) var scene_depth: texture_2d<f32>;
 
 // Texels across a slab in the floor's painting (keep in sync with src/gpu/passes/scene.rs:
 // FLOOR_TEXELS_PER_SLAB): joints lie on texel 0 and the middle texel.
@@ -85,7 +86,7 @@ fn fs_reflection(@builtin(position) pos_pixel: vec4<f32>) -> @location(0) vec4<f
 // pixels from the top left); transparent black off the floor.
 fn reflection_over(pos_pixel: vec2<f32>) -> vec4<f32> {
     let strength = knobs.floor.y;
-    let depth = textureLoad(scene_depth, vec2<i32>(pos_pixel), 0);
+    let depth = textureLoad(scene_depth, vec2<i32>(pos_pixel), 0).x;
     if strength <= 0.0 || depth >= 1.0 {
         return vec4<f32>(0.0);
     }

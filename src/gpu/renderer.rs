@@ -175,7 +175,7 @@ impl Renderer {
             )
         })?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
-        let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets)?;
+        let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets, config.view)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
             let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
             CapsuleMesh::new(&device, count)
@@ -235,7 +235,14 @@ impl Renderer {
         };
         let fires = fire_lights.count();
         let flame = FlamePass::new(
-            &device, &errors, &frame, &maps, scene, view, compositor, fires,
+            &device,
+            &errors,
+            &frame,
+            (&maps, &targets),
+            scene,
+            view,
+            compositor,
+            fires,
         )?;
         let bolt = match &scene.weather {
             Some(weather) => Some(BoltPass::new(
@@ -368,10 +375,11 @@ impl Renderer {
         self.fog.sheets_drawn()
     }
 
-    /// The `scene` pass (tests switch it between compute and raster).
+    /// Whether the picture's scene is drawn in compute (the `scene` pass with a per-pixel
+    /// compositor).
     #[cfg(test)]
-    pub(crate) fn scene_pass(&mut self) -> &mut ScenePass {
-        &mut self.scene
+    pub(crate) fn scene_in_compute(&self) -> bool {
+        self.scene.in_compute()
     }
 
     /// Whether the wet floor's reflection is drawn (scenes with weather).

@@ -9,6 +9,9 @@
 pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// Depth of the scene's opaque geometry.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// The scene's depth as the compute `scene` pass writes it (depth formats cannot be storage
+/// textures): the same clip-space depth, as plain floats.
+pub(crate) const HIT_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 /// The finished picture as the raster `encode` pass draws it: the format encodes linear values
 /// to sRGB when the pass stores them.
 pub(crate) const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -27,6 +30,9 @@ pub(crate) struct Targets {
     /// The picture as plain 8-bit storage, for the compute `encode` pass (per-pixel
     /// compositors); `None` otherwise.
     pub output_storage_view: Option<wgpu::TextureView>,
+    /// The scene's depth as the compute `scene` pass writes it (per-pixel compositors); the
+    /// passes that read the scene's depth read it there ([`Targets::scene_depth_view`]).
+    pub hit_depth_view: Option<wgpu::TextureView>,
 }
 
 impl Targets {
@@ -72,7 +78,13 @@ impl Targets {
             usage: Some(wgpu::TextureUsages::RENDER_ATTACHMENT),
             ..Default::default()
         });
+        let hit_depth_view = fog_compute.then(|| {
+            let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+            let hit_depth = texture("targets.hit_depth", HIT_DEPTH_FORMAT, usage);
+            view_of(&hit_depth, "targets.hit_depth.view")
+        });
         Targets {
+            hit_depth_view,
             color_linear_view: view_of(&color_linear, "targets.color_linear.view"),
             depth_view: view_of(&depth, "targets.depth.view"),
             output_view,
@@ -85,6 +97,14 @@ impl Targets {
             }),
             output,
         }
+    }
+}
+
+impl Targets {
+    /// The scene's depth for the passes that read it as a texture (as plain floats): the compute
+    /// `scene` pass's hit depths where it runs, else the depth target.
+    pub(crate) fn scene_depth_view(&self) -> &wgpu::TextureView {
+        self.hit_depth_view.as_ref().unwrap_or(&self.depth_view)
     }
 }
 

@@ -6,7 +6,10 @@
 //! ([`crate::gpu::fire_lights`]), so the pass has no buffers of its own. Blending is additive
 //! (a flame only adds light) and order-free; the quads are depth tested against the scene, so
 //! a pillar hides a flame behind it, and write no depth. Draw order is the scene's list order,
-//! so sums happen in the same order every frame.
+//! so sums happen in the same order every frame. Where the compute `scene` pass leaves no depth
+//! target (a per-pixel compositor and nothing else after the scene tests depth), the flames
+//! read the scene's depths and hide themselves behind it (`FLAME_READS_SCENE_DEPTH`), the same
+//! test.
 //!
 //! The ground fog is in the picture already, so each flame fragment is dimmed by the fog
 //! between the eye and it, as the compositor crossed it: the sheets for `raster` and
@@ -23,10 +26,11 @@ use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    DepthTest, PassBuilder, RasterPipeline, begin_over_picture, filterable_texture, uniform,
+    DepthTest, PassBuilder, RasterPipeline, filterable_texture, texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
+use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
@@ -85,6 +89,9 @@ pub(crate) struct FlamePass {
     /// The wind the flames lean with ([`FlameWind`]).
     wind_buffer: wgpu::Buffer,
     fire_count: u32,
+    /// Whether the flames read the scene's depths instead of a depth target (no depth
+    /// attachment then).
+    reads_scene_depth: bool,
     /// The sheets' heights (world), lowest first: each frame the flames' fog crosses those
     /// under the fog's ceiling.
     heights_world: Vec<f32>,
@@ -98,14 +105,21 @@ impl FlamePass {
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
-        maps: &FluidMaps,
+        (maps, targets): (&FluidMaps, &Targets),
         scene: &Scene,
         view: View,
         compositor: Compositor,
         fire_count: u32,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
-        let constants = frame.lamp_constants();
+        let reads_scene_depth =
+            targets.hit_depth_view.is_some() && !scene_compute::fills_depth_target(scene, view);
+        let [lamps] = frame.lamp_constants();
+        let reads = (
+            "FLAME_READS_SCENE_DEPTH",
+            f64::from(u8::from(reads_scene_depth)),
+        );
+        let constants = [lamps, reads];
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
@@ -114,18 +128,23 @@ impl FlamePass {
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let wind_buffer = build.uniform_buffer::<FlameWind>("wind");
         let fragment = wgpu::ShaderStages::FRAGMENT;
-        // Binding 3 is fog.wgsl's scene depth, which the flames do not read.
+        // Binding 3 is fog.wgsl's scene depth, read only with `FLAME_READS_SCENE_DEPTH`.
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let layout = build.bind_group_layout(&[
             uniform(0, fragment),
             filterable_texture(1, fragment),
             filterable_texture(2, fragment),
+            texture(3, fragment, unfilterable),
             uniform(4, wgpu::ShaderStages::VERTEX_FRAGMENT),
         ]);
-        // Numbered by hand: binding 4 follows the gap left for binding 3.
         let resources = [
             (0, knobs_buffer.as_entire_binding()),
             (1, wgpu::BindingResource::TextureView(&maps.fluid_view)),
             (2, wgpu::BindingResource::TextureView(&maps.lift_view)),
+            (
+                3,
+                wgpu::BindingResource::TextureView(targets.scene_depth_view()),
+            ),
             (4, wind_buffer.as_entire_binding()),
         ];
         let entries =
@@ -145,11 +164,12 @@ impl FlamePass {
             topology: wgpu::PrimitiveTopology::TriangleList,
             // The quad turns to face the eye, but either side may end up toward it.
             cull_mode: None,
-            depth: Some(DepthTest::OVER),
+            depth: (!reads_scene_depth).then_some(DepthTest::OVER),
             format: COLOR_FORMAT,
             blend: Some(ADDITIVE),
         });
         Ok(FlamePass {
+            reads_scene_depth,
             pipeline,
             bind_group,
             knobs_buffer,
@@ -191,7 +211,29 @@ impl FlamePass {
         if self.fire_count == 0 {
             return;
         }
-        let mut pass = begin_over_picture(encoder, ShaderName::Flame.name(), targets);
+        // Over the picture; the depth target, where tested, read only: the pass also binds the
+        // scene's depth as a texture (fog.wgsl's binding 3), which may be that same target.
+        let depth = (!self.reads_scene_depth).then(|| wgpu::RenderPassDepthStencilAttachment {
+            view: &targets.depth_view,
+            depth_ops: None,
+            stencil_ops: None,
+        });
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(ShaderName::Flame.name()),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &targets.color_linear_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: depth,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);

@@ -241,7 +241,7 @@ impl FogPass {
             texture(
                 3,
                 wgpu::ShaderStages::FRAGMENT,
-                wgpu::TextureSampleType::Depth,
+                wgpu::TextureSampleType::Float { filterable: false },
             ),
         ]);
         let bind_group = build.bind_group(
@@ -253,7 +253,7 @@ impl FogPass {
                 // At half size the depth each half-size texel stands for.
                 wgpu::BindingResource::TextureView(match &half {
                     Some(half) => &half.depth_view,
-                    None => &targets.depth_view,
+                    None => targets.scene_depth_view(),
                 }),
             ],
         );

@@ -242,7 +242,7 @@ impl FogComputePass {
             uniform(0, compute),
             filterable_texture(1, compute),
             filterable_texture(2, compute),
-            texture(3, compute, wgpu::TextureSampleType::Depth),
+            texture(3, compute, unfilterable),
             uniform(4, compute),
             // The sheet heights: the `raymarch` pass's layout has them too, unread.
             storage_buffer(5, compute),
@@ -255,7 +255,7 @@ impl FogComputePass {
             wgpu::BindingResource::TextureView(&maps.lift_view),
             wgpu::BindingResource::TextureView(match &half {
                 Some(half) => &half.depth_view,
-                None => &targets.depth_view,
+                None => targets.scene_depth_view(),
             }),
             march_buffer.as_entire_binding(),
             heights_buffer.as_entire_binding(),

@@ -120,16 +120,18 @@ impl FogHalf {
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let depth_texture = |binding| texture(binding, fragment, wgpu::TextureSampleType::Depth);
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        // The picture's depth is read as plain floats (fog_half.wgsl: `scene_depth`).
+        let scene_depth = texture(0, fragment, unfilterable);
         // Step 1 reads the scene's depth and its knobs; it writes the half-size depth, so that
         // cannot be bound beside it.
-        let depth_layout = build.bind_group_layout(&[depth_texture(0), uniform(3, fragment)]);
+        let depth_layout = build.bind_group_layout(&[scene_depth, uniform(3, fragment)]);
         let depth_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(&build.label("depth.bind_group")),
             layout: &depth_layout,
             entries: &[
                 wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&targets.depth_view),
+                    resource: wgpu::BindingResource::TextureView(targets.scene_depth_view()),
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
@@ -138,7 +140,7 @@ impl FogHalf {
             ],
         });
         let upsample_layout = build.bind_group_layout(&[
-            depth_texture(0),
+            scene_depth,
             depth_texture(1),
             texture(2, fragment, unfilterable),
             uniform(3, fragment),
@@ -146,7 +148,7 @@ impl FogHalf {
         let upsample_bind_group = build.bind_group(
             &upsample_layout,
             [
-                wgpu::BindingResource::TextureView(&targets.depth_view),
+                wgpu::BindingResource::TextureView(targets.scene_depth_view()),
                 wgpu::BindingResource::TextureView(&depth_view),
                 wgpu::BindingResource::TextureView(&fog_view),
                 knobs_buffer.as_entire_binding(),

@@ -101,6 +101,11 @@ pub(crate) struct OverlayPass {
 }
 
 impl OverlayPass {
+    /// Whether `view` has lines drawn over the picture (tested against the scene's depth).
+    pub(crate) fn draws_lines(view: View) -> bool {
+        !matches!(view, View::Fog | View::Fluid)
+    }
+
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,

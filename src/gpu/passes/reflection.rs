@@ -252,14 +252,14 @@ impl ReflectionPass {
         let layout = build.bind_group_layout(&[
             uniform(0, fragment),
             texture(1, fragment, unfilterable),
-            texture(2, fragment, wgpu::TextureSampleType::Depth),
+            texture(2, fragment, unfilterable),
         ]);
         let bind_group = build.bind_group(
             &layout,
             [
                 knobs_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&reflection_targets.color_linear_view),
-                wgpu::BindingResource::TextureView(&targets.depth_view),
+                wgpu::BindingResource::TextureView(targets.scene_depth_view()),
             ],
         );
         let pipeline = build.raster_pipeline(&RasterPipeline {

@@ -8,7 +8,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::FrameInputs;
+use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::{CapsuleMesh, VERTICES_PER_CAPSULE};
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
@@ -17,7 +17,7 @@ use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
 use crate::gpu::passes::builder::{
     ALL_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_render_pass, uniform,
 };
-use crate::gpu::passes::scene_compute::SceneCompute;
+use crate::gpu::passes::scene_compute::{self, SceneCompute};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
@@ -79,10 +79,6 @@ pub(crate) struct ScenePass {
     /// The picture's scene drawn in compute (targets with a storage picture: the per-pixel
     /// compositors); `None` draws it with the raster pipeline.
     compute: Option<SceneCompute>,
-    /// Tests draw the picture's scene with the raster pipeline while the pass has the compute
-    /// one, to compare the two.
-    #[cfg(test)]
-    raster_only: bool,
 }
 
 impl ScenePass {
@@ -92,6 +88,7 @@ impl ScenePass {
         frame: &FrameBinding,
         scene: &Scene,
         targets: &Targets,
+        view: View,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Scene.create_module(device, errors)?;
         let constants = frame.lamp_constants();
@@ -133,14 +130,17 @@ impl ScenePass {
             blend: None,
         });
 
-        let compute = match targets.output_storage_view {
-            Some(_) => {
+        let compute = match &targets.hit_depth_view {
+            Some(hit_depth_view) => {
                 let capsules = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
+                let fill_depth = scene_compute::fills_depth_target(scene, view);
                 Some(SceneCompute::new(
                     device,
                     errors,
                     frame,
                     targets,
+                    hit_depth_view,
+                    fill_depth,
                     &mesh.vertices,
                     capsules * VERTICES_PER_CAPSULE,
                     &knobs,
@@ -156,8 +156,6 @@ impl ScenePass {
             bind_group,
             clear_color: wgpu::Color { r, g, b, a: 1.0 },
             compute,
-            #[cfg(test)]
-            raster_only: false,
         })
     }
 
@@ -189,10 +187,6 @@ impl ScenePass {
         frame: &FrameBinding,
         capsules: Option<&CapsuleMesh>,
     ) {
-        #[cfg(test)]
-        if self.raster_only {
-            return self.record_raster(encoder, targets, frame, capsules);
-        }
         match &self.compute {
             Some(compute) => compute.record(encoder, targets, frame, capsules),
             None => self.record_raster(encoder, targets, frame, capsules),
@@ -202,14 +196,7 @@ impl ScenePass {
     /// Whether the picture's scene is drawn in compute.
     #[cfg(test)]
     pub(crate) fn in_compute(&self) -> bool {
-        self.compute.is_some() && !self.raster_only
-    }
-
-    /// Draws the picture's scene with the raster pipeline from the next frame (`true`), or as
-    /// the pass was built.
-    #[cfg(test)]
-    pub(crate) fn set_raster_only(&mut self, on: bool) {
-        self.raster_only = on;
+        self.compute.is_some()
     }
 
     /// Records the raster pass: clears colour to the background and depth to far, draws

@@ -17,7 +17,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::FrameInputs;
+use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::camera;
 use crate::gpu::capsule_geometry::CapsuleMesh;
@@ -25,8 +25,10 @@ use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::SceneVertex;
 use crate::gpu::passes::builder::{PassBuilder, storage_buffer, storage_texture, texture, uniform};
+use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets, texture_2d};
+use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, HIT_DEPTH_FORMAT, Targets};
+use crate::scene::Scene;
 
 /// Triangles a workgroup of `cs_scene_setup` prepares.
 const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
@@ -34,8 +36,6 @@ const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
 const TILE_SIDE_PX: u32 = 16;
 /// Bytes of one prepared triangle (`ScreenTriangle`: three vec4s and the pixel box).
 const SCREEN_TRIANGLE_BYTES: u64 = 64;
-/// The hit depths, before they are copied into the depth target.
-const HIT_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 
 /// The per-frame knobs of the compute `scene` pass.
 ///
@@ -55,9 +55,10 @@ pub(crate) struct RasterKnobs {
 pub(crate) struct SceneCompute {
     setup: wgpu::ComputePipeline,
     raster: wgpu::ComputePipeline,
-    depth: wgpu::RenderPipeline,
+    /// The depths copied into the depth target, where raster passes after the scene test
+    /// against it (weather, overlay lines); the rest read the hit depths.
+    depth_fill: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
     bind_group: wgpu::BindGroup,
-    depth_bind_group: wgpu::BindGroup,
     knobs: wgpu::Buffer,
     /// The hall's vertices, then room for the walkers' capsules.
     vertices: wgpu::Buffer,
@@ -70,12 +71,17 @@ pub(crate) struct SceneCompute {
 impl SceneCompute {
     /// The pass for `hall` (the static mesh, in the `scene` pass's vertex layout) plus up to
     /// `capsule_vertices` vertices of capsules a frame, shaded with `scene_knobs` (the raster
-    /// pass's knobs buffer), into `targets` (which must allow storage writes of the picture).
+    /// pass's knobs buffer), into `targets` (which must allow storage writes of the picture)
+    /// and their `hit_depth_view`; `fill_depth` also copies the depths into the depth target,
+    /// for raster passes after the scene that test against it.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         targets: &Targets,
+        hit_depth_view: &wgpu::TextureView,
+        fill_depth: bool,
         hall: &[SceneVertex],
         capsule_vertices: usize,
         scene_knobs: &wgpu::Buffer,
@@ -104,14 +110,6 @@ impl SceneCompute {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let hit_depth = texture_2d(
-            device,
-            &build.label("hit_depth"),
-            size_px,
-            HIT_DEPTH_FORMAT,
-            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
-        );
-        let hit_depth_view = hit_depth.create_view(&Default::default());
         let knobs = build.uniform_buffer::<RasterKnobs>("raster_knobs");
 
         let compute = wgpu::ShaderStages::COMPUTE;
@@ -131,26 +129,28 @@ impl SceneCompute {
                 vertices.as_entire_binding(),
                 triangles.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&targets.color_linear_view),
-                wgpu::BindingResource::TextureView(&hit_depth_view),
+                wgpu::BindingResource::TextureView(hit_depth_view),
             ],
         );
         let setup = build.compute_pipeline(&module, "cs_scene_setup", &[&frame.layout, &layout]);
         let raster = build.compute_pipeline(&module, "cs_scene_raster", &[&frame.layout, &layout]);
 
-        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-        let depth_layout =
-            build.bind_group_layout(&[texture(0, wgpu::ShaderStages::FRAGMENT, unfilterable)]);
-        let depth_bind_group = build.bind_group(
-            &depth_layout,
-            [wgpu::BindingResource::TextureView(&hit_depth_view)],
-        );
-        let depth = depth_pipeline(device, &build, &module, &depth_layout);
+        let depth_fill = fill_depth.then(|| {
+            let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+            let depth_layout =
+                build.bind_group_layout(&[texture(0, wgpu::ShaderStages::FRAGMENT, unfilterable)]);
+            let depth_bind_group = build.bind_group(
+                &depth_layout,
+                [wgpu::BindingResource::TextureView(hit_depth_view)],
+            );
+            let pipeline = depth_pipeline(device, &build, &module, &depth_layout);
+            (pipeline, depth_bind_group)
+        });
         Ok(SceneCompute {
             setup,
             raster,
-            depth,
+            depth_fill,
             bind_group,
-            depth_bind_group,
             knobs,
             vertices,
             hall_vertex_count: hall.len() as u32,
@@ -187,7 +187,7 @@ impl SceneCompute {
     }
 
     /// Records the pass: this frame's capsules copied behind the hall, the two dispatches into
-    /// the picture and the hit depths, and the depths into the depth target.
+    /// the picture and the hit depths, and, where asked, the depths into the depth target.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -229,6 +229,9 @@ impl SceneCompute {
                 1,
             );
         }
+        let Some((pipeline, bind_group)) = &self.depth_fill else {
+            return;
+        };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("scene.depth"),
             color_attachments: &[],
@@ -244,10 +247,17 @@ impl SceneCompute {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.depth);
-        pass.set_bind_group(2, &self.depth_bind_group, &[]);
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(2, bind_group, &[]);
         pass.draw(0..3, 0..1);
     }
+}
+
+/// Whether the compute pass also copies its depths into the depth target for `scene` seen in
+/// `view`: where raster passes after the scene test against it (the weather's bolt and rain,
+/// the overlay's lines). The fog passes and the flames read the hit depths themselves.
+pub(crate) fn fills_depth_target(scene: &Scene, view: View) -> bool {
+    scene.weather.is_some() || OverlayPass::draws_lines(view)
 }
 
 /// A read-write storage buffer at `binding`.

@@ -1,25 +1,13 @@
 //! The `scene` pass drawn in compute against the raster pass: the same picture (the hall, the
-//! ball, a walker, the fires and the fog tested against the depths it leaves) within the
-//! rounding of sampling an edge, from a camera that puts the floor through the near plane.
+//! ball, a walker, the fires hidden behind the pillars, and the fog over the depths it leaves)
+//! within the rounding of sampling an edge, from a camera that puts the floor through the near
+//! plane.
 
 use super::*;
 use crate::compare::{Tolerance, compare};
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera, Walker, WalkerPath};
-
-/// Renders `inputs` with the scene in compute, then with the raster scene pass, on one renderer.
-fn both(renderer: &mut Renderer, inputs: &FrameInputs<'_>) -> (Frame, Frame) {
-    assert!(
-        renderer.scene_pass().in_compute(),
-        "a per-pixel compositor draws the scene in compute"
-    );
-    let compute = render(renderer, inputs);
-    renderer.scene_pass().set_raster_only(true);
-    let raster = render(renderer, inputs);
-    renderer.scene_pass().set_raster_only(false);
-    (compute, raster)
-}
 
 #[test]
 fn the_compute_scene_draws_the_raster_picture() {
@@ -43,44 +31,46 @@ fn the_compute_scene_draws_the_raster_picture() {
     assert!(!inputs.capsules.is_empty());
 
     let (width, height) = (192, 108);
-    for compositor in [Compositor::Compute, Compositor::Raymarch { steps: 32 }] {
-        let config = fog_config((width, height), compositor, Readback::default());
-        let mut renderer = renderer_for(&ctx, &scene, &config);
-        let (compute, raster) = both(&mut renderer, &inputs);
-        let again = render(&mut renderer, &inputs);
-        assert_eq!(
-            compute.rgba8, again.rgba8,
-            "the compute scene renders the same bytes twice"
-        );
+    let config = |compositor| fog_config((width, height), compositor, Readback::default());
+    // The raster compositor draws the scene with the raster pipeline and tests the flames
+    // against its depth target; the compute one draws it in compute and reads its hit depths.
+    let mut raster_renderer = renderer_for(&ctx, &scene, &config(Compositor::Raster));
+    assert!(!raster_renderer.scene_in_compute());
+    let raster = render(&mut raster_renderer, &inputs);
+    let mut renderer = renderer_for(&ctx, &scene, &config(Compositor::Compute));
+    assert!(renderer.scene_in_compute());
+    let compute = render(&mut renderer, &inputs);
+    let again = render(&mut renderer, &inputs);
+    assert_eq!(
+        compute.rgba8, again.rgba8,
+        "the compute scene renders the same bytes twice"
+    );
 
-        let seen = compare(&image(&raster), &image(&compute), &Tolerance::DEFAULT);
-        // Only pixel centres on an edge two faces share may fall to the other face.
-        assert!(
-            seen.fraction_over < 0.002 && seen.mean_abs_diff < 0.2 && seen.ssim > 0.995,
-            "{compositor:?}: {} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
-            seen.pixels_over,
-            seen.fraction_over * 100.0,
-            seen.mean_abs_diff,
-            seen.ssim
-        );
+    // The two fog compositors differ by half-float rounding, and pixel centres on an edge two
+    // faces share may fall to the other face: the goldens' default tolerance holds.
+    let seen = compare(&image(&raster), &image(&compute), &Tolerance::DEFAULT);
+    assert!(
+        seen.passed && seen.mean_abs_diff < 0.5 && seen.ssim > 0.995,
+        "{} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
+        seen.pixels_over,
+        seen.fraction_over * 100.0,
+        seen.mean_abs_diff,
+        seen.ssim
+    );
 
-        // The walker is drawn by the compute pass too: without its capsules the picture changes.
-        let without = render(
-            &mut renderer,
-            &FrameInputs {
-                capsules: &[],
-                ..inputs
-            },
-        );
-        let changed = compute
-            .rgba8
-            .chunks_exact(4)
-            .zip(without.rgba8.chunks_exact(4))
-            .filter(|(a, b)| a != b)
-            .count();
-        assert!(
-            changed > 20,
-            "{compositor:?}: the walker changed {changed} pixels"
-        );
-    }
+    // The walker is drawn by the compute pass too: without its capsules the picture changes.
+    let without = render(
+        &mut renderer,
+        &FrameInputs {
+            capsules: &[],
+            ..inputs
+        },
+    );
+    let changed = compute
+        .rgba8
+        .chunks_exact(4)
+        .zip(without.rgba8.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(changed > 20, "the walker changed {changed} pixels");
 }
