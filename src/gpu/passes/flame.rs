@@ -213,7 +213,7 @@ impl FlamePass {
         }
         // Over the picture; the depth target, where tested, read only: the pass also binds the
         // scene's depth as a texture (fog.wgsl's binding 3), which may be that same target.
-        let depth = (!self.reads_scene_depth).then(|| wgpu::RenderPassDepthStencilAttachment {
+        let depth = (!self.reads_scene_depth).then_some(wgpu::RenderPassDepthStencilAttachment {
             view: &targets.depth_view,
             depth_ops: None,
             stencil_ops: None,
