@@ -1,17 +1,18 @@
 //! The frame loop: playback → frame inputs → renderer → readback → sink, frame after frame.
 //!
 //! It is the only code that joins the world and the GPU. Simulation, GPU and encoding overlap:
-//! the renderer reads frames back through a ring of staging buffers and returns the oldest
-//! finished one while the next renders, and the sink hands files to a [`WriterPool`] whose
-//! bounded queue keeps memory flat on long clips. The GPU renderer is built before the first
+//! the world steps on a thread of its own up to [`FRAMES_AHEAD`] frames ahead, the renderer
+//! reads frames back through a ring of staging buffers and returns the oldest finished one
+//! while the next renders, and the sink hands files to a [`WriterPool`] whose bounded queue
+//! keeps memory flat on long clips. The GPU renderer is built before the first
 //! step, so a missing adapter or an oversize frame fails before anything is written.
 
 use super::report::{Reporter, Stage};
 use crate::Error;
-use crate::frame::{Frame, View};
+use crate::frame::{Capsule, Frame, FrameInputs, View};
 use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Renderer};
 use crate::output::maps::map_jobs;
-use crate::output::writer::{WriteReport, WriterPool};
+use crate::output::writer::{WriteJob, WriteReport, WriterPool};
 use crate::playback::Playback;
 use crate::scene::Scene;
 use crate::timeline::FrameSet;
@@ -127,56 +128,67 @@ pub fn run_frames_with(
         reporter.begin(stage, count);
     }
     let first_frame = job.frames.frames().first().copied().unwrap_or(0);
-    let mut playback = start_playback(job.cache_dir, scene, first_frame)?;
+    let playback = start_playback(job.cache_dir, scene, first_frame)?;
     let mut pool = match options.encoder_threads {
         Some(threads) => WriterPool::with_threads(threads),
         None => WriterPool::for_this_machine(),
     };
     let mut hashes = Vec::with_capacity(job.frames.len());
-    let (mut simulate_s, mut render_s) = (0.0, 0.0);
+    let mut render_s = 0.0;
     let mut rendered = 0;
 
-    for &frame in job.frames.frames() {
-        // A signal stops the loop between frames, or between the steps up to a far frame.
-        let t = Instant::now();
-        let stepped = if crate::interrupt::requested() {
-            None
-        } else {
-            playback.advance_to_or_stop(frame, crate::interrupt::poll)
-        };
-        let Some(state) = stepped else {
-            drop(renderer);
-            let written = pool.files_written();
-            pool.finish()?;
-            return Err(Error::interrupted(written));
-        };
-        simulate_s += t.elapsed().as_secs_f64();
-        reporter.advance(Stage::Simulate, 1);
-        hashes.push(FrameHash {
-            frame,
-            hash: format!("{:016x}", state.hash),
-        });
-        if let Some(dir) = job.maps_dir {
-            let (fluid, fluid_map, lift_map) = playback.packed_maps();
-            for map in map_jobs(dir, frame, fluid, fluid_map, lift_map) {
+    // The world steps on a thread of its own, a few frames ahead of the GPU: each frame's
+    // stepping overlaps the previous frames' recording, readback and hand-off. It steps in the
+    // same order as ever, so the states and hashes are the same.
+    let simulation = std::thread::scope(|threads| -> Result<Simulation, Error> {
+        let (sender, frames) = std::sync::mpsc::sync_channel(FRAMES_AHEAD);
+        let stepping = threads.spawn(move || simulate(playback, job, options.skip, sender));
+        let mut stopped = false;
+        for simulated in frames {
+            // A signal stops the loop between frames, whatever was stepped ahead.
+            if crate::interrupt::requested() {
+                stopped = true;
+                break;
+            }
+            reporter.advance(Stage::Simulate, 1);
+            hashes.push(FrameHash {
+                frame: simulated.frame,
+                hash: format!("{:016x}", simulated.hash),
+            });
+            for map in simulated.maps {
                 pool.submit(map)?;
             }
-        }
-        if options.skip.binary_search(&frame).is_ok() {
+            let Some(inputs) = &simulated.inputs else {
+                reporter.advance(Stage::Render, 1);
+                reporter.advance(Stage::Encode, 1);
+                continue;
+            };
+            let t = Instant::now();
+            let finished = renderer.submit(&inputs.borrowed())?;
+            render_s += t.elapsed().as_secs_f64();
+            rendered += 1;
             reporter.advance(Stage::Render, 1);
-            reporter.advance(Stage::Encode, 1);
-            continue;
+            if let Some(done) = finished {
+                sink(done, &mut pool)?;
+                reporter.advance(Stage::Encode, 1);
+            }
         }
-        let t = Instant::now();
-        let finished = renderer.submit(&playback.frame_inputs(&state))?;
-        render_s += t.elapsed().as_secs_f64();
-        rendered += 1;
-        reporter.advance(Stage::Render, 1);
-        if let Some(done) = finished {
-            sink(done, &mut pool)?;
-            reporter.advance(Stage::Encode, 1);
-        }
+        // The channel closed (every frame was stepped, or a signal stopped the stepping), or
+        // the loop stopped listening: the thread has returned or returns at its next send.
+        let mut simulation = match stepping.join() {
+            Ok(simulation) => simulation,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        simulation.interrupted |= stopped;
+        Ok(simulation)
+    })?;
+    if simulation.interrupted {
+        drop(renderer);
+        let written = pool.files_written();
+        pool.finish()?;
+        return Err(Error::interrupted(written));
     }
+    let simulate_s = simulation.simulate_s;
     let t = Instant::now();
     let rest = renderer.finish()?;
     render_s += t.elapsed().as_secs_f64();
@@ -201,6 +213,111 @@ pub fn run_frames_with(
         gpu,
         writer: report,
     })
+}
+
+/// Frames the simulation thread may step ahead of the frame loop.
+const FRAMES_AHEAD: usize = 2;
+
+/// What the simulation thread measured, and whether a signal stopped it.
+struct Simulation {
+    simulate_s: f64,
+    interrupted: bool,
+}
+
+/// One stepped frame as the simulation thread hands it on.
+struct Simulated {
+    frame: u32,
+    /// The world state hash shown in it.
+    hash: u64,
+    /// Its debug maps, to be written (with `maps_dir`).
+    maps: Vec<WriteJob>,
+    /// The renderer's inputs; `None` for a frame that is skipped.
+    inputs: Option<OwnedInputs>,
+}
+
+/// [`FrameInputs`] owning its maps and capsules, to cross from the simulation thread.
+struct OwnedInputs {
+    /// Everything but the slices, which are empty here.
+    plain: FrameInputs<'static>,
+    fluid_map: Vec<u8>,
+    lift_map: Vec<u8>,
+    capsules: Vec<Capsule>,
+}
+
+impl OwnedInputs {
+    fn new(inputs: &FrameInputs<'_>) -> Self {
+        OwnedInputs {
+            plain: FrameInputs {
+                fluid_map: &[],
+                lift_map: &[],
+                capsules: &[],
+                ..*inputs
+            },
+            fluid_map: inputs.fluid_map.to_vec(),
+            lift_map: inputs.lift_map.to_vec(),
+            capsules: inputs.capsules.to_vec(),
+        }
+    }
+
+    fn borrowed(&self) -> FrameInputs<'_> {
+        FrameInputs {
+            fluid_map: &self.fluid_map,
+            lift_map: &self.lift_map,
+            capsules: &self.capsules,
+            ..self.plain
+        }
+    }
+}
+
+/// Steps `playback` to each frame of `job` in order and sends it on, until every frame is sent,
+/// the loop stops listening, or a signal asks to stop (between frames, or between the steps up
+/// to a far frame).
+fn simulate(
+    mut playback: Playback,
+    job: &FrameJob<'_>,
+    skip: &[u32],
+    frames: std::sync::mpsc::SyncSender<Simulated>,
+) -> Simulation {
+    let mut simulate_s = 0.0;
+    for &frame in job.frames.frames() {
+        let t = Instant::now();
+        let stepped = if crate::interrupt::requested() {
+            None
+        } else {
+            playback.advance_to_or_stop(frame, crate::interrupt::poll)
+        };
+        let Some(state) = stepped else {
+            return Simulation {
+                simulate_s,
+                interrupted: true,
+            };
+        };
+        simulate_s += t.elapsed().as_secs_f64();
+        let maps = match job.maps_dir {
+            Some(dir) => {
+                let (fluid, fluid_map, lift_map) = playback.packed_maps();
+                map_jobs(dir, frame, fluid, fluid_map, lift_map)
+            }
+            None => Vec::new(),
+        };
+        let inputs = skip
+            .binary_search(&frame)
+            .is_err()
+            .then(|| OwnedInputs::new(&playback.frame_inputs(&state)));
+        let simulated = Simulated {
+            frame,
+            hash: state.hash,
+            maps,
+            inputs,
+        };
+        if frames.send(simulated).is_err() {
+            break;
+        }
+    }
+    Simulation {
+        simulate_s,
+        interrupted: false,
+    }
 }
 
 /// The playback of `scene`, starting from the latest snapshot in `cache_dir` at or before
