@@ -5,7 +5,9 @@
 // The fires are a fixed-size uniform array with a count, bound at group 0, binding 1 beside the
 // frame uniforms, so any pass that binds the frame, raster or compute, can read them. It is
 // written once per renderer: everything that moves (the flicker, the flame's licking) is a
-// function of the frame's time and each fire's phase, worked out here.
+// function of the frame's time and each fire's phase, worked out here. The flicker, the same
+// for every pixel, is worked out once per frame by the `fire_flicker` pass (fire_flicker.wgsl)
+// into `fire_flicker_now` (binding 5), which the passes read instead.
 //
 // Needs common.wgsl (`frame`, for the time).
 
@@ -36,6 +38,17 @@ struct FireLights {
 
 @group(0) @binding(1) var<uniform> fire_lights: FireLights;
 
+// Each fire's flicker at the frame's time: `fire_flicker` of fire i, written by the
+// `fire_flicker` pass before any pass of the frame reads it.
+// keep in sync with src/gpu/passes/fire_flicker.rs: FIRE_FLICKER_BYTES
+struct FireFlicker {
+    // Fire i's flicker is component i % 4 of entry i / 4 (a uniform array's elements are
+    // 16 bytes apart).
+    values: array<vec4<f32>, 16>,
+}
+
+@group(0) @binding(5) var<uniform> fire_flicker_now: FireFlicker;
+
 // How many fires there are, never more than the array holds.
 fn fire_count() -> u32 {
     return min(fire_lights.count.x, MAX_FIRES);
@@ -49,6 +62,11 @@ fn fire_flicker(time_s: f32, phase_rad: f32, amount: f32) -> f32 {
         + 0.3 * sin(time_s * 13.1 + phase_rad * 2.0 + 1.3)
         + 0.2 * sin(time_s * 23.7 + phase_rad * 3.0 + 4.1);
     return max(1.0 + amount * wobble, 0.0);
+}
+
+// Fire `fire_index`'s flicker at the frame's time, as the `fire_flicker` pass worked it out.
+fn fire_flicker_of(fire_index: u32) -> f32 {
+    return fire_flicker_now.values[fire_index / 4u][fire_index % 4u];
 }
 
 // Where a fire's point light sits (world): a third of the way up its flame.
@@ -84,9 +102,9 @@ fn take_lowest_fire(in_range: ptr<function, vec2<u32>>) -> u32 {
     return select(32u, 0u, low) + firstTrailingBit(word);
 }
 
-// The light every fire casts on a surface at `pos_world` facing `normal_world` at `time_s`: the
-// ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
-fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: f32) -> vec3<f32> {
+// The light every fire casts on a surface at `pos_world` facing `normal_world` in this frame:
+// the ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
+fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     var light = vec3<f32>(0.0);
     // A plain loop that skips the fires out of range: the in-range mask of the fog glow
     // (`fires_in_range`) measured 0.32 ms slower here on a discrete GPU (H200, 1080p scene
@@ -101,8 +119,7 @@ fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: 
         }
         let falloff = 1.0 - distance_world / range_world;
         let facing = max(dot(normal_world, to_fire / max(distance_world, 1e-4)), 0.0);
-        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
-        light += fire.light_color.rgb * (falloff * falloff * facing * flicker);
+        light += fire.light_color.rgb * (falloff * falloff * facing * fire_flicker_of(i));
     }
     return light;
 }
@@ -111,24 +128,24 @@ fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: 
 // glow in fog_medium fades at 1.15).
 const FIRE_GLOW_FADE: f32 = 1.0;
 
-// The light the fog scatters toward the eye at `pos_world` from every fire at `time_s` (linear):
+// The light the fog scatters toward the eye at `pos_world` from every fire in this frame (linear):
 // each fire's light colour times its glow strength, fading with distance and cut off at its
 // range, flickering with the fire. Fog sheets add it to their colour, so the fog glows round a
 // fire as it glows round the ball.
 //
 // Only from the fires in range (`fires_in_range`), lowest first: the same sum, in the same
 // order, as one loop over every fire that skips the others.
-fn fire_glow_in_fog(pos_world: vec3<f32>, time_s: f32) -> vec3<f32> {
+fn fire_glow_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
     var glow = vec3<f32>(0.0);
     var in_range = fires_in_range(pos_world);
     while (in_range.x | in_range.y) != 0u {
-        let fire = fire_lights.fires[take_lowest_fire(&in_range)];
+        let fire_index = take_lowest_fire(&in_range);
+        let fire = fire_lights.fires[fire_index];
         let distance_world = length(pos_world - fire_light_world(fire));
         let range_world = max(fire.foot_world.w, 1e-4);
         let edge = 1.0 - distance_world / range_world;
-        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
         let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;
-        glow += fire.light_color.rgb * (fire.shape.z * flicker * fade);
+        glow += fire.light_color.rgb * (fire.shape.z * fire_flicker_of(fire_index) * fade);
     }
     return glow;
 }

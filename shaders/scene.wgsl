@@ -93,7 +93,7 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     let falloff = clamp(1.0 - lamp_distance_world / range_world, 0.0, 1.0);
     let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
     light += frame.ball_light_color.rgb * (falloff * falloff * facing);
-    light += fire_light_on_surface(pos_world, normal_world, frame.eye_world.w);
+    light += fire_light_on_surface(pos_world, normal_world);
     light += lamps_on_surface(pos_world, normal_world);
     return light;
 }

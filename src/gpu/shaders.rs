@@ -14,6 +14,7 @@ use crate::gpu::context::{ErrorSink, scoped};
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
+const FIRE_FLICKER_WGSL: &str = include_str!("../../shaders/fire_flicker.wgsl");
 const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
 const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
@@ -32,6 +33,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ShaderName {
+    FireFlicker,
     Shadow,
     Scene,
     Fog,
@@ -49,7 +51,8 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 12] = [
+    pub(crate) const ALL: [ShaderName; 13] = [
+        ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::Fog,
@@ -67,6 +70,7 @@ impl ShaderName {
     /// The pass name, used as the module's label.
     pub(crate) fn name(self) -> &'static str {
         match self {
+            ShaderName::FireFlicker => "fire_flicker",
             ShaderName::Shadow => "shadow",
             ShaderName::Scene => "scene",
             ShaderName::Fog => "fog",
@@ -85,6 +89,7 @@ impl ShaderName {
     /// The module's full source: the shared files it needs, then its own.
     pub(crate) fn source(self) -> String {
         let parts: &[&str] = match self {
+            ShaderName::FireFlicker => &[COMMON_WGSL, FIRES_WGSL, FIRE_FLICKER_WGSL],
             ShaderName::Shadow => &[COMMON_WGSL, LAMPS_WGSL, SHADOW_WGSL],
             ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, SCENE_WGSL],
             ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
@@ -180,7 +185,8 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 8] = [
+        let expected: [(ShaderName, &[&str]); 9] = [
+            (ShaderName::FireFlicker, &["cs_fire_flicker"]),
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
@@ -217,7 +223,12 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 13] = [
+        let twins: [(ShaderName, &str, usize); 14] = [
+            (
+                ShaderName::FireFlicker,
+                "FireFlicker",
+                crate::gpu::passes::fire_flicker::FIRE_FLICKER_BYTES as usize,
+            ),
             (
                 ShaderName::Shadow,
                 "LampLights",
