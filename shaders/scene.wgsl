@@ -108,6 +108,12 @@ fn lamps_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> 
 // ---- end lamps ----
 
 // ---- weather: wet stone (src/gpu/weather.rs puts the wetness in ambient_color.w) ----
+// Whether the scene has weather (`ScenePass` sets it, src/gpu/passes/scene.rs). Without it the
+// wetness is always 0, so `wet_stone` would hand every colour back untouched: off, the compiler
+// drops its code from the pipeline. A CPU adapter (lavapipe) runs every branch of a shader for
+// every pixel, taken or not, so the sheen's loop over the fires cost every pixel there.
+override WEATHER_IN_SCENE: bool = true;
+
 // Wetness darkens an upward surface and polishes it: a sharp highlight of the ball's light
 // and the fires toward the eye. 0 (every scene without weather) leaves the colour untouched.
 // `light` is what `incoming_light` gave for this point (worked out once per fragment).
@@ -154,7 +160,7 @@ fn fs_scene(in: VertexOut) -> @location(0) vec4<f32> {
     }
     let light = incoming_light(in.pos_world, normal_world);
     var color = albedo * light;
-    if in.material != MATERIAL_EMBER && in.material != MATERIAL_BALL {
+    if WEATHER_IN_SCENE && in.material != MATERIAL_EMBER && in.material != MATERIAL_BALL {
         color = wet_stone(color, albedo, light, in.pos_world, normal_world);
     }
     if in.material == MATERIAL_BALL {
