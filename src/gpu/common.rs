@@ -98,13 +98,13 @@ impl FrameUniforms {
 /// world pass shares. Binding 1 holds the scene's fires ([`FireLights`], written once);
 /// binding 2 the distance fog ([`DistanceFogParams`], written once); binding 3 the lamps
 /// (`LampLights`, written once) and binding 4 their shadow maps (drawn each frame by the
-/// `shadow` pass, which does not bind this group); binding 5 each fire's flicker in this frame
-/// (written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`).
+/// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
+/// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
     pub fire_lights: wgpu::Buffer,
-    /// Each fire's flicker in this frame, written by the `fire_flicker` pass.
+    /// Each fire in this frame (flicker, light, range), written by the `fire_flicker` pass.
     pub fire_flicker: wgpu::Buffer,
     /// How many fires the scene has.
     pub fire_count: u32,

@@ -226,8 +226,8 @@ mod tests {
         let twins: [(ShaderName, &str, usize); 14] = [
             (
                 ShaderName::FireFlicker,
-                "FireFlicker",
-                crate::gpu::passes::fire_flicker::FIRE_FLICKER_BYTES as usize,
+                "FiresNow",
+                crate::gpu::passes::fire_flicker::FIRES_NOW_BYTES as usize,
             ),
             (
                 ShaderName::Shadow,

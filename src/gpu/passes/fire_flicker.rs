@@ -1,11 +1,12 @@
 //! The `fire_flicker` pass (shaders/fire_flicker.wgsl): each fire's flicker at the frame's
-//! time, worked out once per frame by one workgroup into a small buffer that every world pass
-//! reads at group 0, binding 5 (`fire_flicker_now` in shaders/fires.wgsl).
+//! time, where its light sits and its range, worked out once per frame by one workgroup into a
+//! small buffer that every world pass reads at group 0, binding 5 (`fires_now` in
+//! shaders/fires.wgsl).
 //!
 //! The flicker is a function of the fire and the frame's time only. Worked out per pixel (the
 //! surface light, the fog's glow at every sheet sample, the flames) it was the same three sines
 //! again and again; a CPU adapter (lavapipe) pays for them in every pixel of a block. The pass
-//! runs the very same WGSL function on the same inputs, so every pass reads the value it used
+//! runs the very same WGSL functions on the same inputs, so every pass reads the values it used
 //! to compute, bit for bit: the pictures keep their bytes.
 //!
 //! Scenes without fires have no pass (nothing reads the buffer there).
@@ -17,18 +18,24 @@ use crate::gpu::fire_lights::MAX_FIRE_LIGHTS;
 use crate::gpu::passes::builder::{PassBuilder, uniform};
 use crate::gpu::shaders::ShaderName;
 
-/// Bytes of the per-frame flicker buffer: one `f32` a fire, four to a `vec4` (a uniform
-/// array's elements are 16 bytes apart).
+/// Floats a fire takes in the per-frame buffer: two `vec4`s, the light's place and range, then
+/// the flicker and the glow strength times the flicker.
 ///
-/// keep in sync with shaders/fires.wgsl: FireFlicker
-pub(crate) const FIRE_FLICKER_BYTES: u64 = (MAX_FIRE_LIGHTS * std::mem::size_of::<f32>()) as u64;
+/// keep in sync with shaders/fires.wgsl: FireNow
+pub(crate) const FIRE_NOW_FLOATS: usize = 8;
 
-/// The per-frame flicker buffer, `frame.fire_flicker`: written as storage by this pass, read
+/// Bytes of the per-frame buffer, every fire the array holds.
+///
+/// keep in sync with shaders/fires.wgsl: FiresNow
+pub(crate) const FIRES_NOW_BYTES: u64 =
+    (MAX_FIRE_LIGHTS * FIRE_NOW_FLOATS * std::mem::size_of::<f32>()) as u64;
+
+/// The per-frame buffer of the fires, `frame.fire_flicker`: written as storage by this pass, read
 /// as a uniform by the others (and copied out by the tests). Zero until the first frame.
 pub(crate) fn flicker_buffer(device: &wgpu::Device) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(&PassBuilder::new(device, ShaderName::FireFlicker.name()).label("flicker")),
-        size: FIRE_FLICKER_BYTES,
+        size: FIRES_NOW_BYTES,
         usage: wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::UNIFORM
             | wgpu::BufferUsages::COPY_SRC,
