@@ -5,7 +5,10 @@
 // The fires are a fixed-size uniform array with a count, bound at group 0, binding 1 beside the
 // frame uniforms, so any pass that binds the frame, raster or compute, can read them. It is
 // written once per renderer: everything that moves (the flicker, the flame's licking) is a
-// function of the frame's time and each fire's phase, worked out here.
+// function of the frame's time and each fire's phase, worked out here. What is the same for
+// every pixel (the flicker, where the light sits, its range) is worked out once per frame by
+// the `fire_flicker` pass (fire_flicker.wgsl) into `fires_now` (binding 5), which the per-pixel
+// loops read instead.
 //
 // Needs common.wgsl (`frame`, for the time).
 
@@ -36,6 +39,24 @@ struct FireLights {
 
 @group(0) @binding(1) var<uniform> fire_lights: FireLights;
 
+// One fire in this frame, as the `fire_flicker` pass works it out from `fire_lights` and the
+// frame's time, with the very operations the per-pixel code used (so the same bits).
+struct FireNow {
+    // xyz: where the light sits (`fire_light_world`); w: its range, at least 1e-4 (world units).
+    light_world: vec4<f32>,
+    // x: the flicker (`fire_flicker`); y: the glow strength in the fog times the flicker;
+    // z, w: 0.
+    flicker: vec4<f32>,
+}
+
+// Every fire in this frame, written by the `fire_flicker` pass before any pass reads it.
+// keep in sync with src/gpu/passes/fire_flicker.rs: FIRES_NOW_BYTES
+struct FiresNow {
+    fires: array<FireNow, 64>,
+}
+
+@group(0) @binding(5) var<uniform> fires_now: FiresNow;
+
 // How many fires there are, never more than the array holds.
 fn fire_count() -> u32 {
     return min(fire_lights.count.x, MAX_FIRES);
@@ -51,6 +72,11 @@ fn fire_flicker(time_s: f32, phase_rad: f32, amount: f32) -> f32 {
     return max(1.0 + amount * wobble, 0.0);
 }
 
+// Fire `fire_index`'s flicker at the frame's time, as the `fire_flicker` pass worked it out.
+fn fire_flicker_of(fire_index: u32) -> f32 {
+    return fires_now.fires[fire_index].flicker.x;
+}
+
 // Where a fire's point light sits (world): a third of the way up its flame.
 fn fire_light_world(fire: FireLight) -> vec3<f32> {
     return fire.foot_world.xyz + vec3<f32>(0.0, fire.shape.x * LIGHT_HEIGHT_IN_FLAME, 0.0);
@@ -64,9 +90,9 @@ fn fire_light_world(fire: FireLight) -> vec3<f32> {
 fn fires_in_range(pos_world: vec3<f32>) -> vec2<u32> {
     var in_range = vec2<u32>(0u);
     for (var i = 0u; i < fire_count(); i += 1u) {
-        let fire = fire_lights.fires[i];
-        let distance_world = length(pos_world - fire_light_world(fire));
-        let range_world = max(fire.foot_world.w, 1e-4);
+        let light = fires_now.fires[i].light_world;
+        let distance_world = length(pos_world - light.xyz);
+        let range_world = light.w;
         in_range[i / 32u] |= select(0u, 1u << (i % 32u), distance_world < range_world);
     }
     return in_range;
@@ -84,51 +110,54 @@ fn take_lowest_fire(in_range: ptr<function, vec2<u32>>) -> u32 {
     return select(32u, 0u, low) + firstTrailingBit(word);
 }
 
-// The light every fire casts on a surface at `pos_world` facing `normal_world` at `time_s`: the
-// ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
-fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, time_s: f32) -> vec3<f32> {
-    var light = vec3<f32>(0.0);
+// The light every fire casts on a surface at `pos_world` facing `normal_world` in this frame:
+// the ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
+fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
+    var lit = vec3<f32>(0.0);
     // A plain loop that skips the fires out of range: the in-range mask of the fog glow
     // (`fires_in_range`) measured 0.32 ms slower here on a discrete GPU (H200, 1080p scene
     // pass 3.48 against 3.16 ms) and no faster on lavapipe, whose scene pass is cheap.
     for (var i = 0u; i < fire_count(); i += 1u) {
-        let fire = fire_lights.fires[i];
-        let to_fire = fire_light_world(fire) - pos_world;
+        let light = fires_now.fires[i].light_world;
+        let to_fire = light.xyz - pos_world;
         let distance_world = length(to_fire);
-        let range_world = max(fire.foot_world.w, 1e-4);
+        let range_world = light.w;
         if distance_world >= range_world {
             continue;
         }
         let falloff = 1.0 - distance_world / range_world;
         let facing = max(dot(normal_world, to_fire / max(distance_world, 1e-4)), 0.0);
-        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
-        light += fire.light_color.rgb * (falloff * falloff * facing * flicker);
+        let color = fire_lights.fires[i].light_color.rgb;
+        lit += color * (falloff * falloff * facing * fire_flicker_of(i));
     }
-    return light;
+    return lit;
 }
 
 // How fast the glow in the fog fades with distance from the light, per world unit (the ball's
 // glow in fog_medium fades at 1.15).
 const FIRE_GLOW_FADE: f32 = 1.0;
 
-// The light the fog scatters toward the eye at `pos_world` from every fire at `time_s` (linear):
+// The light the fog scatters toward the eye at `pos_world` from every fire in this frame (linear):
 // each fire's light colour times its glow strength, fading with distance and cut off at its
 // range, flickering with the fire. Fog sheets add it to their colour, so the fog glows round a
 // fire as it glows round the ball.
 //
 // Only from the fires in range (`fires_in_range`), lowest first: the same sum, in the same
 // order, as one loop over every fire that skips the others.
-fn fire_glow_in_fog(pos_world: vec3<f32>, time_s: f32) -> vec3<f32> {
+fn fire_glow_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
     var glow = vec3<f32>(0.0);
     var in_range = fires_in_range(pos_world);
     while (in_range.x | in_range.y) != 0u {
-        let fire = fire_lights.fires[take_lowest_fire(&in_range)];
-        let distance_world = length(pos_world - fire_light_world(fire));
-        let range_world = max(fire.foot_world.w, 1e-4);
+        let fire_index = take_lowest_fire(&in_range);
+        let now = fires_now.fires[fire_index];
+        let distance_world = length(pos_world - now.light_world.xyz);
+        let range_world = now.light_world.w;
         let edge = 1.0 - distance_world / range_world;
-        let flicker = fire_flicker(time_s, fire.light_color.w, fire.shape.y);
         let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;
-        glow += fire.light_color.rgb * (fire.shape.z * flicker * fade);
+        // The glow strength times the flicker, then the fade: the order of `shape.z * flicker
+        // * fade`.
+        let color = fire_lights.fires[fire_index].light_color.rgb;
+        glow += color * (now.flicker.y * fade);
     }
     return glow;
 }

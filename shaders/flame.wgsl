@@ -21,7 +21,7 @@
 // the compositor that drew the fog crossed it, so a brazier standing in the fog glows through.
 //
 // Needs common.wgsl (frame uniforms, distance fog), noise.wgsl, fires.wgsl (the fires,
-// `fire_flicker`) and fog.wgsl (the marches and group 1's bindings 0 to 2:
+// `fire_flicker_of`) and fog.wgsl (the marches and group 1's bindings 0 to 2:
 // the fog's knobs and the fluid maps, which this pass binds with its own copy of the knobs).
 
 // The quad's width over its height for a torch: narrower than tall, with room for the sway.
@@ -186,10 +186,10 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
         && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x {
         discard;
     }
-    let fire = fire_lights.fires[min(in.fire_index, MAX_FIRES - 1u)];
-    let time_s = frame.eye_world.w;
+    let fire_index = min(in.fire_index, MAX_FIRES - 1u);
+    let fire = fire_lights.fires[fire_index];
     let phase_rad = fire.light_color.w;
-    let t = time_s + phase_rad;
+    let t = frame.eye_world.w + phase_rad;
 
     // Height up the flame from its foot, and the distance across in flame heights (a torch's
     // proportions: a brazier's wider quad is the same flame stretched), so the noise is round.
@@ -228,7 +228,7 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
 
     // Brightness: the ember strength, flickering with the fire's light; dimmed by the distance
     // fog like everything else at that depth.
-    let brightness = fire.flame_color.w * fire_flicker(time_s, phase_rad, fire.shape.y);
+    let brightness = fire.flame_color.w * fire_flicker_of(fire_index);
     let seen = 1.0 - distance_fog_factor(frame.eye_world.xyz, in.pos_world, distance_fog);
     // Alpha 0 with the pass's additive blend: the flame only adds light, it hides nothing.
     let light = color * (mask * brightness * seen);

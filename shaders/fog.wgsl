@@ -152,7 +152,7 @@ fn fog_medium(
     // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.
     let shown = mix(color, fluid.rgb, debug);
     let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
-    let fire_glow = fire_glow_in_fog(p, knobs.wind.w) * (1.0 - debug);
+    let fire_glow = fire_glow_in_fog(p) * (1.0 - debug);
     var lit = srgb_to_linear(shown) + fire_glow;
     if lamp_count() > 0u {
         lit += lamp_light_in_fog(p) * (1.0 - debug);

@@ -52,14 +52,22 @@ fn tile_hash(cell: vec2<u32>, seed: u32) -> f32 {
     return f32(h >> 8u) / 16777216.0;
 }
 
-// Value noise in [0, 1] that repeats every `period` lattice cells along x and y.
+// Value noise in [0, 1] that repeats every `period` lattice cells along x and y, for `p` in
+// [-period, 2 period) on both axes (`tile_fbm` gives it [0, period]: a slab's 0..1 times the
+// period).
 fn tile_noise(p: vec2<f32>, period: u32, seed: u32) -> f32 {
     let cell = floor(p);
     let f = p - cell;
     let w = f * f * (3.0 - 2.0 * f);
-    let period_i = i32(period);
-    let c0 = vec2<u32>(((vec2<i32>(cell) % period_i) + period_i) % period_i);
-    let c1 = (c0 + vec2<u32>(1u)) % period;
+    // The lattice cell and the next one wrapped into 0..period by adding or taking one period:
+    // over that range the same cells as `%` (a CPU adapter, lavapipe, works an integer `%` out
+    // one pixel at a time: x86 has no vector integer division).
+    let period_i = vec2<i32>(i32(period));
+    let cell_i = vec2<i32>(cell);
+    let above = select(cell_i, cell_i + period_i, cell_i < vec2<i32>(0));
+    let c0 = vec2<u32>(select(above, above - period_i, above >= period_i));
+    let next = c0 + vec2<u32>(1u);
+    let c1 = select(next, vec2<u32>(0u), next >= vec2<u32>(period));
     let a = tile_hash(c0, seed);
     let b = tile_hash(vec2<u32>(c1.x, c0.y), seed);
     let c = tile_hash(vec2<u32>(c0.x, c1.y), seed);

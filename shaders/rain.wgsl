@@ -198,13 +198,13 @@ struct RainOut {
 
 // The light on a drop or splash at `pos_world` (linear): the ambient, the ball's light and
 // the fires.
-fn rain_light(pos_world: vec3<f32>, eye: vec3<f32>, time_s: f32) -> vec3<f32> {
+fn rain_light(pos_world: vec3<f32>, eye: vec3<f32>) -> vec3<f32> {
     let to_eye = normalize(eye - pos_world);
     let to_lamp = frame.ball_light_world.xyz - pos_world;
     let lamp_falloff = max(1.0 - length(to_lamp) / max(frame.ball_light_world.w, 1e-4), 0.0);
     return frame.ambient_color.rgb
         + frame.ball_light_color.rgb * (lamp_falloff * lamp_falloff)
-        + fire_light_on_surface(pos_world, to_eye, time_s) * 1.5;
+        + fire_light_on_surface(pos_world, to_eye) * 1.5;
 }
 
 // A splash (vertex `vertex` from RAIN_DROPS · 6 on): a flat disc on the floor that widens and
@@ -233,7 +233,7 @@ fn rain_splash_vertex(index: u32, corner: u32, eye: vec3<f32>, time_s: f32) -> R
     out.along = at.y;
     let opacity = rain.counts.w * RAIN_SPLASH_OPACITY * (1.0 - life)
         * (1.0 - distance_fog_amount(center));
-    out.shade = vec4<f32>(rain.color.rgb * rain_light(center, eye, time_s) * opacity, opacity);
+    out.shade = vec4<f32>(rain.color.rgb * rain_light(center, eye) * opacity, opacity);
     return out;
 }
 
@@ -278,7 +278,7 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
     out.across = side;
 
     // Lit as a tiny sphere facing the eye: the ambient, the ball's light and the fires.
-    let light = rain_light(drop.head, eye, time_s);
+    let light = rain_light(drop.head, eye);
     var opacity = rain.counts.w * (1.0 - distance_fog_amount(drop.head));
     var color = rain.color.rgb;
     if debris {

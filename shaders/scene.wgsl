@@ -93,7 +93,7 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     let falloff = clamp(1.0 - lamp_distance_world / range_world, 0.0, 1.0);
     let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
     light += frame.ball_light_color.rgb * (falloff * falloff * facing);
-    light += fire_light_on_surface(pos_world, normal_world, frame.eye_world.w);
+    light += fire_light_on_surface(pos_world, normal_world);
     light += lamps_on_surface(pos_world, normal_world);
     return light;
 }
@@ -108,6 +108,12 @@ fn lamps_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> 
 // ---- end lamps ----
 
 // ---- weather: wet stone (src/gpu/weather.rs puts the wetness in ambient_color.w) ----
+// Whether the scene has weather (`ScenePass` sets it, src/gpu/passes/scene.rs). Without it the
+// wetness is always 0, so `wet_stone` would hand every colour back untouched: off, the compiler
+// drops its code from the pipeline. A CPU adapter (lavapipe) runs every branch of a shader for
+// every pixel, taken or not, so the sheen's loop over the fires cost every pixel there.
+override WEATHER_IN_SCENE: bool = true;
+
 // Wetness darkens an upward surface and polishes it: a sharp highlight of the ball's light
 // and the fires toward the eye. 0 (every scene without weather) leaves the colour untouched.
 // `light` is what `incoming_light` gave for this point (worked out once per fragment).
@@ -162,7 +168,7 @@ fn shade_surface(
     }
     let light = incoming_light(pos_world, normal_world);
     var color = albedo * light;
-    if material != MATERIAL_EMBER && material != MATERIAL_BALL {
+    if WEATHER_IN_SCENE && material != MATERIAL_EMBER && material != MATERIAL_BALL {
         color = wet_stone(color, albedo, light, pos_world, normal_world);
     }
     if material == MATERIAL_BALL {

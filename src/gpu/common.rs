@@ -14,6 +14,7 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
+use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -97,9 +98,16 @@ impl FrameUniforms {
 /// world pass shares. Binding 1 holds the scene's fires ([`FireLights`], written once);
 /// binding 2 the distance fog ([`DistanceFogParams`], written once); binding 3 the lamps
 /// (`LampLights`, written once) and binding 4 their shadow maps (drawn each frame by the
-/// `shadow` pass, which does not bind this group).
+/// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
+/// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
+    /// The scene's fires (`FireLights`, written once).
+    pub fire_lights: wgpu::Buffer,
+    /// Each fire in this frame (flicker, light, range), written by the `fire_flicker` pass.
+    pub fire_flicker: wgpu::Buffer,
+    /// How many fires the scene has.
+    pub fire_count: u32,
     /// The distance fog's buffer: written once, and again each frame when the scene has
     /// weather (see `gpu/weather.rs`).
     pub distance_fog: wgpu::Buffer,
@@ -117,8 +125,38 @@ impl FrameBinding {
         lamps: &LampResources,
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
-        let fire_lights =
-            build.static_uniform_buffer("fire_lights", bytemuck::bytes_of(fire_lights));
+        let fires = (
+            build.static_uniform_buffer("fire_lights", bytemuck::bytes_of(fire_lights)),
+            flicker_buffer(device),
+            fire_lights.count(),
+        );
+        Self::with_fires(device, fires, distance_fog, lamps)
+    }
+
+    /// A second binding of the same scene (the `reflection` pass's mirrored camera) that
+    /// shares this one's fires and their flicker, so the `fire_flicker` pass serves both.
+    pub(crate) fn sharing_fires(
+        &self,
+        device: &wgpu::Device,
+        distance_fog: &DistanceFogParams,
+        lamps: &LampResources,
+    ) -> Self {
+        let fires = (
+            self.fire_lights.clone(),
+            self.fire_flicker.clone(),
+            self.fire_count,
+        );
+        Self::with_fires(device, fires, distance_fog, lamps)
+    }
+
+    /// The binding over `fires`: the fire lights' buffer, the flicker buffer and the count.
+    fn with_fires(
+        device: &wgpu::Device,
+        (fire_lights, fire_flicker, fire_count): (wgpu::Buffer, wgpu::Buffer, u32),
+        distance_fog: &DistanceFogParams,
+        lamps: &LampResources,
+    ) -> Self {
+        let build = PassBuilder::new(device, "frame");
         let distance_fog =
             build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
         let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
@@ -129,6 +167,7 @@ impl FrameBinding {
             uniform(2, ALL_STAGES),
             uniform(3, ALL_STAGES),
             shadow_maps(4),
+            uniform(5, ALL_STAGES),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -138,12 +177,16 @@ impl FrameBinding {
                 distance_fog.as_entire_binding(),
                 lamps.buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&lamps.maps_view),
+                fire_flicker.as_entire_binding(),
             ],
         );
-        // The fire lights never change: the bind group keeps their buffer alive. The distance
-        // fog changes with the weather.
+        // The fire lights never change; the flicker changes each frame, the distance fog with
+        // the weather.
         FrameBinding {
             buffer,
+            fire_lights,
+            fire_flicker,
+            fire_count,
             distance_fog,
             layout,
             bind_group,

@@ -4,7 +4,8 @@
 //! (shaders/fires.wgsl).
 //!
 //! Nothing here changes per frame: the flicker and the flame's motion are functions of the
-//! frame's time and each fire's phase, worked out in the shaders.
+//! frame's time and each fire's phase, worked out in the shaders (the flicker once per frame,
+//! by the `fire_flicker` pass, `passes/fire_flicker.rs`).
 
 use bytemuck::{Pod, Zeroable};
 

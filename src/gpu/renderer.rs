@@ -2,7 +2,7 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
-//! then the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
+//! then the `fire_flicker` pass (scenes with fires), the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
 //! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
@@ -25,6 +25,7 @@ use crate::gpu::lamp_lights::{LampLights, LampResources};
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
+use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
@@ -42,7 +43,7 @@ use crate::gpu::readback::{
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
-use crate::gpu::timing::{GpuTimes, PassTimer};
+use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
 use crate::scene::Scene;
 use std::time::Instant;
@@ -64,13 +65,6 @@ pub struct RenderConfig {
     pub compositor: Compositor,
     /// Which pictures come back besides the 8-bit sRGB frame (default: none).
     pub readback: Readback,
-}
-
-/// Marks the end of the pass `name` when passes are timed (`timing.rs`).
-fn mark(timer: &mut Option<PassTimer>, encoder: &mut wgpu::CommandEncoder, name: &'static str) {
-    if let Some(timer) = timer.as_mut() {
-        timer.mark(encoder, name);
-    }
 }
 
 /// Records the `shadow` pass (scenes with shadowing lamps), the people's capsules among the
@@ -97,7 +91,9 @@ pub struct Renderer {
     statics: FrameStatics,
     /// What the weather blends between; `None` for a scene without weather.
     weather: Option<WeatherLook>,
-    frame: FrameBinding,
+    pub(super) frame: FrameBinding,
+    /// Each fire's flicker in the frame, worked out once; `None` for a scene without fires.
+    pub(super) fire_flicker: Option<FireFlickerPass>,
     maps: FluidMaps,
     targets: Targets,
     /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
@@ -174,6 +170,7 @@ impl Renderer {
                 ),
             )
         })?;
+        let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets, config.view)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
@@ -254,17 +251,9 @@ impl Renderer {
             )?),
             None => None,
         };
-        let rain = match &scene.weather {
-            Some(_) => Some(RainPass::new(
-                &device,
-                &errors,
-                &frame,
-                scene,
-                config.width,
-                config.height,
-            )?),
-            None => None,
-        };
+        let rain = (scene.weather.is_some())
+            .then(|| RainPass::new(&device, &errors, &frame, scene, config.width, config.height))
+            .transpose()?;
         let reflection = match &scene.weather {
             Some(_) => Some(ReflectionPass::new(
                 &device,
@@ -304,6 +293,7 @@ impl Renderer {
             statics: FrameStatics::new(scene),
             weather: WeatherLook::new(scene),
             frame,
+            fire_flicker,
             maps,
             targets,
             shadow,
@@ -425,6 +415,7 @@ impl Renderer {
             queue,
             errors,
             frame,
+            fire_flicker,
             maps,
             targets,
             shadow,
@@ -479,6 +470,10 @@ impl Renderer {
                 label: Some("frame"),
             });
             mark(timer, &mut encoder, "start");
+            if let Some(fire_flicker) = fire_flicker {
+                fire_flicker.record(&mut encoder);
+                mark(timer, &mut encoder, "fire_flicker");
+            }
             record_shadow(shadow, capsules.as_ref(), device, &mut encoder, timer);
             scene.record(&mut encoder, targets, frame, capsules.as_ref());
             mark(timer, &mut encoder, "scene");

@@ -14,6 +14,7 @@ use crate::gpu::context::{ErrorSink, scoped};
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
+const FIRE_FLICKER_WGSL: &str = include_str!("../../shaders/fire_flicker.wgsl");
 const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
 const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
@@ -33,6 +34,7 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ShaderName {
+    FireFlicker,
     Shadow,
     Scene,
     SceneCompute,
@@ -51,7 +53,8 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 13] = [
+    pub(crate) const ALL: [ShaderName; 14] = [
+        ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::SceneCompute,
@@ -70,6 +73,7 @@ impl ShaderName {
     /// The pass name, used as the module's label.
     pub(crate) fn name(self) -> &'static str {
         match self {
+            ShaderName::FireFlicker => "fire_flicker",
             ShaderName::Shadow => "shadow",
             ShaderName::Scene => "scene",
             // The same pass, drawn in compute: its times and labels are the scene pass's.
@@ -90,6 +94,7 @@ impl ShaderName {
     /// The module's full source: the shared files it needs, then its own.
     pub(crate) fn source(self) -> String {
         let parts: &[&str] = match self {
+            ShaderName::FireFlicker => &[COMMON_WGSL, FIRES_WGSL, FIRE_FLICKER_WGSL],
             ShaderName::Shadow => &[COMMON_WGSL, LAMPS_WGSL, SHADOW_WGSL],
             ShaderName::Scene => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, SCENE_WGSL],
             // `shade_surface` and the knobs of scene.wgsl: the same function shades both.
@@ -194,7 +199,8 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 9] = [
+        let expected: [(ShaderName, &[&str]); 10] = [
+            (ShaderName::FireFlicker, &["cs_fire_flicker"]),
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
@@ -240,11 +246,16 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 14] = [
+        let twins: [(ShaderName, &str, usize); 15] = [
             (
                 ShaderName::SceneCompute,
                 "RasterKnobs",
                 size_of::<crate::gpu::passes::scene_compute::RasterKnobs>(),
+            ),
+            (
+                ShaderName::FireFlicker,
+                "FiresNow",
+                crate::gpu::passes::fire_flicker::FIRES_NOW_BYTES as usize,
             ),
             (
                 ShaderName::Shadow,

@@ -59,6 +59,17 @@ impl GpuTimes {
     }
 }
 
+/// Marks the end of the pass `name` when passes are timed (`timer` is `Some`).
+pub(crate) fn mark(
+    timer: &mut Option<PassTimer>,
+    encoder: &mut wgpu::CommandEncoder,
+    name: &'static str,
+) {
+    if let Some(timer) = timer.as_mut() {
+        timer.mark(encoder, name);
+    }
+}
+
 /// A frame whose timestamps are being mapped.
 struct Pending {
     slot: usize,

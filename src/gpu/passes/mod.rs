@@ -7,6 +7,7 @@
 pub(crate) mod bolt;
 pub(crate) mod builder;
 pub(crate) mod encode;
+pub(crate) mod fire_flicker;
 pub(crate) mod flame;
 pub(crate) mod fog;
 pub(crate) mod fog_compute;

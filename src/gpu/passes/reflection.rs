@@ -29,7 +29,6 @@ use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameUniforms};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::distance_fog::DistanceFogParams;
-use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::{
@@ -240,12 +239,8 @@ impl ReflectionPass {
             height.div_ceil(REFLECTION_DIVISOR).max(1),
         );
         let reflection_targets = Targets::new(device, size.0, size.1, false);
-        let mirrored_frame = FrameBinding::new(
-            device,
-            &FireLights::new(scene),
-            &DistanceFogParams::new(&scene.distance_fog),
-            lamps,
-        );
+        let mirrored_frame =
+            frame.sharing_fires(device, &DistanceFogParams::new(&scene.distance_fog), lamps);
         let knobs_buffer = build.uniform_buffer::<ReflectionKnobs>("knobs");
         let fragment = wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };

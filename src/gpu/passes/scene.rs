@@ -91,7 +91,13 @@ impl ScenePass {
         view: View,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Scene.create_module(device, errors)?;
-        let constants = frame.lamp_constants();
+        let [lamps] = frame.lamp_constants();
+        // scene.wgsl's `WEATHER_IN_SCENE`: `wet_stone` compiled out of scenes without weather.
+        let weather = (
+            "WEATHER_IN_SCENE",
+            f64::from(u8::from(scene.weather.is_some())),
+        );
+        let constants = [lamps, weather];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);
@@ -141,9 +147,8 @@ impl ScenePass {
                     targets,
                     hit_depth_view,
                     fill_depth,
-                    &mesh.vertices,
-                    capsules * VERTICES_PER_CAPSULE,
-                    &knobs,
+                    (&mesh.vertices, capsules * VERTICES_PER_CAPSULE),
+                    (&knobs, &constants),
                 )?)
             }
             None => None,

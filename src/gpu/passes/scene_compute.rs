@@ -70,8 +70,8 @@ pub(crate) struct SceneCompute {
 
 impl SceneCompute {
     /// The pass for `hall` (the static mesh, in the `scene` pass's vertex layout) plus up to
-    /// `capsule_vertices` vertices of capsules a frame, shaded with `scene_knobs` (the raster
-    /// pass's knobs buffer), into `targets` (which must allow storage writes of the picture)
+    /// `capsule_vertices` vertices of capsules a frame, shaded with `scene_knobs` and the
+    /// overridable `constants` of the raster pass, into `targets` (which must allow storage writes of the picture)
     /// and their `hit_depth_view`; `fill_depth` also copies the depths into the depth target,
     /// for raster passes after the scene that test against it.
     #[allow(clippy::too_many_arguments)]
@@ -82,14 +82,12 @@ impl SceneCompute {
         targets: &Targets,
         hit_depth_view: &wgpu::TextureView,
         fill_depth: bool,
-        hall: &[SceneVertex],
-        capsule_vertices: usize,
-        scene_knobs: &wgpu::Buffer,
+        (hall, capsule_vertices): (&[SceneVertex], usize),
+        (scene_knobs, constants): (&wgpu::Buffer, &[(&str, f64)]),
     ) -> Result<Self, GpuError> {
         let module = ShaderName::SceneCompute.create_module(device, errors)?;
-        let constants = frame.lamp_constants();
         let build =
-            PassBuilder::new(device, ShaderName::SceneCompute.name()).with_constants(&constants);
+            PassBuilder::new(device, ShaderName::SceneCompute.name()).with_constants(constants);
         let size = targets.output.size();
         let size_px = (size.width, size.height);
 

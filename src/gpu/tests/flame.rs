@@ -232,7 +232,7 @@ fn flicker_matches_its_wgsl_twin() {
     }
 }
 
-fn run_flicker_on_gpu(ctx: &crate::gpu::GpuContext, cases: &[[f32; 4]]) -> Vec<f32> {
+pub(super) fn run_flicker_on_gpu(ctx: &crate::gpu::GpuContext, cases: &[[f32; 4]]) -> Vec<f32> {
     use wgpu::util::DeviceExt;
     let source = format!(
         "{}\n{}",
