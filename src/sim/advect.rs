@@ -10,6 +10,7 @@
 //! them), and the same bits as [`super::grid::Bilinear`] reading one field at a time.
 
 use super::grid::{hold, place_axis};
+use super::lanes::Lanes;
 use super::stages::flush;
 use super::stencil::divergence_at;
 
@@ -19,38 +20,6 @@ pub(super) const RUN: usize = 32;
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
 const CONTINUITY_EXPONENT_LIMIT: f32 = 30.0;
-
-/// Which instructions the row kernels run with; every choice gives the same bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lanes {
-    /// The baseline CPU (SSE2 on x86-64).
-    Plain,
-    /// AVX2: eight lanes.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Lanes {
-    /// The widest this CPU runs.
-    pub(super) fn detect() -> Lanes {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Lanes::Avx2;
-        }
-        Lanes::Plain
-    }
-
-    /// Every choice this CPU runs (the tests compare them).
-    #[cfg(test)]
-    pub(super) fn available() -> Vec<Lanes> {
-        let mut all = vec![Lanes::Plain];
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            all.push(Lanes::Avx2);
-        }
-        all
-    }
-}
 
 /// `N` fields of a `cells × cells` grid packed per cell (`data[i][l]` is field `l` at index
 /// `i`, see [`super::grid::pack_fields`]), checked once to hold the whole grid so the bilinear

@@ -14,7 +14,7 @@ use super::stencil::{curl_into, divergence_into, row, rows_beside};
 /// below anything visible, and it keeps decaying fields out of the subnormal range, where the CPU
 /// runs many times slower and `value * fade` stops shrinking (a faded blast would linger as
 /// 1e-44 for ever).
-const NEGLIGIBLE: f32 = 1e-9;
+pub(super) const NEGLIGIBLE: f32 = 1e-9;
 
 /// `value`, or 0 when it is negligible.
 #[inline(always)]
@@ -123,9 +123,9 @@ impl FluidSim {
                 if solver == PressureSolverKind::Sor {
                     let omega = self.params.sor_omega;
                     self.solver
-                        .iterate_over_relaxed(iterations, omega, min_rows);
+                        .iterate_over_relaxed(iterations, omega, (self.lanes, min_rows));
                 } else {
-                    self.solver.iterate(iterations, min_rows);
+                    self.solver.iterate(iterations, (self.lanes, min_rows));
                 }
                 after_part("project: iterations");
                 // The pressure goes back to grid order and its gradient comes off the air in
