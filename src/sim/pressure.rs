@@ -201,18 +201,6 @@ fn relax_row<'a>(
     }
 }
 
-/// The rows of one iteration of the one-pass sweep on a `cells`-wide grid, as `(colour, y)`:
-/// colour 0's row `y`, then colour 1's row `y - 1`, whose neighbours of colour 0 (rows `y - 2`
-/// to `y`) are then all of this iteration, while colour 0's row `y + 1` still finds colour 1's
-/// rows `y` to `y + 2` of the last one; colour 1's last interior row closes the iteration.
-fn in_step_order(cells: usize) -> impl Iterator<Item = (usize, usize)> {
-    let pairs = (1..cells - 1).flat_map(|y| {
-        let behind = (y >= 2).then_some((1, y - 1));
-        std::iter::once((0, y)).chain(behind)
-    });
-    pairs.chain(std::iter::once((1, cells - 2)))
-}
-
 /// First `x` of colour `colour` in row `y`.
 #[inline(always)]
 fn first_x(colour: usize, y: usize) -> usize {
@@ -290,7 +278,7 @@ impl PressureSolver {
         let cells = self.cells;
         if cells <= min_rows || rayon::current_num_threads() == 1 {
             match lanes {
-                Lanes::Plain => self.sweep_in_step(iterations, update),
+                Lanes::Plain => self.sweep_in_step(iterations, |row| row.relax(update)),
                 // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
                 Lanes::Avx2 => unsafe { self.sweep_in_step_avx2(iterations, update) },
@@ -343,13 +331,21 @@ impl PressureSolver {
     }
 
     /// [`PressureSolver::sweep`] on this thread, both colours of an iteration in one pass down
-    /// the grid ([`in_step_order`]). The same values as two half-sweeps, read while they are
-    /// still in the cache.
-    fn sweep_in_step(&mut self, iterations: u32, update: impl Update) {
+    /// the grid: colour 0's row `y`, then colour 1's row `y - 1`, whose neighbours of colour 0
+    /// (rows `y - 2` to `y`) are then all of this iteration, while colour 0's row `y + 1`
+    /// still finds colour 1's rows `y` to `y + 2` of the last one. The same values as two
+    /// half-sweeps, read while they are still in the cache. `relax` relaxes one row.
+    #[inline(always)]
+    fn sweep_in_step(&mut self, iterations: u32, mut relax: impl FnMut(RelaxRow<'_>)) {
+        let cells = self.cells;
         for _ in 0..iterations {
-            for (colour, y) in in_step_order(self.cells) {
-                self.own_row(colour, y).relax(update);
+            for y in 1..cells - 1 {
+                relax(self.own_row(0, y));
+                if y >= 2 {
+                    relax(self.own_row(1, y - 1));
+                }
             }
+            relax(self.own_row(1, cells - 2));
         }
     }
 
@@ -360,11 +356,7 @@ impl PressureSolver {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, update: impl Update) {
-        for _ in 0..iterations {
-            for (colour, y) in in_step_order(self.cells) {
-                self.own_row(colour, y).relax_avx2(update);
-            }
-        }
+        self.sweep_in_step(iterations, |row| row.relax_avx2(update));
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
@@ -412,16 +404,27 @@ impl PressureSolver {
         }
     }
 
-    /// Row `y` of the pressure in grid order into `out` (`cells` long).
+    /// Row `y` of the pressure in grid order into `out` (`cells` long): the two colours'
+    /// rows interleaved, the one whose first `x` is 0 first.
     #[inline(always)]
     pub(super) fn grid_row(&self, y: usize, out: &mut [f32]) {
-        let half = self.half;
-        let rows = [
-            &self.pressure[0][y * half..(y + 1) * half],
-            &self.pressure[1][y * half..(y + 1) * half],
-        ];
-        for (x, value) in out.iter_mut().enumerate() {
-            *value = rows[(x + y) & 1][x / 2];
+        let (cells, half) = (self.cells, self.half);
+        let rows = y * half..(y + 1) * half;
+        let (first, second) = (
+            &self.pressure[y & 1][rows.clone()],
+            &self.pressure[(y + 1) & 1][rows],
+        );
+        let out = &mut out[..cells];
+        let pairs = cells / 2;
+        // Equal lengths: no bounds checks, and the loop vectorises.
+        let (first_pairs, second_pairs) = (&first[..pairs], &second[..pairs]);
+        let out_pairs = &mut out[..2 * pairs];
+        for k in 0..pairs {
+            out_pairs[2 * k] = first_pairs[k];
+            out_pairs[2 * k + 1] = second_pairs[k];
+        }
+        if cells % 2 == 1 {
+            out[cells - 1] = first[half - 1];
         }
     }
 
