@@ -10,6 +10,7 @@
 //! them), and the same bits as [`super::grid::Bilinear`] reading one field at a time.
 
 use super::grid::{hold, place_axis};
+use super::lanes::Lanes;
 use super::stages::flush;
 use super::stencil::divergence_at;
 
@@ -19,38 +20,6 @@ pub(super) const RUN: usize = 32;
 /// Largest `|exponent|` of the continuity factor: beyond it the fog is already fully emptied or
 /// capped, and clamping keeps `0 * inf` (NaN) out of the density under violent blasts.
 const CONTINUITY_EXPONENT_LIMIT: f32 = 30.0;
-
-/// Which instructions the row kernels run with; every choice gives the same bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lanes {
-    /// The baseline CPU (SSE2 on x86-64).
-    Plain,
-    /// AVX2: eight lanes.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Lanes {
-    /// The widest this CPU runs.
-    pub(super) fn detect() -> Lanes {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Lanes::Avx2;
-        }
-        Lanes::Plain
-    }
-
-    /// Every choice this CPU runs (the tests compare them).
-    #[cfg(test)]
-    pub(super) fn available() -> Vec<Lanes> {
-        let mut all = vec![Lanes::Plain];
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            all.push(Lanes::Avx2);
-        }
-        all
-    }
-}
 
 /// `N` fields of a `cells × cells` grid packed per cell (`data[i][l]` is field `l` at index
 /// `i`, see [`super::grid::pack_fields`]), checked once to hold the whole grid so the bilinear
@@ -115,6 +84,7 @@ impl Trace {
 
     /// The packed fields at slot `k`: per field the bilinear blend of `grid::lerp_at`,
     /// operation for operation.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
     #[inline(always)]
     fn read<const N: usize>(&self, packed: Packed<'_, N>, k: usize) -> [f32; N] {
         let cells = packed.cells;
@@ -183,6 +153,44 @@ impl Trace {
         for (k, (a, b)) in out_a.iter_mut().zip(out_b.iter_mut()).enumerate() {
             [*a, *b] = self.read(packed, k);
         }
+    }
+}
+
+impl Trace {
+    /// The four packed fields at slot `k` in one SSE vector: [`Trace::read`], lane for lane
+    /// (each lane runs the same three blends, so the same bits).
+    #[inline(always)]
+    fn read_quad(&self, packed: Packed<'_, 4>, k: usize) -> [f32; 4] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                _mm_add_ps, _mm_loadu_ps, _mm_mul_ps, _mm_set1_ps, _mm_storeu_ps, _mm_sub_ps,
+            };
+            let cells = packed.cells;
+            let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+            debug_assert!(index + cells + 1 < packed.data.len());
+            let mut out = [0.0f32; 4];
+            // SAFETY: SSE is part of x86-64. The reads are those of `Trace::read` (in bounds:
+            // see there), each cell's four fields one `[f32; 4]`.
+            unsafe {
+                let base = packed.data.as_ptr().cast::<f32>();
+                let near_0 = _mm_loadu_ps(base.add(4 * index));
+                let near_1 = _mm_loadu_ps(base.add(4 * (index + 1)));
+                let far_0 = _mm_loadu_ps(base.add(4 * (index + cells)));
+                let far_1 = _mm_loadu_ps(base.add(4 * (index + cells + 1)));
+                let fx = _mm_set1_ps(self.fx[k]);
+                let a = _mm_add_ps(near_0, _mm_mul_ps(_mm_sub_ps(near_1, near_0), fx));
+                let b = _mm_add_ps(far_0, _mm_mul_ps(_mm_sub_ps(far_1, far_0), fx));
+                let fy = _mm_set1_ps(self.fy[k]);
+                _mm_storeu_ps(
+                    out.as_mut_ptr(),
+                    _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), fy)),
+                );
+            }
+            out
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.read(packed, k)
     }
 }
 
@@ -371,7 +379,7 @@ impl FogCarry<'_> {
             let (off_x_out, off_z_out) = (&mut off_x_out[start..end], &mut off_z_out[start..end]);
             let lift_out = &mut lift_out[start..end];
             for k in 0..len {
-                let [density, off_x, off_z, lift] = trace.read(self.packed, k);
+                let [density, off_x, off_z, lift] = trace.read_quad(self.packed, k);
                 density_out[k] = density;
                 off_x_out[k] = off_x;
                 off_z_out[k] = off_z;
@@ -445,120 +453,4 @@ fn pack_row_plain<const N: usize>(fields: [&[f32]; N], y: usize, out_row: &mut [
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sim::grid::{Bilinear, pack_fields};
-    use crate::sim::{BallPush, FluidParams, FluidSim, FogModel, FogSource, GridMapping};
-
-    /// A fixed, uneven field: values of both signs, some near the flush threshold.
-    fn field(cells: usize, seed: usize) -> Vec<f32> {
-        (0..cells * cells)
-            .map(|i| {
-                let x = ((i * 7919 + seed * 104_729) % 1013) as f32 * 0.37 - 180.0;
-                if i % 11 == 0 {
-                    x * 1e-10
-                } else {
-                    x + 1e-3 / 3.0
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
-        // 45: a row of one whole run and a partial one.
-        let cells = 45;
-        let (a, b) = (field(cells, 1), field(cells, 2));
-        // Velocities that send cells anywhere, off the grid and to NaN.
-        let mut vel_x = field(cells, 3);
-        let vel_y = field(cells, 4);
-        vel_x[3 * cells + 7] = f32::NAN;
-        vel_x[5 * cells + 40] = f32::INFINITY;
-        let mut packed = Vec::new();
-        pack_fields(&mut packed, [&a, &b], cells, (Lanes::Plain, 1));
-        let dt_s = 1.0 / 60.0;
-        let carry = PairCarry {
-            dt_s,
-            vel_x: &vel_x,
-            vel_y: &vel_y,
-            packed: Packed::new(&packed, cells),
-        };
-        for lanes in Lanes::available() {
-            for y in 0..cells {
-                let (mut out_a, mut out_b) = (vec![0.0; cells], vec![0.0; cells]);
-                carry.row(lanes, y, (&mut out_a, &mut out_b), &|_, _| {});
-                for x in 0..cells {
-                    let i = y * cells + x;
-                    let at = Bilinear::at(
-                        cells,
-                        x as f32 - vel_x[i] * dt_s,
-                        y as f32 - vel_y[i] * dt_s,
-                    );
-                    let here = format!("{lanes:?} ({x}, {y})");
-                    assert_eq!(out_a[x].to_bits(), at.read(&a).to_bits(), "{here}");
-                    assert_eq!(out_b[x].to_bits(), at.read(&b).to_bits(), "{here}");
-                }
-            }
-        }
-        // The reads are blends, not copies of a cell.
-        let mut out = (vec![0.0; cells], vec![0.0; cells]);
-        carry.row(Lanes::Plain, 20, (&mut out.0, &mut out.1), &|_, _| {});
-        assert!(out.0.iter().any(|value| !a.contains(value)));
-    }
-
-    #[test]
-    fn every_lane_and_thread_count_gives_the_same_steps() {
-        let sources = FogModel::Sources {
-            sources: vec![FogSource {
-                position: [1.0, -2.0],
-                radius: 1.5,
-                rate: 0.9,
-            }],
-            fade: 0.4,
-        };
-        for fog in [FogModel::Relax, sources] {
-            let params = FluidParams {
-                fog,
-                ..FluidParams::default()
-            };
-            let hash_with = |lanes: Lanes, threads: usize| {
-                let mut sim = FluidSim::new(&params, GridMapping::new(45, 12.0));
-                sim.lanes = lanes;
-                sim.min_rows_per_task = 1;
-                sim.mark_solid_circle([2.0, 2.0], 0.8);
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("test thread pool");
-                pool.install(|| {
-                    for step in 0..40 {
-                        let x_world = -4.0 + step as f32 * 0.2;
-                        sim.push_ball(&BallPush {
-                            pos_world: [x_world, 0.4, 0.5],
-                            vel_world: [4.0, 0.0, 1.0],
-                            radius_world: 0.6,
-                            weight: 1.0,
-                        });
-                        if step % 15 == 3 {
-                            sim.blast([x_world, 0.0], 3.5, 1.2, 0.8);
-                        }
-                        sim.step(1.0 / 60.0);
-                    }
-                });
-                // The shock wave and the squeeze ran.
-                assert!(sim.su.iter().any(|&value| value != 0.0));
-                sim.state_hash()
-            };
-            let reference = hash_with(Lanes::Plain, 1);
-            for lanes in Lanes::available() {
-                for threads in [1, 2, 3] {
-                    assert_eq!(
-                        reference,
-                        hash_with(lanes, threads),
-                        "{lanes:?}, {threads} threads"
-                    );
-                }
-            }
-        }
-    }
-}
+mod tests;

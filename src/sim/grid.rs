@@ -133,7 +133,7 @@ pub(crate) fn pack_fields<const N: usize>(
     out: &mut Vec<[f32; N]>,
     fields: [&[f32]; N],
     cells: usize,
-    (lanes, min_rows): (super::advect::Lanes, usize),
+    (lanes, min_rows): (super::lanes::Lanes, usize),
 ) {
     use rayon::prelude::*;
     out.resize(cells * cells, [0.0; N]);

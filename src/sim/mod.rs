@@ -20,6 +20,7 @@ mod diffusion;
 mod forces;
 mod grid;
 mod hash;
+mod lanes;
 pub mod maps;
 mod multigrid;
 mod params;
@@ -67,7 +68,7 @@ pub struct FluidSim {
     min_rows_per_task: usize,
     /// The instructions the advections run with (the widest the CPU has; tests pick each one).
     /// It never changes results.
-    lanes: advect::Lanes,
+    lanes: lanes::Lanes,
     /// Air velocity along +x (`i`), in cells per second.
     u: Vec<f32>,
     /// Air velocity along +z (`j`), in cells per second.
@@ -160,7 +161,7 @@ impl FluidSim {
             params: params.clone(),
             mapping,
             min_rows_per_task: grid::min_rows_per_task(mapping.cells),
-            lanes: advect::Lanes::detect(),
+            lanes: lanes::Lanes::detect(),
             u: zeros.clone(),
             v: zeros.clone(),
             su: zeros.clone(),

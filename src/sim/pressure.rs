@@ -12,6 +12,10 @@
 
 use rayon::prelude::*;
 
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::__m256;
+
+use super::lanes::{self, Lanes};
 use super::stages::flush;
 use super::stencil::{divergence_at, row, rows_beside};
 
@@ -28,40 +32,138 @@ pub(super) struct PressureSolver {
     divergence: [Vec<f32>; 2],
 }
 
+/// How a relaxation moves a cell, given its old value and the Gauss-Seidel value from its four
+/// neighbours: plain Gauss-Seidel takes the new value, SOR moves `omega` times as far.
+pub(super) trait Update: Copy + Send + Sync {
+    /// The cell's next value (before `flush`).
+    fn scalar(self, old: f32, relaxed: f32) -> f32;
+
+    /// [`Update::scalar`] on eight lanes, the same operations in the same order.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn wide(self, old: __m256, relaxed: __m256) -> __m256;
+}
+
+/// Gauss-Seidel: the relaxed value itself.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct GaussSeidel;
+
+impl Update for GaussSeidel {
+    #[inline(always)]
+    fn scalar(self, _old: f32, relaxed: f32) -> f32 {
+        relaxed
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn wide(self, _old: __m256, relaxed: __m256) -> __m256 {
+        relaxed
+    }
+}
+
+/// Successive over-relaxation: `old + omega * (relaxed - old)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct OverRelaxed {
+    pub(super) omega: f32,
+}
+
+impl Update for OverRelaxed {
+    #[inline(always)]
+    fn scalar(self, old: f32, relaxed: f32) -> f32 {
+        old + self.omega * (relaxed - old)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn wide(self, old: __m256, relaxed: __m256) -> __m256 {
+        use std::arch::x86_64::{_mm256_add_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_sub_ps};
+        // SAFETY (all three): the caller promises AVX2.
+        unsafe {
+            let step = _mm256_mul_ps(_mm256_set1_ps(self.omega), _mm256_sub_ps(relaxed, old));
+            _mm256_add_ps(old, step)
+        }
+    }
+}
+
 /// One row of a half-sweep: the slots to update and, slot for slot, their four neighbours and
 /// divergence (equal lengths, so the loop has no bounds checks and vectorises).
-struct RelaxRow<'a> {
-    out: &'a mut [f32],
-    left: &'a [f32],
-    right: &'a [f32],
-    below: &'a [f32],
-    above: &'a [f32],
-    divergence: &'a [f32],
+pub(super) struct RelaxRow<'a> {
+    pub(super) out: &'a mut [f32],
+    pub(super) left: &'a [f32],
+    pub(super) right: &'a [f32],
+    pub(super) below: &'a [f32],
+    pub(super) above: &'a [f32],
+    pub(super) divergence: &'a [f32],
 }
 
 impl RelaxRow<'_> {
     /// Each slot becomes `flush(update(old, relaxed))`, `relaxed` the Gauss-Seidel value.
     #[inline(always)]
-    fn relax(self, update: &impl Fn(f32, f32) -> f32) {
+    pub(super) fn relax(self, update: impl Update) {
         let slots = self.out.len();
         let (left, right) = (&self.left[..slots], &self.right[..slots]);
         let (below, above) = (&self.below[..slots], &self.above[..slots]);
         let divergence = &self.divergence[..slots];
         for k in 0..slots {
             let relaxed = (left[k] + right[k] + below[k] + above[k] - divergence[k]) * 0.25;
-            self.out[k] = flush(update(self.out[k], relaxed));
+            self.out[k] = flush(update.scalar(self.out[k], relaxed));
         }
     }
 
-    /// [`RelaxRow::relax`] compiled for AVX2: eight lanes instead of four, the same operations
-    /// in the same order on each cell, so the same bits.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
+    /// [`RelaxRow::relax`] in AVX2 vectors of eight slots, the same operations in the same
+    /// order on each slot, so the same bits. A row that is not a whole number of vectors ends
+    /// with a vector that overlaps the one before it; it is computed first, from the row as it
+    /// was, and stored last, so the slots both cover get the same value twice (SOR reads each
+    /// slot's old value, which must not have been replaced yet). Rows under eight slots (grids
+    /// under 18 cells) take the scalar loop.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn relax_avx2(self, update: &impl Fn(f32, f32) -> f32) {
-        self.relax(update);
+    pub(super) fn relax_avx2(self, update: impl Update) {
+        use std::arch::x86_64::{
+            __m256, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps,
+            _mm256_storeu_ps, _mm256_sub_ps,
+        };
+        const WIDTH: usize = 8;
+        let slots = self.out.len();
+        if slots < WIDTH {
+            self.relax(update);
+            return;
+        }
+        let (left, right) = (&self.left[..slots], &self.right[..slots]);
+        let (below, above) = (&self.below[..slots], &self.above[..slots]);
+        let divergence = &self.divergence[..slots];
+        let out = self.out.as_mut_ptr();
+        let quarter = _mm256_set1_ps(0.25);
+        // The slots `k..k + 8`, as `relax` computes them.
+        let slots_at = |k: usize| -> __m256 {
+            debug_assert!(k + WIDTH <= slots);
+            // SAFETY: `k + 8 <= slots` and every slice holds `slots` floats; the CPU has AVX2
+            // (this function's feature).
+            unsafe {
+                let sum = _mm256_add_ps(
+                    _mm256_loadu_ps(left.as_ptr().add(k)),
+                    _mm256_loadu_ps(right.as_ptr().add(k)),
+                );
+                let sum = _mm256_add_ps(sum, _mm256_loadu_ps(below.as_ptr().add(k)));
+                let sum = _mm256_add_ps(sum, _mm256_loadu_ps(above.as_ptr().add(k)));
+                let sum = _mm256_sub_ps(sum, _mm256_loadu_ps(divergence.as_ptr().add(k)));
+                let relaxed = _mm256_mul_ps(sum, quarter);
+                lanes::avx2::flush(update.wide(_mm256_loadu_ps(out.add(k)), relaxed))
+            }
+        };
+        let last = slots - WIDTH;
+        let tail = slots_at(last);
+        let mut k = 0;
+        while k < last {
+            let value = slots_at(k);
+            // SAFETY: `k < last`, so `k + 8 <= slots`.
+            unsafe { _mm256_storeu_ps(out.add(k), value) };
+            k += WIDTH;
+        }
+        // SAFETY: `last + 8 == slots`.
+        unsafe { _mm256_storeu_ps(out.add(last), tail) };
     }
 }
 
@@ -149,17 +251,20 @@ impl PressureSolver {
 
     /// Runs `iterations` red-black Gauss-Seidel sweeps: colour 0 from colour 1, then colour 1
     /// from the new colour 0.
-    pub(super) fn iterate(&mut self, iterations: u32, min_rows: usize) {
-        self.sweep(iterations, min_rows, |_, relaxed| relaxed);
+    pub(super) fn iterate(&mut self, iterations: u32, (lanes, min_rows): (Lanes, usize)) {
+        self.sweep(iterations, (lanes, min_rows), GaussSeidel);
     }
 
     /// Runs `iterations` red-black sweeps of successive over-relaxation: each cell moves
     /// `omega` times as far as Gauss-Seidel would move it (`omega` in (0, 2); 1 is
     /// [`PressureSolver::iterate`]).
-    pub(super) fn iterate_over_relaxed(&mut self, iterations: u32, omega: f32, min_rows: usize) {
-        self.sweep(iterations, min_rows, |old, relaxed| {
-            old + omega * (relaxed - old)
-        });
+    pub(super) fn iterate_over_relaxed(
+        &mut self,
+        iterations: u32,
+        omega: f32,
+        (lanes, min_rows): (Lanes, usize),
+    ) {
+        self.sweep(iterations, (lanes, min_rows), OverRelaxed { omega });
     }
 
     /// `iterations` red-black sweeps; each interior cell becomes `flush(update(old, relaxed))`
@@ -169,19 +274,15 @@ impl PressureSolver {
     /// the two colours of an iteration go down the grid together instead
     /// ([`PressureSolver::sweep_in_step`]); otherwise each half-sweep hands its rows to rayon.
     /// Every cell is computed from the same neighbour values either way.
-    #[inline(always)]
-    fn sweep(&mut self, iterations: u32, min_rows: usize, update: impl Fn(f32, f32) -> f32 + Sync) {
+    fn sweep(&mut self, iterations: u32, (lanes, min_rows): (Lanes, usize), update: impl Update) {
         let cells = self.cells;
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
         if cells <= min_rows || rayon::current_num_threads() == 1 {
-            #[cfg(target_arch = "x86_64")]
-            if avx2 {
-                // SAFETY: the CPU has AVX2 (checked just above).
-                unsafe { self.sweep_in_step_avx2(iterations, &update) };
-                return;
+            match lanes {
+                Lanes::Plain => self.sweep_in_step(iterations, |row| row.relax(update)),
+                // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                #[cfg(target_arch = "x86_64")]
+                Lanes::Avx2 => unsafe { self.sweep_in_step_avx2(iterations, update) },
             }
-            self.sweep_in_step(iterations, &update);
             return;
         }
         let half = self.half;
@@ -203,53 +304,59 @@ impl PressureSolver {
                             return;
                         }
                         let row = relax_row(row, div_row, other, cells, half, colour, y);
-                        #[cfg(target_arch = "x86_64")]
-                        if avx2 {
-                            // SAFETY: the CPU has AVX2 (checked once per sweep).
-                            unsafe { row.relax_avx2(&update) };
-                            return;
+                        match lanes {
+                            Lanes::Plain => row.relax(update),
+                            // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                            #[cfg(target_arch = "x86_64")]
+                            Lanes::Avx2 => unsafe { row.relax_avx2(update) },
                         }
-                        row.relax(&update);
                     });
             }
         }
+    }
+
+    /// Row `y` of colour `colour` with its neighbours, for the one-pass sweep.
+    #[inline(always)]
+    fn own_row(&mut self, colour: usize, y: usize) -> RelaxRow<'_> {
+        let (cells, half) = (self.cells, self.half);
+        let [even, odd] = &mut self.pressure;
+        let (mine, other) = if colour == 0 {
+            (even, &*odd)
+        } else {
+            (odd, &*even)
+        };
+        let row = &mut mine[y * half..(y + 1) * half];
+        let div_row = &self.divergence[colour][y * half..(y + 1) * half];
+        relax_row(row, div_row, other, cells, half, colour, y)
     }
 
     /// [`PressureSolver::sweep`] on this thread, both colours of an iteration in one pass down
     /// the grid: colour 0's row `y`, then colour 1's row `y - 1`, whose neighbours of colour 0
     /// (rows `y - 2` to `y`) are then all of this iteration, while colour 0's row `y + 1`
     /// still finds colour 1's rows `y` to `y + 2` of the last one. The same values as two
-    /// half-sweeps, read while they are still in the cache.
+    /// half-sweeps, read while they are still in the cache. `relax` relaxes one row.
     #[inline(always)]
-    fn sweep_in_step(&mut self, iterations: u32, update: &impl Fn(f32, f32) -> f32) {
-        let (cells, half) = (self.cells, self.half);
-        let [even, odd] = &mut self.pressure;
-        let [div_even, div_odd] = &self.divergence;
-        let relax = |mine: &mut [f32], div: &[f32], other: &[f32], colour: usize, y: usize| {
-            let row = &mut mine[y * half..(y + 1) * half];
-            let div_row = &div[y * half..(y + 1) * half];
-            relax_row(row, div_row, other, cells, half, colour, y).relax(update);
-        };
+    fn sweep_in_step(&mut self, iterations: u32, mut relax: impl FnMut(RelaxRow<'_>)) {
+        let cells = self.cells;
         for _ in 0..iterations {
             for y in 1..cells - 1 {
-                relax(even, div_even, odd, 0, y);
+                relax(self.own_row(0, y));
                 if y >= 2 {
-                    relax(odd, div_odd, even, 1, y - 1);
+                    relax(self.own_row(1, y - 1));
                 }
             }
-            relax(odd, div_odd, even, 1, cells - 2);
+            relax(self.own_row(1, cells - 2));
         }
     }
 
-    /// [`PressureSolver::sweep_in_step`] compiled for AVX2: eight lanes instead of four, the
-    /// same operations in the same order on each cell, so the same bits.
+    /// [`PressureSolver::sweep_in_step`] with the rows in AVX2 ([`RelaxRow::relax_avx2`]).
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, update: &impl Fn(f32, f32) -> f32) {
-        self.sweep_in_step(iterations, update);
+    unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, update: impl Update) {
+        self.sweep_in_step(iterations, |row| row.relax_avx2(update));
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
@@ -297,16 +404,27 @@ impl PressureSolver {
         }
     }
 
-    /// Row `y` of the pressure in grid order into `out` (`cells` long).
+    /// Row `y` of the pressure in grid order into `out` (`cells` long): the two colours'
+    /// rows interleaved, the one whose first `x` is 0 first.
     #[inline(always)]
     pub(super) fn grid_row(&self, y: usize, out: &mut [f32]) {
-        let half = self.half;
-        let rows = [
-            &self.pressure[0][y * half..(y + 1) * half],
-            &self.pressure[1][y * half..(y + 1) * half],
-        ];
-        for (x, value) in out.iter_mut().enumerate() {
-            *value = rows[(x + y) & 1][x / 2];
+        let (cells, half) = (self.cells, self.half);
+        let rows = y * half..(y + 1) * half;
+        let (first, second) = (
+            &self.pressure[y & 1][rows.clone()],
+            &self.pressure[(y + 1) & 1][rows],
+        );
+        let out = &mut out[..cells];
+        let pairs = cells / 2;
+        // Equal lengths: no bounds checks, and the loop vectorises.
+        let (first_pairs, second_pairs) = (&first[..pairs], &second[..pairs]);
+        let out_pairs = &mut out[..2 * pairs];
+        for k in 0..pairs {
+            out_pairs[2 * k] = first_pairs[k];
+            out_pairs[2 * k + 1] = second_pairs[k];
+        }
+        if cells % 2 == 1 {
+            out[cells - 1] = first[half - 1];
         }
     }
 
@@ -359,8 +477,7 @@ mod tests {
         if !std::arch::is_x86_feature_detected!("avx2") {
             return;
         }
-        let slots = 77;
-        let field = |seed: usize| -> Vec<f32> {
+        let field = |slots: usize, seed: usize| -> Vec<f32> {
             (0..slots)
                 .map(|k| {
                     let x = ((k * 31 + seed * 17) % 41) as f32 - 20.0;
@@ -369,37 +486,55 @@ mod tests {
                 })
                 .collect()
         };
-        let (left, right, below, above, divergence) =
-            (field(1), field(2), field(3), field(4), field(5));
-        for omega in [None, Some(1.8f32)] {
-            let update = |old: f32, relaxed: f32| match omega {
-                Some(omega) => old + omega * (relaxed - old),
-                None => relaxed,
-            };
-            let (mut plain, mut wide) = (field(6), field(6));
-            let row = |out| RelaxRow {
-                out,
-                left: &left,
-                right: &right,
-                below: &below,
-                above: &above,
-                divergence: &divergence,
-            };
-            row(&mut plain).relax(&update);
-            // SAFETY: AVX2 was detected above.
-            unsafe { row(&mut wide).relax_avx2(&update) };
-            let same = plain
-                .iter()
-                .zip(&wide)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
-            assert!(same, "{omega:?}");
-            assert!(plain.contains(&0.0) && plain.iter().any(|&v| v != 0.0));
+        // Under one vector, whole vectors, and rows ending in an overlapping vector.
+        for slots in [1, 7, 8, 9, 15, 16, 17, 47, 77, 127] {
+            let (left, right, below, above, divergence) = (
+                field(slots, 1),
+                field(slots, 2),
+                field(slots, 3),
+                field(slots, 4),
+                field(slots, 5),
+            );
+            let neighbours = [&left, &right, &below, &above, &divergence];
+            // The row relaxed from the same start by the plain loop and by AVX2.
+            fn both(
+                neighbours: [&Vec<f32>; 5],
+                start: &[f32],
+                update: impl Update,
+            ) -> [Vec<f32>; 2] {
+                let [left, right, below, above, divergence] = neighbours;
+                let (mut plain, mut wide) = (start.to_vec(), start.to_vec());
+                let row = |out| RelaxRow {
+                    out,
+                    left,
+                    right,
+                    below,
+                    above,
+                    divergence,
+                };
+                row(&mut plain).relax(update);
+                // SAFETY: the caller detected AVX2.
+                unsafe { row(&mut wide).relax_avx2(update) };
+                [plain, wide]
+            }
+            let same =
+                |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits());
+            let start = field(slots, 6);
+            let [plain, wide] = both(neighbours, &start, GaussSeidel);
+            assert!(same(&plain, &wide), "Gauss-Seidel, {slots} slots");
+            let [plain_sor, wide_sor] = both(neighbours, &start, OverRelaxed { omega: 1.8 });
+            assert!(same(&plain_sor, &wide_sor), "SOR, {slots} slots");
+            // SOR reads the old values: a wrong order over the overlap would show here.
+            assert!(!same(&plain_sor, &plain) || slots < 2, "{slots} slots");
+            if slots >= 16 {
+                assert!(plain.contains(&0.0) && plain.iter().any(|&v| v != 0.0));
+            }
         }
     }
 
     #[test]
     fn split_solver_matches_plain_red_black_bit_for_bit() {
-        for cells in [4, 5, 9, 10, 17] {
+        for cells in [4, 5, 9, 10, 17, 18, 19, 34, 53] {
             let count = cells * cells;
             // An arbitrary but fixed velocity field.
             let u: Vec<f32> = (0..count)
@@ -412,10 +547,13 @@ mod tests {
             // Rows to rayon one half-sweep at a time (several tasks, on the test's pool of
             // more than one thread where the machine has the cores), and both colours in one
             // pass on this thread (one task).
-            for min_rows in [1, cells] {
+            for (lanes, min_rows) in Lanes::available()
+                .into_iter()
+                .flat_map(|lanes| [(lanes, 1), (lanes, cells)])
+            {
                 let mut solver = PressureSolver::new(cells);
                 solver.load_divergence(&u, &v, min_rows);
-                solver.iterate(7, min_rows);
+                solver.iterate(7, (lanes, min_rows));
                 let mut pressure = vec![f32::NAN; count];
                 solver.store_pressure(&mut pressure, min_rows);
                 let same = pressure
@@ -424,7 +562,7 @@ mod tests {
                     .all(|(a, b)| a.to_bits() == b.to_bits());
                 assert!(
                     same,
-                    "{cells} cells, {min_rows} rows a task:\n{pressure:?}\n{expected:?}"
+                    "{cells} cells, {lanes:?}, {min_rows} rows a task:\n{pressure:?}\n{expected:?}"
                 );
             }
             assert!(

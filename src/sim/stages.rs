@@ -8,13 +8,15 @@ use super::FluidSim;
 use super::PressureSolverKind;
 use super::advect::{FogCarry, Packed, PairCarry};
 use super::grid::pack_fields;
-use super::stencil::{curl_into, divergence_into, row, rows_beside};
+use super::lanes::Lanes;
+use super::pressure::PressureSolver;
+use super::stencil::{curl_of, divergence_into, row, rows_beside};
 
 /// Magnitudes below this become exactly 0 wherever a field is advected or solved for. It is far
 /// below anything visible, and it keeps decaying fields out of the subnormal range, where the CPU
 /// runs many times slower and `value * fade` stops shrinking (a faded blast would linger as
 /// 1e-44 for ever).
-const NEGLIGIBLE: f32 = 1e-9;
+pub(super) const NEGLIGIBLE: f32 = 1e-9;
 
 /// `value`, or 0 when it is negligible.
 #[inline(always)]
@@ -33,7 +35,25 @@ impl FluidSim {
         let strength = self.params.vorticity * dt_s;
         let threshold = self.params.vorticity_threshold;
 
-        curl_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
+        let lanes = self.lanes;
+        self.curl
+            .par_chunks_mut(cells)
+            .enumerate()
+            .with_min_len(min_rows)
+            .for_each(|(y, curl_row)| {
+                let row = CurlRow {
+                    y,
+                    out: curl_row,
+                    u: &self.u,
+                    v: &self.v,
+                };
+                match lanes {
+                    Lanes::Plain => row.run(),
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                    #[cfg(target_arch = "x86_64")]
+                    Lanes::Avx2 => unsafe { row.run_avx2() },
+                }
+            });
 
         let curl = &self.curl;
         self.u
@@ -43,20 +63,19 @@ impl FluidSim {
             .enumerate()
             .with_min_len(min_rows)
             .for_each(|(y, ((u_row, v_row), solid_row))| {
-                if y >= 2 && y + 2 < cells {
-                    let here = row(curl, cells, y);
-                    let (below, above) = rows_beside(curl, cells, y);
-                    for x in 2..cells - 2 {
-                        let grad_x = (here[x + 1].abs() - here[x - 1].abs()) * 0.5;
-                        let grad_y = (above[x].abs() - below[x].abs()) * 0.5;
-                        let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
-                        let swirl =
-                            here[x] * strength * confinement_weight(here[x].abs(), threshold);
-                        u_row[x] += (grad_y / length) * swirl;
-                        v_row[x] -= (grad_x / length) * swirl;
-                    }
+                let row = ConfineRow {
+                    y,
+                    curl,
+                    u_row,
+                    v_row,
+                    solid_row,
+                };
+                match lanes {
+                    Lanes::Plain => row.run(strength, threshold),
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                    #[cfg(target_arch = "x86_64")]
+                    Lanes::Avx2 => unsafe { row.run_avx2(strength, threshold) },
                 }
-                walls_row(y, cells, u_row, v_row, solid_row);
             });
     }
 
@@ -123,15 +142,13 @@ impl FluidSim {
                 if solver == PressureSolverKind::Sor {
                     let omega = self.params.sor_omega;
                     self.solver
-                        .iterate_over_relaxed(iterations, omega, min_rows);
+                        .iterate_over_relaxed(iterations, omega, (self.lanes, min_rows));
                 } else {
-                    self.solver.iterate(iterations, min_rows);
+                    self.solver.iterate(iterations, (self.lanes, min_rows));
                 }
                 after_part("project: iterations");
-                // The pressure goes back to grid order and its gradient comes off the air in
-                // one pass: row `y` is stored while rows `y - 1` and `y + 1` are taken from the
-                // solver's colours, so the grid is read once.
-                let solver = &self.solver;
+                // Grid order back and the gradient off the air in one pass (`ProjectRow`).
+                let (solver, lanes) = (&self.solver, self.lanes);
                 self.pressure
                     .par_chunks_mut(cells)
                     .zip(self.u.par_chunks_mut(cells))
@@ -142,14 +159,20 @@ impl FluidSim {
                     .for_each_init(
                         || vec![0.0f32; 2 * cells],
                         |beside, (y, (((here, u_row), v_row), solid_row))| {
-                            solver.grid_row(y, here);
-                            if y > 0 && y < cells - 1 {
-                                let (below, above) = beside.split_at_mut(cells);
-                                solver.grid_row(y - 1, below);
-                                solver.grid_row(y + 1, above);
-                                subtract_gradient_row(here, (below, above), u_row, v_row);
+                            let row = ProjectRow {
+                                y,
+                                here,
+                                beside,
+                                u_row,
+                                v_row,
+                                solid_row,
+                            };
+                            match lanes {
+                                Lanes::Plain => row.run(solver),
+                                // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                                #[cfg(target_arch = "x86_64")]
+                                Lanes::Avx2 => unsafe { row.run_avx2(solver) },
                             }
-                            walls_row(y, cells, u_row, v_row, solid_row);
                         },
                     );
                 after_part("project: store + gradient + walls");
@@ -283,6 +306,134 @@ impl FluidSim {
     }
 }
 
+/// Row `y` of the curl of `(u, v)` (`stencil::curl_of` on every interior cell, 0 on the
+/// border), for vorticity confinement.
+struct CurlRow<'a> {
+    y: usize,
+    out: &'a mut [f32],
+    u: &'a [f32],
+    v: &'a [f32],
+}
+
+impl CurlRow<'_> {
+    #[inline(always)]
+    fn run(self) {
+        let (y, cells) = (self.y, self.out.len());
+        self.out.fill(0.0);
+        if y == 0 || y == cells - 1 {
+            return;
+        }
+        // `curl_of` on equal-length slices: no bounds checks, and the loop vectorises.
+        let inner = 1..cells - 1;
+        let v_row = row(self.v, cells, y);
+        let (left, right) = (&v_row[..cells - 2], &v_row[2..]);
+        let (u_below, u_above) = rows_beside(self.u, cells, y);
+        let (u_below, u_above) = (&u_below[inner.clone()], &u_above[inner.clone()]);
+        let out = &mut self.out[inner];
+        for k in 0..cells - 2 {
+            out[k] = curl_of([left[k], right[k]], [u_below[k], u_above[k]]);
+        }
+    }
+
+    /// [`CurlRow::run`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self) {
+        self.run();
+    }
+}
+
+/// Row `y` of vorticity confinement on the air, then the walls.
+struct ConfineRow<'a> {
+    y: usize,
+    curl: &'a [f32],
+    u_row: &'a mut [f32],
+    v_row: &'a mut [f32],
+    solid_row: &'a [u8],
+}
+
+impl ConfineRow<'_> {
+    #[inline(always)]
+    fn run(self, strength: f32, threshold: f32) {
+        let (y, cells) = (self.y, self.u_row.len());
+        if y >= 2 && y + 2 < cells {
+            // Equal-length slices over `x` in `2..cells - 2`: no bounds checks, and the loop
+            // vectorises.
+            let inner = 2..cells - 2;
+            let here = row(self.curl, cells, y);
+            let (left, right) = (&here[1..cells - 3], &here[3..cells - 1]);
+            let (below, above) = rows_beside(self.curl, cells, y);
+            let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
+            let here = &here[inner.clone()];
+            let (u_out, v_out) = (&mut self.u_row[inner.clone()], &mut self.v_row[inner]);
+            for k in 0..cells - 4 {
+                let grad_x = (right[k].abs() - left[k].abs()) * 0.5;
+                let grad_y = (above[k].abs() - below[k].abs()) * 0.5;
+                let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
+                let swirl = here[k] * strength * confinement_weight(here[k].abs(), threshold);
+                u_out[k] += (grad_y / length) * swirl;
+                v_out[k] -= (grad_x / length) * swirl;
+            }
+        }
+        walls_row(y, cells, self.u_row, self.v_row, self.solid_row);
+    }
+
+    /// [`ConfineRow::run`] compiled for AVX2: IEEE square roots and divisions in every lane,
+    /// the same operations in the same order, so the same bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self, strength: f32, threshold: f32) {
+        self.run(strength, threshold);
+    }
+}
+
+/// One row of the projection's last pass: row `y` of the pressure in grid order (`here`), its
+/// gradient taken off the air's row, the walls applied. `beside` is scratch for the rows
+/// `y - 1` and `y + 1` (`2 * cells`).
+struct ProjectRow<'a> {
+    y: usize,
+    here: &'a mut [f32],
+    beside: &'a mut [f32],
+    u_row: &'a mut [f32],
+    v_row: &'a mut [f32],
+    solid_row: &'a [u8],
+}
+
+impl ProjectRow<'_> {
+    /// The pressure goes back to grid order and its gradient comes off the air in one pass:
+    /// row `y` is stored while rows `y - 1` and `y + 1` are taken from the solver's colours, so
+    /// the grid is read once.
+    #[inline(always)]
+    fn run(self, solver: &PressureSolver) {
+        let (y, cells) = (self.y, self.here.len());
+        solver.grid_row(y, self.here);
+        if y > 0 && y < cells - 1 {
+            let (below, above) = self.beside.split_at_mut(cells);
+            solver.grid_row(y - 1, below);
+            solver.grid_row(y + 1, above);
+            subtract_gradient_row(self.here, (below, above), self.u_row, self.v_row);
+        }
+        walls_row(y, cells, self.u_row, self.v_row, self.solid_row);
+    }
+
+    /// [`ProjectRow::run`] compiled for AVX2: the same operations on each cell, so the same
+    /// bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self, solver: &PressureSolver) {
+        self.run(solver);
+    }
+}
+
 /// Takes the pressure's gradient off an interior row of the air: `here` is the pressure along
 /// the row, `(below, above)` along the rows before and after it (all `cells` long).
 #[inline(always)]
@@ -324,7 +475,7 @@ fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid
 
 /// How much of the confinement applies at curl magnitude `curl_abs`: 0 below `threshold`,
 /// 1 from twice it, smooth in between; always 1 when the threshold is 0.
-#[inline]
+#[inline(always)]
 fn confinement_weight(curl_abs: f32, threshold: f32) -> f32 {
     if threshold <= 0.0 {
         return 1.0;

@@ -22,7 +22,14 @@ pub(super) fn divergence_at(u_row: &[f32], v_below: &[f32], v_above: &[f32], x: 
 /// must be an interior column.
 #[inline(always)]
 pub(super) fn curl_at(v_row: &[f32], u_below: &[f32], u_above: &[f32], x: usize) -> f32 {
-    (v_row[x + 1] - v_row[x - 1] - (u_above[x] - u_below[x])) * 0.5
+    curl_of([v_row[x - 1], v_row[x + 1]], [u_below[x], u_above[x]])
+}
+
+/// [`curl_at`] from the neighbours' values: `v` left and right of the cell, `u` below and
+/// above it (row kernels that slice the rows themselves call this).
+#[inline(always)]
+pub(super) fn curl_of([v_left, v_right]: [f32; 2], [u_below, u_above]: [f32; 2]) -> f32 {
+    (v_right - v_left - (u_above - u_below)) * 0.5
 }
 
 /// Row `y` of a `cells`-wide field.
