@@ -21,7 +21,7 @@
 // adapters is avoided: the noise hash is integer (noise.wgsl) and the maps are filtered by hand
 // (`sample_map`).
 //
-// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_fbm`),
+// Needs common.wgsl (frame uniforms, distance fog, colours), noise.wgsl (`fog_noise`, the lattice's types),
 // fires.wgsl (`fire_glow_in_fog`) and lamps.wgsl (`lamp_light_in_fog`).
 
 // keep in sync with src/gpu/passes/fog.rs: FogKnobs
@@ -71,6 +71,43 @@ fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
     let c = map_texel(map, i + vec2<i32>(0, 1), size);
     let d = map_texel(map, i + vec2<i32>(1, 1), size);
     return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+}
+
+// The fog's noise lattice this frame, filled by the `fog_lattice` pass before any pass reads
+// it (src/gpu/passes/fog_lattice.rs). Bound at group 0 beside the fires: every pass that
+// includes this file binds the frame's group 0.
+@group(0) @binding(6) var<storage, read> fog_lattice: FogLattice;
+
+// Whether `fog_fbm` reads the lattice (on) or hashes each corner itself (off: scenes whose
+// lattice would be too large, and the tests that check the two agree).
+override FOG_NOISE_LATTICE: bool = true;
+
+// One octave of the fog's noise at `p` (already moved by `fog_octave_point`), its cell's
+// corners read from the lattice. The lattice holds every cell a sample can reach
+// (`fog_lattice.rs` bounds them); the clamp only keeps a read inside the buffer.
+fn fog_lattice_noise(p: vec3<f32>, octave: u32) -> f32 {
+    let floor_p = floor(p);
+    let cell = vec3<i32>(floor_p);
+    let lattice_box = fog_lattice.boxes[octave];
+    let last = vec3<i32>(lattice_box.size.xyz) - vec3<i32>(1);
+    let local = vec3<u32>(clamp(cell - lattice_box.origin.xyz, vec3<i32>(0), last));
+    let index = u32(lattice_box.origin.w)
+        + (local.z * lattice_box.size.y + local.y) * lattice_box.size.x + local.x;
+    return fog_noise_in_cell(fog_lattice.corners[index], p - floor_p);
+}
+
+// Octave `octave` of the fog's noise at `p`: the same value from the lattice or hashed here.
+fn fog_octave(p: vec3<f32>, octave: u32) -> f32 {
+    let point = fog_octave_point(p, octave);
+    if FOG_NOISE_LATTICE {
+        return fog_lattice_noise(point, octave);
+    }
+    return fog_noise(point);
+}
+
+// Three octaves of the fog's noise (weights 0.5, 0.3, 0.2, so the sum stays in [0, 1]).
+fn fog_fbm(p: vec3<f32>) -> f32 {
+    return fog_octave(p, 0u) * 0.5 + fog_octave(p, 1u) * 0.3 + fog_octave(p, 2u) * 0.2;
 }
 
 // The continuous fog at one point: what the sheets sample and the raymarch integrates.
@@ -130,6 +167,8 @@ fn fog_medium(
 
     // The noise is read where the air has carried this fog: the wisps travel with the current.
     let wind_world = knobs.wind.xyz * knobs.wind.w;
+    // keep in sync with src/gpu/passes/fog_lattice.rs: MEDIUM_SCALE, LIFT_DROP (the lattice's
+    // bounds)
     let q = vec3<f32>(p.x + drift_world.x, p.y - lift * 0.9, p.z + drift_world.y)
         * vec3<f32>(0.55, 1.4, 0.55) + wind_world;
     let n = fog_fbm(q);

@@ -1,8 +1,10 @@
 // noise.wgsl: the noises the passes share, with no bindings, so any stage (a fragment shader
 // now, a compute compositor later) can call them.
 //
-// - `fog_fbm`: the fog's 3D value noise, three octaves, as the temple example reads it. The
-//   sheets sample it in world space, so together they make one 3D volume.
+// - `fog_noise`: the fog's 3D value noise, one octave, as the temple example reads it, and the
+//   pieces the fog's lattice (`FogLattice`, filled once a frame by the `fog_lattice` pass) is
+//   made of; `fog_fbm` in fog.wgsl sums three octaves of it. The sheets sample it in world
+//   space, so together they make one 3D volume.
 // - `tile_fbm`: a 2D value noise that repeats every stone slab, seeded, standing in for the
 //   example's 32-pixel painted floor tile.
 
@@ -24,24 +26,81 @@ fn fog_hash(cell: vec3<i32>) -> f32 {
     return f32(v.x >> 8u) / 16777216.0;
 }
 
-// Value noise in [0, 1]: the lattice values blended with a smoothstep along each axis.
-fn fog_noise(p: vec3<f32>) -> f32 {
-    let floor_p = floor(p);
-    let cell = vec3<i32>(floor_p);
-    let f = p - floor_p;
-    let w = f * f * (3.0 - 2.0 * f);
-    let x00 = mix(fog_hash(cell), fog_hash(cell + vec3<i32>(1, 0, 0)), w.x);
-    let x10 = mix(fog_hash(cell + vec3<i32>(0, 1, 0)), fog_hash(cell + vec3<i32>(1, 1, 0)), w.x);
-    let x01 = mix(fog_hash(cell + vec3<i32>(0, 0, 1)), fog_hash(cell + vec3<i32>(1, 0, 1)), w.x);
-    let x11 = mix(fog_hash(cell + vec3<i32>(0, 1, 1)), fog_hash(cell + vec3<i32>(1, 1, 1)), w.x);
-    return mix(mix(x00, x10, w.y), mix(x01, x11, w.y), w.z);
+// The eight lattice values round one cell of the fog's noise: the corners at the cell's x
+// (`low_x`) and at x + 1 (`high_x`), each holding (y, z) = (0, 0), (1, 0), (0, 1), (1, 1).
+struct FogCellCorners {
+    low_x: vec4<f32>,
+    high_x: vec4<f32>,
 }
 
-// Three octaves of `fog_noise` (weights 0.5, 0.3, 0.2, so the sum stays in [0, 1]).
-fn fog_fbm(p: vec3<f32>) -> f32 {
-    return fog_noise(p) * 0.5
-        + fog_noise(p * 2.03 + vec3<f32>(5.2, 1.3, 7.1)) * 0.3
-        + fog_noise(p * 4.01 + vec3<f32>(2.7, 9.1, 3.3)) * 0.2;
+// The corners of the cell whose lowest corner is the lattice point `cell`, hashed.
+fn fog_cell_corners(cell: vec3<i32>) -> FogCellCorners {
+    return FogCellCorners(
+        vec4<f32>(
+            fog_hash(cell),
+            fog_hash(cell + vec3<i32>(0, 1, 0)),
+            fog_hash(cell + vec3<i32>(0, 0, 1)),
+            fog_hash(cell + vec3<i32>(0, 1, 1)),
+        ),
+        vec4<f32>(
+            fog_hash(cell + vec3<i32>(1, 0, 0)),
+            fog_hash(cell + vec3<i32>(1, 1, 0)),
+            fog_hash(cell + vec3<i32>(1, 0, 1)),
+            fog_hash(cell + vec3<i32>(1, 1, 1)),
+        ),
+    );
+}
+
+// Value noise in [0, 1] inside one cell: its corner values blended with a smoothstep along
+// each axis, `f` the point's place in the cell (0..1 on each axis). Along x first, all four
+// edges at once, then y, then z.
+fn fog_noise_in_cell(corners: FogCellCorners, f: vec3<f32>) -> f32 {
+    let w = f * f * (3.0 - 2.0 * f);
+    // The four edges along x: (y, z) = (0, 0), (1, 0), (0, 1), (1, 1).
+    let along_x = mix(corners.low_x, corners.high_x, w.x);
+    // The two along y at z = 0 and z = 1.
+    let along_y = mix(along_x.xz, along_x.yw, w.y);
+    return mix(along_y.x, along_y.y, w.z);
+}
+
+// Value noise in [0, 1] at `p`, its cell's corners hashed here.
+fn fog_noise(p: vec3<f32>) -> f32 {
+    let floor_p = floor(p);
+    return fog_noise_in_cell(fog_cell_corners(vec3<i32>(floor_p)), p - floor_p);
+}
+
+// keep in sync with src/gpu/passes/fog_lattice.rs: OCTAVE_SCALES, OCTAVE_OFFSETS
+// Where octave `octave` (0, 1 or 2) of the fog's noise reads its lattice for the point `p`:
+// each octave at about twice the last one's frequency, shifted so their lattices do not line up.
+fn fog_octave_point(p: vec3<f32>, octave: u32) -> vec3<f32> {
+    switch octave {
+        case 1u: {
+            return p * 2.03 + vec3<f32>(5.2, 1.3, 7.1);
+        }
+        case 2u: {
+            return p * 4.01 + vec3<f32>(2.7, 9.1, 3.3);
+        }
+        default: {
+            return p;
+        }
+    }
+}
+
+// keep in sync with src/gpu/passes/fog_lattice.rs: LatticeBox
+// The block of lattice cells one octave of the fog's noise can read in a frame.
+struct FogLatticeBox {
+    // xyz: the lowest cell; w: where its corners start in `FogLattice::corners`.
+    origin: vec4<i32>,
+    // xyz: how many cells along each axis; w: how many in all.
+    size: vec4<u32>,
+}
+
+// The fog's noise lattice for one frame (`fog_lattice` pass): the corners of every cell each
+// octave can read, hashed once a frame instead of eight times a sample. Each octave's cells
+// run x fastest, then y, then z.
+struct FogLattice {
+    boxes: array<FogLatticeBox, 3>,
+    corners: array<FogCellCorners>,
 }
 
 // An integer hash (PCG-style permutation) of a lattice point and a seed, to [0, 1).

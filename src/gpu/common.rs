@@ -13,8 +13,9 @@ use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
-use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
+use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer};
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -99,7 +100,9 @@ impl FrameUniforms {
 /// binding 2 the distance fog ([`DistanceFogParams`], written once); binding 3 the lamps
 /// (`LampLights`, written once) and binding 4 their shadow maps (drawn each frame by the
 /// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
-/// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`).
+/// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`);
+/// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
+/// `passes/fog_lattice.rs`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -115,13 +118,21 @@ pub(crate) struct FrameBinding {
     pub bind_group: wgpu::BindGroup,
     /// Whether the scene has any lamp: lamps.wgsl's `LAMPS_IN_SCENE` (see [`Self::lamp_constants`]).
     pub lamps_in_scene: bool,
+    /// The fog's noise lattice, written by the `fog_lattice` pass.
+    pub fog_lattice: wgpu::Buffer,
+    /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
+    /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
+    pub fog_noise_lattice: bool,
 }
 
 impl FrameBinding {
+    /// The binding of a scene with `fire_lights`, `distance_fog`, `lamps` and a fog whose noise
+    /// `lattice` lays out, read from the lattice when `reads_lattice` (see
+    /// [`reads_lattice`](crate::gpu::passes::fog_lattice::reads_lattice)).
     pub(crate) fn new(
         device: &wgpu::Device,
         fire_lights: &FireLights,
-        distance_fog: &DistanceFogParams,
+        (distance_fog, lattice, reads_lattice): (&DistanceFogParams, &LatticeLayout, bool),
         lamps: &LampResources,
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
@@ -130,11 +141,16 @@ impl FrameBinding {
             flicker_buffer(device),
             fire_lights.count(),
         );
-        Self::with_fires(device, fires, distance_fog, lamps)
+        let noise = (
+            lattice_buffer(device, lattice, reads_lattice),
+            reads_lattice,
+        );
+        Self::with_fires(device, (fires, noise), distance_fog, lamps)
     }
 
     /// A second binding of the same scene (the `reflection` pass's mirrored camera) that
-    /// shares this one's fires and their flicker, so the `fire_flicker` pass serves both.
+    /// shares this one's fires and their flicker, and its fog's noise lattice, so the
+    /// `fire_flicker` and `fog_lattice` passes serve both.
     pub(crate) fn sharing_fires(
         &self,
         device: &wgpu::Device,
@@ -146,16 +162,20 @@ impl FrameBinding {
             self.fire_flicker.clone(),
             self.fire_count,
         );
-        Self::with_fires(device, fires, distance_fog, lamps)
+        let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
+        Self::with_fires(device, (fires, noise), distance_fog, lamps)
     }
 
-    /// The binding over `fires`: the fire lights' buffer, the flicker buffer and the count.
+    /// The binding over `fires` (the fire lights' buffer, the flicker buffer and the count) and
+    /// the fog's `noise` (the lattice buffer, and whether the fog reads it).
     fn with_fires(
         device: &wgpu::Device,
-        (fire_lights, fire_flicker, fire_count): (wgpu::Buffer, wgpu::Buffer, u32),
+        (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
         lamps: &LampResources,
     ) -> Self {
+        let (fire_lights, fire_flicker, fire_count) = fires;
+        let (fog_lattice, fog_noise_lattice) = noise;
         let build = PassBuilder::new(device, "frame");
         let distance_fog =
             build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
@@ -168,6 +188,8 @@ impl FrameBinding {
             uniform(3, ALL_STAGES),
             shadow_maps(4),
             uniform(5, ALL_STAGES),
+            // Read by the fog's fragments and compute passes, never by a vertex stage.
+            storage_buffer(6, FRAGMENT_AND_COMPUTE),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -178,6 +200,7 @@ impl FrameBinding {
                 lamps.buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&lamps.maps_view),
                 fire_flicker.as_entire_binding(),
+                fog_lattice.as_entire_binding(),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -191,6 +214,8 @@ impl FrameBinding {
             layout,
             bind_group,
             lamps_in_scene: lamps.lamp_count > 0,
+            fog_lattice,
+            fog_noise_lattice,
         }
     }
 
@@ -205,6 +230,14 @@ impl FrameBinding {
         )]
     }
 
+    /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl):
+    /// [`Self::lamp_constants`] and `FOG_NOISE_LATTICE`, on where the fog reads its noise from
+    /// the lattice.
+    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 2] {
+        let [lamps] = self.lamp_constants();
+        [lamps, LatticeLayout::constant(self.fog_noise_lattice)]
+    }
+
     /// Queues this frame's distance fog (scenes with weather; applied at the next submit).
     pub(crate) fn write_distance_fog(&self, queue: &wgpu::Queue, fog: &DistanceFogParams) {
         queue.write_buffer(&self.distance_fog, 0, bytemuck::bytes_of(fog));
@@ -215,6 +248,10 @@ impl FrameBinding {
         queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(uniforms));
     }
 }
+
+/// The fragment and compute stages: what reads the fog's noise lattice.
+const FRAGMENT_AND_COMPUTE: wgpu::ShaderStages =
+    wgpu::ShaderStages::FRAGMENT.union(wgpu::ShaderStages::COMPUTE);
 
 /// The lamps' shadow maps at `binding`: a depth texture array, read with `textureLoad`.
 fn shadow_maps(binding: u32) -> wgpu::BindGroupLayoutEntry {

@@ -2,7 +2,7 @@
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
 //! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
-//! then the `fire_flicker` pass (scenes with fires), the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
+//! then the `fire_flicker` pass (scenes with fires), the `fog_lattice` pass, the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
 //! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
 //! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
@@ -27,9 +27,10 @@ use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
-use crate::gpu::passes::fog::FogPass;
+use crate::gpu::passes::fog::{FogKnobs, FogPass};
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
 use crate::gpu::passes::fog_half::FogHalf;
+use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout, reads_lattice};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
@@ -47,6 +48,9 @@ use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
 use crate::scene::Scene;
 use std::time::Instant;
+
+#[cfg(test)]
+mod test_hooks;
 
 /// Frames that can be in flight at once (the readback ring's size).
 pub const FRAMES_IN_FLIGHT: usize = 3;
@@ -67,15 +71,24 @@ pub struct RenderConfig {
     pub readback: Readback,
 }
 
-/// Records the `shadow` pass (scenes with shadowing lamps), the people's capsules among the
-/// casters, and marks its end.
-fn record_shadow(
-    shadow: &mut Option<ShadowPass>,
-    capsules: Option<&CapsuleMesh>,
+/// Records what every world pass reads and marks the end of each: the `fire_flicker` pass
+/// (scenes with fires), the `fog_lattice` pass (fogs whose lattice fits), and the `shadow`
+/// pass (scenes with shadowing lamps) with the people's capsules among the casters.
+fn record_frame_inputs(
+    (fire_flicker, fog_lattice): (&Option<FireFlickerPass>, &Option<FogLatticePass>),
+    (shadow, capsules): (&mut Option<ShadowPass>, Option<&CapsuleMesh>),
     device: &wgpu::Device,
     encoder: &mut wgpu::CommandEncoder,
     timer: &mut Option<PassTimer>,
 ) {
+    if let Some(fire_flicker) = fire_flicker {
+        fire_flicker.record(encoder);
+        mark(timer, encoder, "fire_flicker");
+    }
+    if let Some(fog_lattice) = fog_lattice {
+        fog_lattice.record(encoder);
+        mark(timer, encoder, "fog_lattice");
+    }
     if let Some(shadow) = shadow.as_mut() {
         shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
         mark(timer, encoder, "shadow");
@@ -94,6 +107,8 @@ pub struct Renderer {
     pub(super) frame: FrameBinding,
     /// Each fire's flicker in the frame, worked out once; `None` for a scene without fires.
     pub(super) fire_flicker: Option<FireFlickerPass>,
+    /// The fog's noise lattice, hashed once a frame; `None` where the fog hashes per sample.
+    fog_lattice: Option<FogLatticePass>,
     maps: FluidMaps,
     targets: Targets,
     /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
@@ -150,14 +165,18 @@ impl Renderer {
             return Err(GpuError::GridSize { grid, max });
         }
 
-        let compositor = config.compositor.resolve(ctx.adapter_info.device_type);
+        let device_type = ctx.adapter_info.device_type;
+        let compositor = config.compositor.resolve(device_type);
         let device = ctx.device.clone();
         let errors = ctx.errors();
         let fire_lights = FireLights::new(scene);
         let distance_fog = DistanceFogParams::new(&scene.distance_fog);
+        let fog_knobs = FogKnobs::new(scene, config.view);
+        let layout = LatticeLayout::new(&fog_knobs);
+        let lattice = (&distance_fog, &layout, reads_lattice(&layout, device_type));
         let (lamps, frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
             let lamps = LampResources::new(&device, &LampLights::new(scene));
-            let frame = FrameBinding::new(&device, &fire_lights, &distance_fog, &lamps);
+            let frame = FrameBinding::new(&device, &fire_lights, lattice, &lamps);
             (
                 lamps,
                 frame,
@@ -171,6 +190,7 @@ impl Renderer {
             )
         })?;
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
+        let fog_lattice = FogLatticePass::new(&device, &errors, &frame, fog_knobs)?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
         let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets, config.view)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
@@ -294,6 +314,7 @@ impl Renderer {
             weather: WeatherLook::new(scene),
             frame,
             fire_flicker,
+            fog_lattice,
             maps,
             targets,
             shadow,
@@ -338,46 +359,6 @@ impl Renderer {
         self.compositor
     }
 
-    /// Turns the sheets' counting of partial slabs at the scene's depth (the de-banding) on or
-    /// off from the next frame (tests measure the sheets with and without it).
-    #[cfg(test)]
-    pub(crate) fn set_partial_slabs(&mut self, on: bool) {
-        self.fog.set_partial_slabs(on);
-        if let Some(fog_compute) = &mut self.fog_compute {
-            fog_compute.set_partial_slabs(on);
-        }
-        self.flame.set_partial_slabs(on);
-    }
-
-    /// Draws every fog sheet, under the fog's ceiling or not, from the next frame (the raster
-    /// `fog` pass and the `fog_compute` pass; tests compare the two).
-    #[cfg(test)]
-    pub(crate) fn set_every_sheet(&mut self, on: bool) {
-        self.fog.set_every_sheet(on);
-        if let Some(fog_compute) = &mut self.fog_compute {
-            fog_compute.set_every_sheet(on);
-        }
-    }
-
-    /// How many sheets the raster `fog` pass drew in the last frame.
-    #[cfg(test)]
-    pub(crate) fn fog_sheets_drawn(&self) -> u32 {
-        self.fog.sheets_drawn()
-    }
-
-    /// Whether the picture's scene is drawn in compute (the `scene` pass with a per-pixel
-    /// compositor).
-    #[cfg(test)]
-    pub(crate) fn scene_in_compute(&self) -> bool {
-        self.scene.in_compute()
-    }
-
-    /// Whether the wet floor's reflection is drawn (scenes with weather).
-    #[cfg(test)]
-    pub(crate) fn has_reflection(&self) -> bool {
-        self.reflection.is_some()
-    }
-
     /// Frames submitted and not yet returned.
     pub fn frames_in_flight(&self) -> usize {
         self.readback.in_flight()
@@ -416,6 +397,7 @@ impl Renderer {
             errors,
             frame,
             fire_flicker,
+            fog_lattice,
             maps,
             targets,
             shadow,
@@ -448,6 +430,9 @@ impl Renderer {
                 capsules.upload(queue, inputs.capsules);
             }
             scene.prepare(queue, inputs, capsules.as_ref());
+            if let Some(fog_lattice) = fog_lattice {
+                fog_lattice.prepare(queue, inputs);
+            }
             fog.prepare(queue, inputs);
             if let Some(layer) = fog_layer {
                 layer.prepare(queue, inputs);
@@ -470,11 +455,9 @@ impl Renderer {
                 label: Some("frame"),
             });
             mark(timer, &mut encoder, "start");
-            if let Some(fire_flicker) = fire_flicker {
-                fire_flicker.record(&mut encoder);
-                mark(timer, &mut encoder, "fire_flicker");
-            }
-            record_shadow(shadow, capsules.as_ref(), device, &mut encoder, timer);
+            let passes = (&*fire_flicker, &*fog_lattice);
+            let shadow = (shadow, capsules.as_ref());
+            record_frame_inputs(passes, shadow, device, &mut encoder, timer);
             scene.record(&mut encoder, targets, frame, capsules.as_ref());
             mark(timer, &mut encoder, "scene");
             if let Some(reflection) = reflection {

@@ -19,6 +19,7 @@ const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
 const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const SCENE_COMPUTE_WGSL: &str = include_str!("../../shaders/scene_compute.wgsl");
+const FOG_LATTICE_WGSL: &str = include_str!("../../shaders/fog_lattice.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
@@ -38,6 +39,7 @@ pub(crate) enum ShaderName {
     Shadow,
     Scene,
     SceneCompute,
+    FogLattice,
     Fog,
     FogCompute,
     FogHalf,
@@ -53,11 +55,12 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 14] = [
+    pub(crate) const ALL: [ShaderName; 15] = [
         ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::SceneCompute,
+        ShaderName::FogLattice,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::FogHalf,
@@ -78,6 +81,7 @@ impl ShaderName {
             ShaderName::Scene => "scene",
             // The same pass, drawn in compute: its times and labels are the scene pass's.
             ShaderName::SceneCompute => "scene",
+            ShaderName::FogLattice => "fog_lattice",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
             ShaderName::FogHalf => "fog_half",
@@ -106,6 +110,8 @@ impl ShaderName {
                 SCENE_WGSL,
                 SCENE_COMPUTE_WGSL,
             ],
+            // `fog_cell_corners` and the lattice's layout come from noise.wgsl.
+            ShaderName::FogLattice => &[NOISE_WGSL, FOG_LATTICE_WGSL],
             ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
             // `shade_sheet` and the fog's bindings come from fog.wgsl: the same function shades
             // the sheets in both passes.
@@ -199,8 +205,9 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 10] = [
+        let expected: [(ShaderName, &[&str]); 11] = [
             (ShaderName::FireFlicker, &["cs_fire_flicker"]),
+            (ShaderName::FogLattice, &["cs_fog_lattice"]),
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
@@ -246,7 +253,12 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 15] = [
+        let twins: [(ShaderName, &str, usize); 16] = [
+            (
+                ShaderName::FogLattice,
+                "FogLatticeBox",
+                size_of::<crate::gpu::passes::fog_lattice::LatticeBox>(),
+            ),
             (
                 ShaderName::SceneCompute,
                 "RasterKnobs",

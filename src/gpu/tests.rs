@@ -23,6 +23,7 @@ mod flame;
 mod fog_ceiling;
 mod fog_compute;
 mod fog_half;
+mod fog_lattice;
 mod fog_shape;
 mod lamps;
 mod layers;

@@ -219,7 +219,7 @@ impl FogPass {
         half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
-        let constants = frame.lamp_constants();
+        let constants = frame.fog_constants();
         let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");

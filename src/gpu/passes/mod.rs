@@ -12,6 +12,7 @@ pub(crate) mod flame;
 pub(crate) mod fog;
 pub(crate) mod fog_compute;
 pub(crate) mod fog_half;
+pub(crate) mod fog_lattice;
 pub(crate) mod fog_layer;
 pub(crate) mod overlay;
 pub(crate) mod rain;

@@ -206,16 +206,23 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
     use crate::gpu::distance_fog::DistanceFogParams;
     use crate::gpu::fire_lights::FireLights;
     use crate::gpu::lamp_lights::{LampLights, LampResources, SHADOW_MAP_TEXELS};
+    use crate::gpu::passes::fog::FogKnobs;
+    use crate::gpu::passes::fog_lattice::LatticeLayout;
     use crate::gpu::passes::shadow::{ExtraCasters, ShadowPass};
     use wgpu::util::DeviceExt;
 
     let device = &ctx.device;
     let errors = ctx.errors();
     let lamps = LampResources::new(device, &LampLights::new(scene));
+    let lattice = LatticeLayout::new(&FogKnobs::new(scene, crate::frame::View::Fog));
     let frame = FrameBinding::new(
         device,
         &FireLights::new(scene),
-        &DistanceFogParams::new(&scene.distance_fog),
+        (
+            &DistanceFogParams::new(&scene.distance_fog),
+            &lattice,
+            false,
+        ),
         &lamps,
     );
     let mut pass = ShadowPass::new(device, &errors, &frame, &lamps, scene)

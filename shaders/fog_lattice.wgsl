@@ -1,0 +1,42 @@
+// fog_lattice.wgsl: the `fog_lattice` pass — the corners of every cell of the fog's noise that
+// a sample can read this frame, hashed once (`fog_cell_corners`, noise.wgsl) into the lattice
+// buffer that `fog_fbm` (fog.wgsl) reads instead of hashing eight corners per octave per sample.
+//
+// The boxes (which cells, where each octave's run starts) are written by the CPU before the
+// pass (src/gpu/passes/fog_lattice.rs); one invocation fills one cell.
+//
+// Needs noise.wgsl (`FogLattice`, `fog_cell_corners`).
+
+@group(0) @binding(0) var<storage, read_write> lattice: FogLattice;
+
+// Invocations a workgroup. keep in sync with src/gpu/passes/fog_lattice.rs: WORKGROUP_CELLS
+const WORKGROUP_CELLS: u32 = 64u;
+
+@compute @workgroup_size(64)
+fn cs_fog_lattice(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // Rows of workgroups, so lattices beyond one dispatch row's 65535 workgroups fit.
+    let index = (group.y * groups.x + group.x) * WORKGROUP_CELLS + local;
+    let total = lattice.boxes[0].size.w + lattice.boxes[1].size.w + lattice.boxes[2].size.w;
+    if index >= total {
+        return;
+    }
+    var octave = 0u;
+    if index >= u32(lattice.boxes[1].origin.w) {
+        octave = 1u;
+    }
+    if index >= u32(lattice.boxes[2].origin.w) {
+        octave = 2u;
+    }
+    let lattice_box = lattice.boxes[octave];
+    let within = index - u32(lattice_box.origin.w);
+    let size = lattice_box.size;
+    let x = within % size.x;
+    let y = (within / size.x) % size.y;
+    let z = within / (size.x * size.y);
+    let cell = lattice_box.origin.xyz + vec3<i32>(vec3<u32>(x, y, z));
+    lattice.corners[index] = fog_cell_corners(cell);
+}

@@ -1,0 +1,409 @@
+//! The `fog_lattice` pass (shaders/fog_lattice.wgsl): the corners of every cell of the fog's
+//! 3D value noise that a sample can read in this frame, hashed once into a buffer that every
+//! pass reading the fog binds at group 0, binding 6 (`fog_lattice` in shaders/fog.wgsl).
+//!
+//! Each fog sample reads three octaves of the noise, and each octave blends the eight integer
+//! hashes round its cell: 24 hashes a sample, a third of the fog's cost on a discrete GPU.
+//! Neighbouring samples share cells, and the hash of a lattice point never changes, so the
+//! pass hashes each cell's eight corners once a frame (the very `fog_cell_corners` the samples
+//! called) and the samples load them: the same values, blended by the same code, so the
+//! pictures keep their bytes.
+//!
+//! Which cells: a sample point lies in the fog's box (the square from the floor to the highest
+//! the fog or a sheet reaches), or at most half a sheet's slab outside it (`sample_sheet` moves
+//! the point back along the ray by up to half a slab of five spacings), and the medium reads
+//! the noise there moved by the map's drift (at most half the drift range each way), lowered by
+//! the lift (at most 0.9), scaled and carried by the wind. [`LatticeLayout`] bounds each
+//! octave's cells from that, with a cell to spare on every side; only the wind's offset changes
+//! from frame to frame, so the sizes are fixed and each frame moves the boxes
+//! ([`LatticeLayout::header`]). A fog square so large that its lattice would pass
+//! [`MAX_LATTICE_CELLS`] hashes per sample instead (`FOG_NOISE_LATTICE` off), as before, and so
+//! does a CPU adapter, which loads slower than it hashes ([`reads_lattice`]).
+//!
+//! Lavapipe's pictures keep their bytes (it hashes, through the same blend). On an NVIDIA H200
+//! the fog reading the lattice differs from the hashed one by one level in a few pixels (4 of
+//! 2 million at 1920 × 1080): its compiler fuses the blend's multiplies and adds differently
+//! when the corners come from memory.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::passes::builder::PassBuilder;
+use crate::gpu::passes::fog::FogKnobs;
+use crate::gpu::shaders::ShaderName;
+
+/// Each octave's scale of the medium's noise point (`fog_octave_point`).
+///
+/// keep in sync with shaders/noise.wgsl: fog_octave_point
+const OCTAVE_SCALES: [f64; 3] = [1.0, 2.03, 4.01];
+
+/// Each octave's offset of the medium's noise point, after the scale (`fog_octave_point`).
+///
+/// keep in sync with shaders/noise.wgsl: fog_octave_point
+const OCTAVE_OFFSETS: [[f64; 3]; 3] = [[0.0; 3], [5.2, 1.3, 7.1], [2.7, 9.1, 3.3]];
+
+/// How the medium scales the moved point before the noise reads it, per axis (`fog_medium`).
+///
+/// keep in sync with shaders/fog.wgsl: fog_medium
+const MEDIUM_SCALE: [f64; 3] = [0.55, 1.4, 0.55];
+
+/// How far fully lifted fog reads its noise below the point, world units (`fog_medium`).
+///
+/// keep in sync with shaders/fog.wgsl: fog_medium
+const LIFT_DROP_WORLD: f64 = 0.9;
+
+/// How far outside the fog's box a sample can lie, in sheet spacings: half the longest slab
+/// (`sheet_slab_world` caps it at five spacings), rounded up.
+const SLAB_REACH_SPACINGS: f64 = 3.0;
+
+/// The most cells a lattice may hold (32 bytes each: 32 MiB). The temple's holds about 120 000.
+pub(crate) const MAX_LATTICE_CELLS: u64 = 1 << 20;
+
+/// Invocations in one workgroup, one cell each.
+///
+/// keep in sync with shaders/fog_lattice.wgsl: WORKGROUP_CELLS
+const WORKGROUP_CELLS: u32 = 64;
+
+/// Workgroups in one row of the dispatch (the limit on one dimension).
+const DISPATCH_ROW: u32 = 65_535;
+
+/// Bytes of one cell's corners: two `vec4<f32>`.
+///
+/// keep in sync with shaders/noise.wgsl: FogCellCorners
+const CELL_BYTES: u64 = 32;
+
+/// One octave's block of cells in a frame.
+///
+/// keep in sync with shaders/noise.wgsl: FogLatticeBox
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct LatticeBox {
+    /// xyz: the lowest cell; w: the index of its corners in the buffer's cells.
+    pub origin: [i32; 4],
+    /// xyz: cells along each axis; w: cells in all.
+    pub size: [u32; 4],
+}
+
+/// The boxes of the three octaves, at the start of the lattice buffer.
+///
+/// keep in sync with shaders/noise.wgsl: FogLattice
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct LatticeHeader {
+    pub boxes: [LatticeBox; 3],
+}
+
+/// Where the noise of a scene's fog can be read, octave by octave, before the wind's offset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LatticeLayout {
+    /// The lowest noise point (before the octave's scale and offset) a sample can read, with
+    /// no wind.
+    still_low: [f64; 3],
+    /// Cells along each axis, per octave.
+    sizes: [[u32; 3]; 3],
+}
+
+impl LatticeLayout {
+    /// The layout for the fog of `knobs` (any frame's: only the wind differs between them).
+    pub(crate) fn new(knobs: &FogKnobs) -> Self {
+        let [area_x, area_z, size_x, size_z] = knobs.area.map(f64::from);
+        let [
+            floor_world,
+            rest_top_world,
+            lift_height_world,
+            spacing_world,
+        ] = knobs.layer.map(f64::from);
+        let drift_reach_world = 0.5 * f64::from(knobs.optics[1]).abs();
+        let sheets_top_world = f64::from(knobs.sampling[3]);
+        let reach_world = SLAB_REACH_SPACINGS * spacing_world.abs();
+        let top_world = (rest_top_world + lift_height_world).max(sheets_top_world);
+        // The sample points, then the points the medium reads its noise at.
+        let low_world = [
+            area_x - reach_world - drift_reach_world,
+            floor_world - reach_world - LIFT_DROP_WORLD,
+            area_z - reach_world - drift_reach_world,
+        ];
+        let high_world = [
+            area_x + size_x + reach_world + drift_reach_world,
+            top_world + reach_world,
+            area_z + size_z + reach_world + drift_reach_world,
+        ];
+        let still_low = std::array::from_fn(|axis| low_world[axis] * MEDIUM_SCALE[axis]);
+        let sizes = OCTAVE_SCALES.map(|scale| {
+            std::array::from_fn(|axis| {
+                let extent = (high_world[axis] - low_world[axis]) * MEDIUM_SCALE[axis] * scale;
+                // The cells from the lowest point's to the highest's, and one more each side.
+                (extent.ceil().max(0.0) as u32).saturating_add(3)
+            })
+        });
+        LatticeLayout { still_low, sizes }
+    }
+
+    /// Cells in all three octaves' boxes.
+    pub(crate) fn cells(&self) -> u64 {
+        self.sizes
+            .iter()
+            .map(|size| size.iter().map(|&n| u64::from(n)).product::<u64>())
+            .sum()
+    }
+
+    /// Whether the lattice is small enough to fill each frame ([`MAX_LATTICE_CELLS`]).
+    pub(crate) fn fits(&self) -> bool {
+        self.cells() <= MAX_LATTICE_CELLS
+    }
+
+    /// Bytes of the buffer: the header, then every cell's corners when the fog `reads` the
+    /// lattice (one cell when nothing does).
+    pub(crate) fn buffer_bytes(&self, reads: bool) -> u64 {
+        let cells = if reads { self.cells() } else { 1 };
+        std::mem::size_of::<LatticeHeader>() as u64 + cells * CELL_BYTES
+    }
+
+    /// The boxes for a frame whose wind has carried the noise `wind_world` (the medium's
+    /// `knobs.wind.xyz * knobs.wind.w`).
+    pub(crate) fn header(&self, wind_world: [f32; 3]) -> LatticeHeader {
+        let mut first = 0u32;
+        let boxes = std::array::from_fn(|octave| {
+            let size = self.sizes[octave];
+            let origin: [i32; 3] = std::array::from_fn(|axis| {
+                let low = (self.still_low[axis] + f64::from(wind_world[axis]))
+                    * OCTAVE_SCALES[octave]
+                    + OCTAVE_OFFSETS[octave][axis];
+                // A cell to spare below the lowest point's cell.
+                low.floor()
+                    .clamp(f64::from(i32::MIN / 2), f64::from(i32::MAX / 2)) as i32
+                    - 1
+            });
+            let cells = size[0] * size[1] * size[2];
+            let lattice_box = LatticeBox {
+                origin: [origin[0], origin[1], origin[2], first as i32],
+                size: [size[0], size[1], size[2], cells],
+            };
+            first += cells;
+            lattice_box
+        });
+        LatticeHeader { boxes }
+    }
+
+    /// The pipeline constant of the passes that read the fog (`FOG_NOISE_LATTICE`).
+    pub(crate) fn constant(reads_lattice: bool) -> (&'static str, f64) {
+        ("FOG_NOISE_LATTICE", f64::from(u8::from(reads_lattice)))
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: renderers made on this thread read the lattice (`Some(true)`, where it fits)
+    /// or hash the noise per sample (`Some(false)`) whatever their adapter.
+    pub(crate) static FORCE_LATTICE: std::cell::Cell<Option<bool>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Whether the fog's passes read their noise from `layout`'s lattice on an adapter of
+/// `device_type`: where it fits, on a GPU. A CPU adapter (lavapipe) loads storage one lane at
+/// a time and hashes faster than it loads: its fog pass took 934 ms a frame with the lattice
+/// against 257 without (320 × 180, the temple); an H200's `fog_compute` 1.67 ms against 2.06
+/// (1920 × 1080).
+pub(crate) fn reads_lattice(layout: &LatticeLayout, device_type: wgpu::DeviceType) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = FORCE_LATTICE.get() {
+        return forced && layout.fits();
+    }
+    layout.fits() && device_type != wgpu::DeviceType::Cpu
+}
+
+/// The lattice buffer for `layout`, sized for the fog that `reads` it or not: written by this
+/// pass as storage, read by the fog's passes.
+pub(crate) fn lattice_buffer(
+    device: &wgpu::Device,
+    layout: &LatticeLayout,
+    reads: bool,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(&PassBuilder::new(device, ShaderName::FogLattice.name()).label("cells")),
+        size: layout.buffer_bytes(reads),
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+/// The pass: its pipeline, the lattice buffer bound as storage, and the fog's knobs for the
+/// wind.
+pub(crate) struct FogLatticePass {
+    pipeline: wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
+    buffer: wgpu::Buffer,
+    layout: LatticeLayout,
+    knobs: FogKnobs,
+}
+
+impl FogLatticePass {
+    /// The pass filling `frame`'s lattice for the fog of `knobs`, or `None` when the frame's
+    /// passes hash the noise themselves ([`FrameBinding::fog_noise_lattice`] off).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        frame: &FrameBinding,
+        knobs: FogKnobs,
+    ) -> Result<Option<Self>, GpuError> {
+        if !frame.fog_noise_lattice {
+            return Ok(None);
+        }
+        let module = ShaderName::FogLattice.create_module(device, errors)?;
+        let build = PassBuilder::new(device, ShaderName::FogLattice.name());
+        let layout = build.bind_group_layout(&[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }]);
+        let bind_group = build.bind_group(&layout, [frame.fog_lattice.as_entire_binding()]);
+        let pipeline = build.compute_pipeline(&module, "cs_fog_lattice", &[&layout]);
+        Ok(Some(FogLatticePass {
+            pipeline,
+            bind_group,
+            buffer: frame.fog_lattice.clone(),
+            layout: LatticeLayout::new(&knobs),
+            knobs,
+        }))
+    }
+
+    /// Queues this frame's boxes (applied at the next submit).
+    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        let wind = self.knobs.for_frame(inputs).wind;
+        let wind_world = [wind[0] * wind[3], wind[1] * wind[3], wind[2] * wind[3]];
+        let header = self.layout.header(wind_world);
+        queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(&header));
+    }
+
+    /// Records the pass: one invocation a cell, in rows of workgroups.
+    pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder) {
+        let groups = (self.layout.cells() as u32).div_ceil(WORKGROUP_CELLS);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(ShaderName::FogLattice.name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        pass.dispatch_workgroups(groups.min(DISPATCH_ROW), groups.div_ceil(DISPATCH_ROW), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::View;
+    use crate::scene::Scene;
+
+    /// The shader's noise point for a sample at `p_world` with the map's `drift_world` and
+    /// `lift`, in octave `octave`, in `f32` as the shader works it out; and its cell.
+    fn shader_cell(
+        p_world: [f32; 3],
+        (drift_world, lift): ([f32; 2], f32),
+        wind_world: [f32; 3],
+        octave: usize,
+    ) -> [i32; 3] {
+        let moved = [
+            p_world[0] + drift_world[0],
+            p_world[1] - lift * 0.9,
+            p_world[2] + drift_world[1],
+        ];
+        std::array::from_fn(|axis| {
+            let q = moved[axis] * MEDIUM_SCALE[axis] as f32 + wind_world[axis];
+            let point = q * OCTAVE_SCALES[octave] as f32 + OCTAVE_OFFSETS[octave][axis] as f32;
+            point.floor() as i32
+        })
+    }
+
+    /// Whether `cell` lies in `lattice_box`.
+    fn inside(lattice_box: &LatticeBox, cell: [i32; 3]) -> bool {
+        (0..3).all(|axis| {
+            let local = i64::from(cell[axis]) - i64::from(lattice_box.origin[axis]);
+            local >= 0 && local < i64::from(lattice_box.size[axis])
+        })
+    }
+
+    /// The corners of the reach, every drift and lift at their extremes, fall in every
+    /// octave's box, for several winds; and the boxes follow one another in the buffer.
+    #[test]
+    fn every_reachable_cell_is_in_its_octaves_box() {
+        let scene = Scene::default();
+        let knobs = FogKnobs::new(&scene, View::Fog);
+        let layout = LatticeLayout::new(&knobs);
+        assert!(layout.fits(), "{} cells", layout.cells());
+        let [area_x, area_z, size_x, size_z] = knobs.area;
+        let spacing = knobs.layer[3];
+        let reach = 2.5 * spacing;
+        let top = (knobs.layer[1] + knobs.layer[2]).max(knobs.sampling[3]);
+        let xs = [
+            area_x - reach,
+            area_x + size_x * 0.5,
+            area_x + size_x + reach,
+        ];
+        let ys = [knobs.layer[0] - 0.5 * spacing, top + 0.5 * spacing];
+        let zs = [area_z - reach, area_z + size_z + reach];
+        let drift_reach = 0.5 * knobs.optics[1];
+        for wind_world in [[0.0, 0.0, 0.0], [3.7, -0.2, -12.9], [-150.3, 0.4, 77.7]] {
+            let header = layout.header(wind_world);
+            let mut first = 0;
+            for (octave, lattice_box) in header.boxes.iter().enumerate() {
+                assert_eq!(lattice_box.origin[3], first);
+                first += lattice_box.size[3] as i32;
+                let corners = xs
+                    .iter()
+                    .flat_map(|&x| ys.iter().map(move |&y| (x, y)))
+                    .flat_map(|(x, y)| zs.iter().map(move |&z| (x, y, z)));
+                for (x, y, z) in corners {
+                    for drift in [-drift_reach, drift_reach] {
+                        for lift in [0.0, 1.0] {
+                            let cell =
+                                shader_cell([x, y, z], ([drift, -drift], lift), wind_world, octave);
+                            assert!(
+                                inside(lattice_box, cell),
+                                "octave {octave}, wind {wind_world:?}: cell {cell:?} outside {lattice_box:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The temple's lattice is a few MiB and read on GPUs, not on CPU adapters; a fog square a
+    /// hundred times as wide does not fit and its passes hash instead.
+    #[test]
+    fn huge_fog_squares_hash_instead() {
+        let mut scene = Scene::default();
+        let layout = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog));
+        assert!(reads_lattice(&layout, wgpu::DeviceType::DiscreteGpu));
+        assert!(!reads_lattice(&layout, wgpu::DeviceType::Cpu));
+        assert!(
+            layout.buffer_bytes(true) < 8 << 20,
+            "{}",
+            layout.buffer_bytes(true)
+        );
+        scene.fog.area *= 100.0;
+        let huge = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog));
+        assert!(!huge.fits());
+        assert!(!reads_lattice(&huge, wgpu::DeviceType::DiscreteGpu));
+        assert_eq!(
+            huge.buffer_bytes(false),
+            std::mem::size_of::<LatticeHeader>() as u64 + CELL_BYTES
+        );
+    }
+
+    #[test]
+    fn header_matches_wgsl_size() {
+        // Three boxes of two vec4 each: the cells start 16-byte aligned after them.
+        assert_eq!(std::mem::size_of::<LatticeHeader>(), 96);
+    }
+}
