@@ -15,7 +15,7 @@ use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
-use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer};
+use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -123,16 +123,31 @@ pub(crate) struct FrameBinding {
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
     /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
     pub fog_noise_lattice: bool,
+    /// Whether the fog's glow loops over the fires in range by their bits (CPU adapters) or
+    /// over every fire: fires.wgsl's `FIRE_GLOW_BY_MASK`.
+    pub fire_glow_by_mask: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: frame bindings made on this thread choose their shaders' forms as for an
+    /// adapter of this type, whatever the adapter (the forms must give the same bytes).
+    pub(crate) static FORCE_DEVICE_TYPE: std::cell::Cell<Option<wgpu::DeviceType>> =
+        const { std::cell::Cell::new(None) };
 }
 
 impl FrameBinding {
     /// The binding of a scene with `fire_lights`, `distance_fog`, `lamps` and a fog whose noise
-    /// `lattice` lays out, read from the lattice when `reads_lattice` (see
-    /// [`reads_lattice`](crate::gpu::passes::fog_lattice::reads_lattice)).
+    /// `lattice` lays out, on an adapter of `device_type`: the fog's shaders take the forms that
+    /// suit it (see [`Self::fog_constants`]).
     pub(crate) fn new(
         device: &wgpu::Device,
         fire_lights: &FireLights,
-        (distance_fog, lattice, reads_lattice): (&DistanceFogParams, &LatticeLayout, bool),
+        (distance_fog, lattice, device_type): (
+            &DistanceFogParams,
+            &LatticeLayout,
+            wgpu::DeviceType,
+        ),
         lamps: &LampResources,
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
@@ -141,11 +156,13 @@ impl FrameBinding {
             flicker_buffer(device),
             fire_lights.count(),
         );
-        let noise = (
-            lattice_buffer(device, lattice, reads_lattice),
-            reads_lattice,
-        );
-        Self::with_fires(device, (fires, noise), distance_fog, lamps)
+        #[cfg(test)]
+        let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
+        let reads = reads_lattice(lattice, device_type);
+        let noise = (lattice_buffer(device, lattice, reads), reads);
+        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
+        binding.fire_glow_by_mask = device_type == wgpu::DeviceType::Cpu;
+        binding
     }
 
     /// A second binding of the same scene (the `reflection` pass's mirrored camera) that
@@ -163,7 +180,9 @@ impl FrameBinding {
             self.fire_count,
         );
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
-        Self::with_fires(device, (fires, noise), distance_fog, lamps)
+        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
+        binding.fire_glow_by_mask = self.fire_glow_by_mask;
+        binding
     }
 
     /// The binding over `fires` (the fire lights' buffer, the flicker buffer and the count) and
@@ -216,6 +235,7 @@ impl FrameBinding {
             lamps_in_scene: lamps.lamp_count > 0,
             fog_lattice,
             fog_noise_lattice,
+            fire_glow_by_mask: true,
         }
     }
 
@@ -230,12 +250,20 @@ impl FrameBinding {
         )]
     }
 
-    /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl):
-    /// [`Self::lamp_constants`] and `FOG_NOISE_LATTICE`, on where the fog reads its noise from
-    /// the lattice.
-    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 2] {
+    /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
+    /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
+    /// noise from the lattice, and `FIRE_GLOW_BY_MASK`, on for a CPU adapter.
+    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 3] {
         let [lamps] = self.lamp_constants();
-        [lamps, LatticeLayout::constant(self.fog_noise_lattice)]
+        let by_mask = (
+            "FIRE_GLOW_BY_MASK",
+            f64::from(u8::from(self.fire_glow_by_mask)),
+        );
+        [
+            lamps,
+            LatticeLayout::constant(self.fog_noise_lattice),
+            by_mask,
+        ]
     }
 
     /// Queues this frame's distance fog (scenes with weather; applied at the next submit).

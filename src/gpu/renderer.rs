@@ -30,7 +30,7 @@ use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::{FogKnobs, FogPass};
 use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
 use crate::gpu::passes::fog_half::FogHalf;
-use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout, reads_lattice};
+use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
@@ -173,7 +173,7 @@ impl Renderer {
         let distance_fog = DistanceFogParams::new(&scene.distance_fog);
         let fog_knobs = FogKnobs::new(scene, config.view);
         let layout = LatticeLayout::new(&fog_knobs);
-        let lattice = (&distance_fog, &layout, reads_lattice(&layout, device_type));
+        let lattice = (&distance_fog, &layout, device_type);
         let (lamps, frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
             let lamps = LampResources::new(&device, &LampLights::new(scene));
             let frame = FrameBinding::new(&device, &fire_lights, lattice, &lamps);

@@ -17,13 +17,13 @@ use crate::gpu::{
 use crate::output::exr::f16_bits_to_f32;
 use crate::scene::Scene;
 
+mod adapter_forms;
 mod distance_fog;
 mod fire_flicker;
 mod flame;
 mod fog_ceiling;
 mod fog_compute;
 mod fog_half;
-mod fog_lattice;
 mod fog_shape;
 mod lamps;
 mod layers;

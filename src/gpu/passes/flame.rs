@@ -114,12 +114,12 @@ impl FlamePass {
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth =
             targets.hit_depth_view.is_some() && !scene_compute::fills_depth_target(scene, view);
-        let [lamps, lattice] = frame.fog_constants();
+        let [lamps, lattice, glow] = frame.fog_constants();
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
         );
-        let constants = [lamps, lattice, reads];
+        let constants = [lamps, lattice, glow, reads];
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),

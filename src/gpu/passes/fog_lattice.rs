@@ -194,24 +194,12 @@ impl LatticeLayout {
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Tests only: renderers made on this thread read the lattice (`Some(true)`, where it fits)
-    /// or hash the noise per sample (`Some(false)`) whatever their adapter.
-    pub(crate) static FORCE_LATTICE: std::cell::Cell<Option<bool>> =
-        const { std::cell::Cell::new(None) };
-}
-
 /// Whether the fog's passes read their noise from `layout`'s lattice on an adapter of
 /// `device_type`: where it fits, on a GPU. A CPU adapter (lavapipe) loads storage one lane at
 /// a time and hashes faster than it loads: its fog pass took 934 ms a frame with the lattice
 /// against 257 without (320 × 180, the temple); an H200's `fog_compute` 1.67 ms against 2.06
 /// (1920 × 1080).
 pub(crate) fn reads_lattice(layout: &LatticeLayout, device_type: wgpu::DeviceType) -> bool {
-    #[cfg(test)]
-    if let Some(forced) = FORCE_LATTICE.get() {
-        return forced && layout.fits();
-    }
     layout.fits() && device_type != wgpu::DeviceType::Cpu
 }
 

@@ -221,7 +221,7 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
         (
             &DistanceFogParams::new(&scene.distance_fog),
             &lattice,
-            false,
+            wgpu::DeviceType::Cpu,
         ),
         &lamps,
     );

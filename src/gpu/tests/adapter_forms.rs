@@ -1,36 +1,38 @@
-//! The fog's noise read from the `fog_lattice` pass's lattice against the noise hashed per
-//! sample (`FORCE_LATTICE`, whatever the adapter would choose): on lavapipe the same bytes with every compositor, the flames' fog included,
+//! The fog's shaders in the forms a GPU takes (the noise read from the `fog_lattice` pass's
+//! lattice, the fires' glow in one plain loop) against those a CPU adapter takes (the noise
+//! hashed per sample, the glow by the in-range bits), whatever the adapter
+//! (`FORCE_DEVICE_TYPE`): on lavapipe the same bytes with every compositor, the flames' fog included,
 //! from the scene's camera and from one standing in the fog, with the wind having carried the
 //! noise far from where it started.
 
 use super::*;
-use crate::gpu::passes::fog_lattice::FORCE_LATTICE;
+use crate::gpu::common::FORCE_DEVICE_TYPE;
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
-/// The frame rendered for `config` by a renderer that reads the lattice, and by one that
-/// hashes the noise per sample.
+/// The frame rendered for `config` by a renderer in a GPU's forms, and by one in a CPU
+/// adapter's.
 fn with_and_without_lattice(
     ctx: &GpuContext,
     scene: &Scene,
     config: &RenderConfig,
     inputs: &FrameInputs<'_>,
 ) -> (Frame, Frame) {
-    let made = |reads| {
-        FORCE_LATTICE.set(Some(reads));
+    let made = |device_type| {
+        FORCE_DEVICE_TYPE.set(Some(device_type));
         let made = Renderer::new(ctx, scene, config);
-        FORCE_LATTICE.set(None);
+        FORCE_DEVICE_TYPE.set(None);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
-    let mut lattice = made(true);
-    assert!(lattice.frame.fog_noise_lattice);
-    let mut hashing = made(false);
-    assert!(!hashing.frame.fog_noise_lattice);
+    let mut lattice = made(wgpu::DeviceType::DiscreteGpu);
+    assert!(lattice.frame.fog_noise_lattice && !lattice.frame.fire_glow_by_mask);
+    let mut hashing = made(wgpu::DeviceType::Cpu);
+    assert!(!hashing.frame.fog_noise_lattice && hashing.frame.fire_glow_by_mask);
     (render(&mut lattice, inputs), render(&mut hashing, inputs))
 }
 
 #[test]
-fn the_lattice_gives_the_hashed_noise_bytes() {
+fn the_gpu_forms_give_the_cpu_forms_bytes() {
     let Some(ctx) = context() else { return };
     let mut scene = Scene::default();
     scene.fluid.grid = 48;
