@@ -84,17 +84,19 @@ impl FluidSim {
     pub(super) fn advect_velocity_then_walls(&mut self, dt_s: f32) {
         let cells = self.mapping.cells;
         let keep = (-self.params.velocity_decay * dt_s).exp();
-        pack_fields(
-            &mut self.packed_pair,
+        let packed = packed_for_plain(
             [&self.u, &self.v],
+            &mut self.packed_pair,
             cells,
             (self.lanes, self.min_rows_per_task),
         );
         let carry = PairCarry {
             dt_s,
+            cells,
             vel_x: &self.u,
             vel_y: &self.v,
-            packed: Packed::new(&self.packed_pair, cells),
+            fields: [&self.u, &self.v],
+            packed,
         };
         let lanes = self.lanes;
         self.u_next
@@ -207,17 +209,19 @@ impl FluidSim {
         }
         let cells = self.mapping.cells;
         let fade = (-self.params.shock_fade * dt_s).exp();
-        pack_fields(
-            &mut self.packed_pair,
+        let packed = packed_for_plain(
             [&self.su, &self.sv],
+            &mut self.packed_pair,
             cells,
             (self.lanes, self.min_rows_per_task),
         );
         let carry = PairCarry {
             dt_s,
+            cells,
             vel_x: &self.su,
             vel_y: &self.sv,
-            packed: Packed::new(&self.packed_pair, cells),
+            fields: [&self.su, &self.sv],
+            packed,
         };
         let lanes = self.lanes;
         self.su_next
@@ -268,16 +272,19 @@ impl FluidSim {
             (rates.as_slice(), keep, gain_s)
         });
 
-        pack_fields(
+        let fields = [&self.density, &self.off_x, &self.off_z, &self.lift].map(Vec::as_slice);
+        let packed = packed_for_plain(
+            fields,
             &mut self.packed_fog,
-            [&self.density, &self.off_x, &self.off_z, &self.lift],
             cells,
             (self.lanes, self.min_rows_per_task),
         );
         let carry = FogCarry {
             dt_s,
+            cells,
             air: [&self.u, &self.v, &self.su, &self.sv],
-            packed: Packed::new(&self.packed_fog, cells),
+            fields,
+            packed,
             continuity_dt: params.continuity * dt_s,
             max_density: params.max_density,
             refill,
@@ -304,6 +311,21 @@ impl FluidSim {
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
     }
+}
+
+/// `fields` packed per cell into `scratch` for the plain read (`grid::pack_fields`); `None`
+/// where the AVX2 read runs, which reads the fields where they lie (`advect::near`).
+fn packed_for_plain<'a, const N: usize>(
+    fields: [&[f32]; N],
+    scratch: &'a mut Vec<[f32; N]>,
+    cells: usize,
+    (lanes, min_rows): (Lanes, usize),
+) -> Option<Packed<'a, N>> {
+    if lanes != Lanes::Plain {
+        return None;
+    }
+    pack_fields(scratch, fields, cells, (lanes, min_rows));
+    Some(Packed::new(scratch, cells))
 }
 
 /// Row `y` of the curl of `(u, v)` (`stencil::curl_of` on every interior cell, 0 on the
