@@ -108,8 +108,11 @@ impl FluidSim {
             .for_each(|(y, ((u_out, v_out), solid_row))| {
                 // `move`: the factors are copied in, so the loop keeps them in registers.
                 carry.row(lanes, y, (u_out, v_out), &move |u_out, v_out| {
-                    for value in u_out.iter_mut().chain(v_out.iter_mut()) {
-                        *value = flush(*value * keep);
+                    // One loop per field: a chained iterator does not vectorise.
+                    for out in [&mut *u_out, &mut *v_out] {
+                        for value in out.iter_mut() {
+                            *value = flush(*value * keep);
+                        }
                     }
                     walls_row(y, cells, u_out, v_out, solid_row);
                 });
@@ -482,11 +485,23 @@ fn subtract_gradient_row(
 /// It reads nothing but the row, so the stages that end by writing a row apply it there.
 #[inline(always)]
 fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid_row: &[u8]) {
-    for ((u, v), &solid) in u_row.iter_mut().zip(v_row.iter_mut()).zip(solid_row) {
-        // Branch-free: a select per cell, which vectorises.
-        let open = solid == 0;
-        *u = if open { *u } else { 0.0 };
-        *v = if open { *v } else { 0.0 };
+    // Eight cells at a time, skipped where none is solid (most): a select of the old value on
+    // every cell compiles to masked stores, which are many times slower.
+    const CHUNK: usize = 8;
+    let chunks = u_row
+        .chunks_mut(CHUNK)
+        .zip(v_row.chunks_mut(CHUNK))
+        .zip(solid_row.chunks(CHUNK));
+    for ((u_chunk, v_chunk), solid_chunk) in chunks {
+        if solid_chunk.iter().all(|&solid| solid == 0) {
+            continue;
+        }
+        for ((u, v), &solid) in u_chunk.iter_mut().zip(v_chunk.iter_mut()).zip(solid_chunk) {
+            if solid != 0 {
+                *u = 0.0;
+                *v = 0.0;
+            }
+        }
     }
     u_row[0] = 0.0;
     u_row[cells - 1] = 0.0;
