@@ -493,7 +493,12 @@ fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid
         .zip(v_row.chunks_mut(CHUNK))
         .zip(solid_row.chunks(CHUNK));
     for ((u_chunk, v_chunk), solid_chunk) in chunks {
-        if solid_chunk.iter().all(|&solid| solid == 0) {
+        // A whole chunk is tested as one 8-byte word.
+        let any_solid = match <[u8; CHUNK]>::try_from(solid_chunk) {
+            Ok(bytes) => u64::from_ne_bytes(bytes) != 0,
+            Err(_) => solid_chunk.iter().any(|&solid| solid != 0),
+        };
+        if !any_solid {
             continue;
         }
         for ((u, v), &solid) in u_chunk.iter_mut().zip(v_chunk.iter_mut()).zip(solid_chunk) {

@@ -11,9 +11,9 @@
 
 use std::arch::x86_64::{
     __m256, __m256i, _mm256_add_epi32, _mm256_add_ps, _mm256_blendv_ps, _mm256_castsi256_ps,
-    _mm256_cmpeq_epi32, _mm256_loadu_ps, _mm256_loadu_si256, _mm256_mul_ps, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_ps, _mm256_sub_epi32, _mm256_sub_ps,
-    _mm256_testz_si256,
+    _mm256_cmpeq_epi32, _mm256_loadu_ps, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mul_ps,
+    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_ps, _mm256_sub_epi32,
+    _mm256_sub_ps, _mm256_testz_si256,
 };
 
 use super::Trace;
@@ -123,27 +123,51 @@ impl<'a, const N: usize> Near<'a, N> {
                 _mm256_loadu_ps(trace.fy.as_ptr().add(at)),
             )
         };
+        // Where every lane takes the same neighbours (smooth air: most groups), each corner is
+        // one load and no select.
+        let (left_mask, below_mask) = (
+            _mm256_movemask_ps(from_left),
+            _mm256_movemask_ps(from_below),
+        );
+        let uniform = |mask: i32| mask == 0 || mask == 0xff;
+        let same_corners = uniform(left_mask) && uniform(below_mask);
+        let near_row = if below_mask == 0xff { below } else { here };
+        let far_row = if below_mask == 0xff { here } else { above };
+        let column = if left_mask == 0xff { x - 1 } else { x };
         for (field, out) in self.fields.iter().zip(outs.iter_mut()) {
             // SAFETY: every field holds `cells²` floats (checked in `new`); the loads read
-            // `below + x - 1 >= 0` up to `above + x + 9 <= cells²` (checked above); `out`
-            // holds `len >= at + 8` floats.
+            // `below + x - 1 >= 0` up to `above + x + 9 <= cells²` (checked above; `column`
+            // is `x - 1` or `x`); `out` holds `len >= at + 8` floats.
             unsafe {
                 let base = field.as_ptr();
-                let load =
-                    |row: usize, shift: usize| _mm256_loadu_ps(base.add(row + x + shift - 1));
-                let select =
-                    |low: __m256, high: __m256, mask: __m256| _mm256_blendv_ps(high, low, mask);
-                // The row `y0` and the row after it, at columns shifted by -1, 0 and +1.
-                let near: [__m256; 3] = std::array::from_fn(|shift| {
-                    select(load(below, shift), load(here, shift), from_below)
-                });
-                let far: [__m256; 3] = std::array::from_fn(|shift| {
-                    select(load(here, shift), load(above, shift), from_below)
-                });
-                let near_0 = select(near[0], near[1], from_left);
-                let near_1 = select(near[1], near[2], from_left);
-                let far_0 = select(far[0], far[1], from_left);
-                let far_1 = select(far[1], far[2], from_left);
+                let [near_0, near_1, far_0, far_1] = if same_corners {
+                    let load =
+                        |row: usize, shift: usize| _mm256_loadu_ps(base.add(row + column + shift));
+                    [
+                        load(near_row, 0),
+                        load(near_row, 1),
+                        load(far_row, 0),
+                        load(far_row, 1),
+                    ]
+                } else {
+                    let load =
+                        |row: usize, shift: usize| _mm256_loadu_ps(base.add(row + x + shift - 1));
+                    let select =
+                        |low: __m256, high: __m256, mask: __m256| _mm256_blendv_ps(high, low, mask);
+                    // The row `y0` and the row after it, at columns shifted by -1, 0 and +1.
+                    let near: [__m256; 3] = std::array::from_fn(|shift| {
+                        select(load(below, shift), load(here, shift), from_below)
+                    });
+                    let far: [__m256; 3] = std::array::from_fn(|shift| {
+                        select(load(here, shift), load(above, shift), from_below)
+                    });
+                    [
+                        select(near[0], near[1], from_left),
+                        select(near[1], near[2], from_left),
+                        select(far[0], far[1], from_left),
+                        select(far[1], far[2], from_left),
+                    ]
+                };
                 // `Trace::read`'s blends, operation for operation.
                 let a = _mm256_add_ps(near_0, _mm256_mul_ps(_mm256_sub_ps(near_1, near_0), fx));
                 let b = _mm256_add_ps(far_0, _mm256_mul_ps(_mm256_sub_ps(far_1, far_0), fx));
