@@ -1,7 +1,9 @@
 //! The row kernels of the semi-Lagrangian advections (the air by itself, the shock wave by
 //! itself, the fog by both): each cell of a row is traced back along a velocity, placed between
-//! four cells once ([`Trace`]), and every field carried by that velocity is read there together
-//! from a packed copy ([`Packed`], one `[f32; N]` per cell).
+//! four cells once ([`Trace`]), and every field carried by that velocity is read there together:
+//! on the baseline CPU from a packed copy ([`Packed`], one `[f32; N]` per cell), with AVX2 from
+//! the fields themselves, eight neighbouring cells at a time without a gather where their
+//! backtraces stay within a cell (`near`, nearly every cell in practice).
 //!
 //! The kernels are written once, as plain loops over equal-length slices that the compiler
 //! vectorises, and compiled twice: for the baseline CPU and, where the CPU has AVX2 (detected at
