@@ -1,7 +1,9 @@
 //! The row kernels of the semi-Lagrangian advections (the air by itself, the shock wave by
 //! itself, the fog by both): each cell of a row is traced back along a velocity, placed between
-//! four cells once ([`Trace`]), and every field carried by that velocity is read there together
-//! from a packed copy ([`Packed`], one `[f32; N]` per cell).
+//! four cells once ([`Trace`]), and every field carried by that velocity is read there together:
+//! on the baseline CPU from a packed copy ([`Packed`], one `[f32; N]` per cell), with AVX2 from
+//! the fields themselves, eight neighbouring cells at a time without a gather where their
+//! backtraces stay within a cell (`near`, nearly every cell in practice).
 //!
 //! The kernels are written once, as plain loops over equal-length slices that the compiler
 //! vectorises, and compiled twice: for the baseline CPU and, where the CPU has AVX2 (detected at
@@ -198,9 +200,13 @@ impl Trace {
 /// by itself, the shock wave by itself).
 pub(super) struct PairCarry<'a> {
     pub(super) dt_s: f32,
+    pub(super) cells: usize,
     pub(super) vel_x: &'a [f32],
     pub(super) vel_y: &'a [f32],
-    pub(super) packed: Packed<'a, 2>,
+    /// The carried fields, whole grids (the AVX2 read takes them from here, [`near`]).
+    pub(super) fields: [&'a [f32]; 2],
+    /// The same packed per cell, for [`Lanes::Plain`] (`None` where only AVX2 runs).
+    pub(super) packed: Option<Packed<'a, 2>>,
 }
 
 impl PairCarry<'_> {
@@ -213,14 +219,14 @@ impl PairCarry<'_> {
         finish: &F,
     ) {
         match lanes {
-            Lanes::Plain => self.row_plain(y, out, finish),
+            Lanes::Plain => self.row_plain(lanes, y, out, finish),
             // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx2 => unsafe { self.row_avx2(y, out, finish) },
         }
     }
 
-    /// [`PairCarry::row`] compiled for AVX2.
+    /// [`PairCarry::row`] compiled for AVX2, reading through [`near`].
     ///
     /// # Safety
     /// The CPU must support AVX2.
@@ -232,22 +238,26 @@ impl PairCarry<'_> {
         out: (&mut [f32], &mut [f32]),
         finish: &F,
     ) {
-        self.row_plain(y, out, finish);
+        self.row_plain(Lanes::Avx2, y, out, finish);
     }
 
+    /// The row; `lanes` picks the read (the packed one, or [`near`] where it is `Avx2`).
     #[inline(always)]
     fn row_plain<F: Fn(&mut [f32], &mut [f32])>(
         &self,
+        lanes: Lanes,
         y: usize,
         (out_a, out_b): (&mut [f32], &mut [f32]),
         finish: &F,
     ) {
-        let cells = self.packed.cells;
+        let cells = self.cells;
         let (vel_x, vel_y) = (
             &self.vel_x[y * cells..][..cells],
             &self.vel_y[y * cells..][..cells],
         );
         let (out_a, out_b) = (&mut out_a[..cells], &mut out_b[..cells]);
+        #[cfg(target_arch = "x86_64")]
+        let near = (lanes == Lanes::Avx2).then(|| near::Near::new(self.fields, cells));
         let mut trace = Trace::new();
         let (mut shift_x, mut shift_y) = ([0.0f32; RUN], [0.0f32; RUN]);
         for start in (0..cells).step_by(RUN) {
@@ -259,7 +269,18 @@ impl PairCarry<'_> {
             }
             trace.place(cells, y, start, (&shift_x, &shift_y));
             let (out_a, out_b) = (&mut out_a[start..][..len], &mut out_b[start..][..len]);
-            trace.read_pairs(self.packed, out_a, out_b);
+            match lanes {
+                Lanes::Plain => {
+                    let packed = self.packed.expect("packed fields for the plain read");
+                    trace.read_pairs(packed, out_a, out_b);
+                }
+                #[cfg(target_arch = "x86_64")]
+                Lanes::Avx2 => {
+                    let near = near.as_ref().expect("made above for AVX2");
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                    unsafe { near.read_run(&trace, y, start, &mut [out_a, out_b]) };
+                }
+            }
         }
         finish(out_a, out_b);
     }
@@ -269,9 +290,14 @@ impl PairCarry<'_> {
 /// `FluidSim::carry_fog` (see there for what each does).
 pub(super) struct FogCarry<'a> {
     pub(super) dt_s: f32,
+    pub(super) cells: usize,
     /// `u`, `v`, `su`, `sv`, whole grids.
     pub(super) air: [&'a [f32]; 4],
-    pub(super) packed: Packed<'a, 4>,
+    /// The fog's fields (density, off_x, off_z, lift), whole grids (the AVX2 read takes
+    /// them from here, [`near`]).
+    pub(super) fields: [&'a [f32]; 4],
+    /// The same packed per cell, for [`Lanes::Plain`] (`None` where only AVX2 runs).
+    pub(super) packed: Option<Packed<'a, 4>>,
     pub(super) continuity_dt: f32,
     pub(super) max_density: f32,
     pub(super) refill: f32,
@@ -291,7 +317,7 @@ impl FogCarry<'_> {
     /// Row `y` of the carried fog into `out`.
     pub(super) fn row(&self, lanes: Lanes, y: usize, out: FogRow<'_>) {
         match lanes {
-            Lanes::Plain => self.row_plain(y, out),
+            Lanes::Plain => self.row_plain(lanes, y, out),
             // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx2 => unsafe { self.row_avx2(y, out) },
@@ -305,12 +331,20 @@ impl FogCarry<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn row_avx2(&self, y: usize, out: FogRow<'_>) {
-        self.row_plain(y, out);
+        self.row_plain(Lanes::Avx2, y, out);
     }
 
+    /// The row; `lanes` picks the read (the packed one, or [`near`] where it is `Avx2`).
     #[inline(always)]
-    fn row_plain(&self, y: usize, [density_out, off_x_out, off_z_out, lift_out]: FogRow<'_>) {
-        let cells = self.packed.cells;
+    fn row_plain(
+        &self,
+        lanes: Lanes,
+        y: usize,
+        [density_out, off_x_out, off_z_out, lift_out]: FogRow<'_>,
+    ) {
+        let cells = self.cells;
+        #[cfg(target_arch = "x86_64")]
+        let near = (lanes == Lanes::Avx2).then(|| near::Near::new(self.fields, cells));
         let dt_s = self.dt_s;
         let (max_density, refill, spill) = (self.max_density, self.refill, self.spill);
         let (relax, settle, drift_limit) = (self.relax, self.settle, self.drift_limit);
@@ -378,12 +412,29 @@ impl FogCarry<'_> {
             let density_out = &mut density_out[start..end];
             let (off_x_out, off_z_out) = (&mut off_x_out[start..end], &mut off_z_out[start..end]);
             let lift_out = &mut lift_out[start..end];
-            for k in 0..len {
-                let [density, off_x, off_z, lift] = trace.read_quad(self.packed, k);
-                density_out[k] = density;
-                off_x_out[k] = off_x;
-                off_z_out[k] = off_z;
-                lift_out[k] = lift;
+            match lanes {
+                Lanes::Plain => {
+                    let packed = self.packed.expect("packed fields for the plain read");
+                    for k in 0..len {
+                        let [density, off_x, off_z, lift] = trace.read_quad(packed, k);
+                        density_out[k] = density;
+                        off_x_out[k] = off_x;
+                        off_z_out[k] = off_z;
+                        lift_out[k] = lift;
+                    }
+                }
+                #[cfg(target_arch = "x86_64")]
+                Lanes::Avx2 => {
+                    let near = near.as_ref().expect("made above for AVX2");
+                    let mut outs = [
+                        &mut *density_out,
+                        &mut *off_x_out,
+                        &mut *off_z_out,
+                        &mut *lift_out,
+                    ];
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                    unsafe { near.read_run(&trace, y, start, &mut outs) };
+                }
             }
             let squeezes = &squeezes[..len];
             match self.sources {
@@ -452,5 +503,7 @@ fn pack_row_plain<const N: usize>(fields: [&[f32]; N], y: usize, out_row: &mut [
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod near;
 #[cfg(test)]
 mod tests;

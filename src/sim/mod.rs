@@ -102,7 +102,8 @@ pub struct FluidSim {
     curl: Vec<f32>,
     /// Scratch of the advections: the two fields carried by the air packed per cell (`u, v`,
     /// then `su, sv`), and the fog's four (`density, off_x, off_z, lift`), so one bilinear read
-    /// loads every field of a cell at once (`grid::pack_fields`). Sized on first use.
+    /// loads every field of a cell at once (`grid::pack_fields`). Sized on first use, and only
+    /// under `Lanes::Plain` (the AVX2 read takes the fields as they lie, `advect::near`).
     packed_pair: Vec<[f32; 2]>,
     packed_fog: Vec<[f32; 4]>,
     solver: PressureSolver,

@@ -1,5 +1,6 @@
 //! Tests of the advections' row kernels: every `Lanes` reads the bits of a single bilinear
-//! read, the four-field read matches the plain one, and whole steps agree across `Lanes` and
+//! read (with and without a gather, `near`) and carries the fog to the same bits, the
+//! four-field read matches the plain one, and whole steps agree across `Lanes` and
 //! thread counts.
 
 use super::*;
@@ -22,46 +23,129 @@ fn field(cells: usize, seed: usize) -> Vec<f32> {
         .collect()
 }
 
+/// `field` scaled by `scale` (or, for a scale of 0, a smooth swirl of up to 40 cells per
+/// second, whose neighbours mostly trace back alike), with a NaN and an infinity where the grid
+/// has room.
+fn velocity(cells: usize, seed: usize, scale: f32) -> Vec<f32> {
+    let mut out: Vec<f32> = if scale == 0.0 {
+        (0..cells * cells)
+            .map(|i| {
+                let (x, y) = ((i % cells) as f32, (i / cells) as f32);
+                (x * 0.11 + y * 0.07 + seed as f32).sin() * 40.0
+            })
+            .collect()
+    } else {
+        field(cells, seed).iter().map(|v| v * scale).collect()
+    };
+    if cells >= 8 {
+        out[3 * cells + 7] = f32::NAN;
+        out[5 * cells + cells - 2] = f32::INFINITY;
+    }
+    out
+}
+
+/// Velocity scales (cells per second per unit of `field`): at 1/60 s, a smooth swirl (0: most
+/// groups of a row take the same neighbours in every lane, `near`), about a third of a cell
+/// (every group of a row reads without a gather, lanes apart), about a cell (some groups do,
+/// some fall back), and anywhere, off the grid.
+const SCALES: [f32; 4] = [0.0, 0.05, 0.2, 1.0];
+
 #[test]
 fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
-    // 45: a row of one whole run and a partial one.
-    let cells = 45;
-    let (a, b) = (field(cells, 1), field(cells, 2));
-    // Velocities that send cells anywhere, off the grid and to NaN.
-    let mut vel_x = field(cells, 3);
-    let vel_y = field(cells, 4);
-    vel_x[3 * cells + 7] = f32::NAN;
-    vel_x[5 * cells + 40] = f32::INFINITY;
-    let mut packed = Vec::new();
-    pack_fields(&mut packed, [&a, &b], cells, (Lanes::Plain, 1));
-    let dt_s = 1.0 / 60.0;
-    let carry = PairCarry {
-        dt_s,
-        vel_x: &vel_x,
-        vel_y: &vel_y,
-        packed: Packed::new(&packed, cells),
-    };
-    for lanes in Lanes::available() {
-        for y in 0..cells {
-            let (mut out_a, mut out_b) = (vec![0.0; cells], vec![0.0; cells]);
-            carry.row(lanes, y, (&mut out_a, &mut out_b), &|_, _| {});
-            for x in 0..cells {
-                let i = y * cells + x;
-                let at = Bilinear::at(
-                    cells,
-                    x as f32 - vel_x[i] * dt_s,
-                    y as f32 - vel_y[i] * dt_s,
-                );
-                let here = format!("{lanes:?} ({x}, {y})");
-                assert_eq!(out_a[x].to_bits(), at.read(&a).to_bits(), "{here}");
-                assert_eq!(out_b[x].to_bits(), at.read(&b).to_bits(), "{here}");
+    // Rows under one group, of whole groups, of whole runs and a partial one.
+    for cells in [2, 3, 7, 8, 9, 16, 17, 33, 45, 64] {
+        let (a, b) = (field(cells, 1), field(cells, 2));
+        let mut packed = Vec::new();
+        pack_fields(&mut packed, [&a, &b], cells, (Lanes::Plain, 1));
+        for scale in SCALES {
+            let (vel_x, vel_y) = (velocity(cells, 3, scale), velocity(cells, 4, scale));
+            let dt_s = 1.0 / 60.0;
+            let carry = PairCarry {
+                dt_s,
+                cells,
+                vel_x: &vel_x,
+                vel_y: &vel_y,
+                fields: [&a, &b],
+                packed: Some(Packed::new(&packed, cells)),
+            };
+            for lanes in Lanes::available() {
+                for y in 0..cells {
+                    let (mut out_a, mut out_b) = (vec![0.0; cells], vec![0.0; cells]);
+                    carry.row(lanes, y, (&mut out_a, &mut out_b), &|_, _| {});
+                    for x in 0..cells {
+                        let i = y * cells + x;
+                        let at = Bilinear::at(
+                            cells,
+                            x as f32 - vel_x[i] * dt_s,
+                            y as f32 - vel_y[i] * dt_s,
+                        );
+                        let here = format!("{lanes:?} {cells} cells ×{scale} ({x}, {y})");
+                        assert_eq!(out_a[x].to_bits(), at.read(&a).to_bits(), "{here}");
+                        assert_eq!(out_b[x].to_bits(), at.read(&b).to_bits(), "{here}");
+                    }
+                }
+            }
+            // The reads are blends, not copies of a cell.
+            let mut out = (vec![0.0; cells], vec![0.0; cells]);
+            carry.row(
+                Lanes::Plain,
+                cells / 2,
+                (&mut out.0, &mut out.1),
+                &|_, _| {},
+            );
+            assert!(cells < 8 || out.0.iter().any(|value| !a.contains(value)));
+        }
+    }
+}
+
+#[test]
+fn every_lane_carries_the_fog_to_the_same_bits() {
+    for cells in [3, 9, 17, 45, 64] {
+        let fog: Vec<Vec<f32>> = (1..=4).map(|seed| field(cells, seed)).collect();
+        let fields = [&fog[0], &fog[1], &fog[2], &fog[3]].map(Vec::as_slice);
+        let mut packed = Vec::new();
+        pack_fields(&mut packed, fields, cells, (Lanes::Plain, 1));
+        let rates = field(cells, 9);
+        let sources = [None, Some((&rates[..], 0.9, 0.01))];
+        for (scale, sources) in SCALES.into_iter().zip(sources.into_iter().cycle()) {
+            let air: Vec<Vec<f32>> = (5..=8).map(|seed| velocity(cells, seed, scale)).collect();
+            let carry = FogCarry {
+                dt_s: 1.0 / 60.0,
+                cells,
+                air: [&air[0], &air[1], &air[2], &air[3]].map(Vec::as_slice),
+                fields,
+                packed: Some(Packed::new(&packed, cells)),
+                continuity_dt: 0.3 / 60.0,
+                max_density: 2.5,
+                refill: 0.05,
+                spill: 0.1,
+                relax: 0.98,
+                settle: 0.97,
+                drift_limit: 0.4,
+                cell_world: 0.125,
+                sources,
+            };
+            let rows = |lanes: Lanes| -> Vec<Vec<u32>> {
+                let mut all = Vec::new();
+                for y in 0..cells {
+                    let mut out = vec![vec![0.0f32; cells]; 4];
+                    let [d, x, z, l] = &mut out[..] else {
+                        unreachable!()
+                    };
+                    carry.row(lanes, y, [d, x, z, l]);
+                    all.extend(
+                        out.iter()
+                            .map(|row| row.iter().map(|v| v.to_bits()).collect()),
+                    );
+                }
+                all
+            };
+            let reference = rows(Lanes::Plain);
+            for lanes in Lanes::available() {
+                assert_eq!(reference, rows(lanes), "{lanes:?} {cells} cells ×{scale}");
             }
         }
     }
-    // The reads are blends, not copies of a cell.
-    let mut out = (vec![0.0; cells], vec![0.0; cells]);
-    carry.row(Lanes::Plain, 20, (&mut out.0, &mut out.1), &|_, _| {});
-    assert!(out.0.iter().any(|value| !a.contains(value)));
 }
 
 #[test]
