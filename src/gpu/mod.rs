@@ -8,6 +8,10 @@
 //! The passes live in `passes/`, one module each (`passes/NAME.rs`), and share the
 //! descriptor setup in `passes/builder.rs`:
 //!
+//! - `fire_flicker` (shaders/fire_flicker.wgsl): scenes with fires; each fire's flicker, light
+//!   and range in this frame, worked out once for every pass that lights from the fires.
+//! - `fog_lattice` (shaders/fog_lattice.wgsl): on GPUs; the corners of every cell of the fog's
+//!   noise a sample can reach, hashed once a frame for every pass that reads the fog.
 //! - `shadow` (shaders/shadow.wgsl): scenes with shadowing lamps only; each lamp's shadow
 //!   maps (a spot's one face, a point lamp's six), drawn from the hall, the ball and any extra
 //!   casters before the scene.
