@@ -325,6 +325,7 @@ impl Renderer {
         let mut times = self.times.clone();
         times.readback_wait_s = self.readback.wait_s;
         times.readback_copy_s = self.readback.copy_s;
+        times.frame_buffers = self.readback.pool_stats();
         times
     }
 

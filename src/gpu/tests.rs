@@ -27,6 +27,7 @@ mod fog_shape;
 mod lamps;
 mod layers;
 mod raymarch;
+mod readback_pool;
 mod reflection;
 mod scene_compute;
 mod walkers;
@@ -225,7 +226,7 @@ fn image(frame: &Frame) -> crate::compare::Image {
     crate::compare::Image {
         width: frame.width,
         height: frame.height,
-        rgba8: frame.rgba8.clone(),
+        rgba8: frame.rgba8.to_vec(),
     }
 }
 
