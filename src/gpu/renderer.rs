@@ -246,13 +246,23 @@ impl Renderer {
                 &device,
                 &errors,
                 &frame,
+                (&targets, view),
                 weather.lightning.seed,
                 weather_layer,
             )?),
             None => None,
         };
         let rain = (scene.weather.is_some())
-            .then(|| RainPass::new(&device, &errors, &frame, scene, config.width, config.height))
+            .then(|| {
+                RainPass::new(
+                    &device,
+                    &errors,
+                    &frame,
+                    (scene, view),
+                    &targets,
+                    (config.width, config.height),
+                )
+            })
             .transpose()?;
         let reflection = match &scene.weather {
             Some(_) => Some(ReflectionPass::new(

@@ -383,6 +383,40 @@ pub(crate) fn begin_render_pass<'e>(
     })
 }
 
+/// Begins the render pass `label` into `color` (loaded or cleared as `load` says, stored) with
+/// `depth`, when given, attached read only: for passes that test against the scene's depth
+/// without writing it, and may bind that same depth as a texture meanwhile
+/// ([`Targets::scene_depth_view`] is the depth target on the raster path). Without `depth` the
+/// pass has no depth attachment: its pipelines test the scene's depth in their shaders.
+pub(crate) fn begin_over_read_only_depth<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    color: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    depth: Option<&wgpu::TextureView>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: color,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: depth.map(|view| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: None,
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
 /// Begins the render pass `label` over what the passes before it left in `targets`: the
 /// linear picture and the scene's depth, both loaded.
 pub(crate) fn begin_over_picture<'e>(

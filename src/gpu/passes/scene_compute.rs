@@ -28,7 +28,6 @@ use crate::gpu::passes::builder::{PassBuilder, storage_buffer, storage_texture, 
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, HIT_DEPTH_FORMAT, Targets};
-use crate::scene::Scene;
 
 /// Triangles a workgroup of `cs_scene_setup` prepares.
 const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
@@ -251,11 +250,19 @@ impl SceneCompute {
     }
 }
 
-/// Whether the compute pass also copies its depths into the depth target for `scene` seen in
-/// `view`: where raster passes after the scene test against it (the weather's bolt and rain,
-/// the overlay's lines). The fog passes and the flames read the hit depths themselves.
-pub(crate) fn fills_depth_target(scene: &Scene, view: View) -> bool {
-    scene.weather.is_some() || OverlayPass::draws_lines(view)
+/// Whether the compute pass also copies its depths into the depth target in `view`: where
+/// raster passes after the scene test against it (the overlay's lines). The fog passes, the
+/// flames and the weather's bolt and rain read the hit depths themselves
+/// ([`reads_hit_depths`]); the `reflection` pass's mirrored hall has a depth target of its own.
+pub(crate) fn fills_depth_target(view: View) -> bool {
+    OverlayPass::draws_lines(view)
+}
+
+/// Whether the passes drawn over the scene that hide behind it (flame, bolt, rain) test the
+/// compute pass's hit depths in their shaders, with no depth attachment: where the scene is
+/// drawn in compute and the depth target is not filled ([`fills_depth_target`]).
+pub(crate) fn reads_hit_depths(targets: &Targets, view: View) -> bool {
+    targets.hit_depth_view.is_some() && !fills_depth_target(view)
 }
 
 /// A read-write storage buffer at `binding`.
