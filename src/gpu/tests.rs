@@ -230,6 +230,29 @@ fn image(frame: &Frame) -> crate::compare::Image {
     }
 }
 
+/// The `f32`s of `staging` (a `MAP_READ` buffer), once the work submitted so far is done.
+fn read_f32s(device: &wgpu::Device, staging: &wgpu::Buffer) -> Vec<f32> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |result| {
+        let _ = sender.send(result);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .unwrap_or_else(|e| panic!("poll: {e}"));
+    receiver
+        .recv()
+        .unwrap_or_else(|e| panic!("map callback: {e}"))
+        .unwrap_or_else(|e| panic!("map: {e}"));
+    let values = {
+        let view = staging
+            .get_mapped_range(..)
+            .unwrap_or_else(|e| panic!("mapped range: {e}"));
+        bytemuck::cast_slice::<u8, f32>(&view).to_vec()
+    };
+    staging.unmap();
+    values
+}
+
 /// Mean of R + G + B over the pixels of a rectangle.
 fn mean_brightness(frame: &Frame, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
     let mut sum = 0u64;

@@ -51,6 +51,22 @@ pub(crate) fn storage_buffer(
     )
 }
 
+/// A read-write storage buffer at `binding`.
+pub(crate) fn read_write_storage_buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: false },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+    )
+}
+
 /// A 2D texture of `sample_type` at `binding`.
 pub(crate) fn texture(
     binding: u32,
@@ -376,6 +392,30 @@ pub(crate) fn begin_render_pass<'e>(
                 }),
                 stencil_ops: None,
             }
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins the depth-only render pass `label` into `depth`, cleared to 1 (the far plane) and
+/// stored: no colour target (the `shadow` pass's faces, the compute `scene` pass's depth copy).
+pub(crate) fn begin_depth_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    depth: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(1.0),
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
         }),
         timestamp_writes: None,
         occlusion_query_set: None,

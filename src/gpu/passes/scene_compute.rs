@@ -24,7 +24,10 @@ use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::SceneVertex;
-use crate::gpu::passes::builder::{PassBuilder, storage_buffer, storage_texture, texture, uniform};
+use crate::gpu::passes::builder::{
+    PassBuilder, begin_depth_pass, read_write_storage_buffer, storage_buffer, storage_texture,
+    texture, uniform,
+};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, HIT_DEPTH_FORMAT, Targets};
@@ -229,21 +232,7 @@ impl SceneCompute {
         let Some((pipeline, bind_group)) = &self.depth_fill else {
             return;
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("scene.depth"),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = begin_depth_pass(encoder, "scene.depth", &targets.depth_view);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(2, bind_group, &[]);
         pass.draw(0..3, 0..1);
@@ -263,23 +252,6 @@ pub(crate) fn fills_depth_target(view: View) -> bool {
 /// drawn in compute and the depth target is not filled ([`fills_depth_target`]).
 pub(crate) fn reads_hit_depths(targets: &Targets, view: View) -> bool {
     targets.hit_depth_view.is_some() && !fills_depth_target(view)
-}
-
-/// A read-write storage buffer at `binding`.
-fn read_write_storage_buffer(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: false },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
 }
 
 /// The full-screen pass that writes the hit depths into the depth target: depth only, always
