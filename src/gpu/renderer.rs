@@ -253,16 +253,7 @@ impl Renderer {
             None => None,
         };
         let rain = (scene.weather.is_some())
-            .then(|| {
-                RainPass::new(
-                    &device,
-                    &errors,
-                    &frame,
-                    (scene, view),
-                    &targets,
-                    (config.width, config.height),
-                )
-            })
+            .then(|| RainPass::new(&device, &errors, &frame, (scene, view), &targets))
             .transpose()?;
         let reflection = match &scene.weather {
             Some(_) => Some(ReflectionPass::new(

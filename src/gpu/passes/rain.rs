@@ -76,15 +76,15 @@ pub(crate) struct RainPass {
 }
 
 impl RainPass {
-    /// The pass for `scene` in `view` over `targets` (a `width` × `height` picture).
+    /// The pass for `scene` in `view` over `targets` (the picture's size is theirs).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         (scene, view): (&Scene, View),
         targets: &Targets,
-        (width, height): (u32, u32),
     ) -> Result<Self, GpuError> {
+        let (width, height) = (targets.output.width(), targets.output.height());
         let name = ShaderName::Rain.name();
         let module = ShaderName::Rain.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
