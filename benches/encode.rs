@@ -94,7 +94,7 @@ fn clip_rate(
             frame_index: i as u32,
             width,
             height,
-            rgba8: rgba8.clone(),
+            rgba8: rgba8.clone().into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,

@@ -5,8 +5,9 @@
 // `core.w` pixels wide: a white-hot core in the middle, a blue edge toward the sides. The bolt
 // is light, so it is added, dimmed by the distance fog at each point by `edge.w` of its amount
 // (a bolt is bright enough to show through the thickest fog, dimmed and tinted).
-// Depth tested against the scene, so a pillar hides the bolt behind it. Drawn a second time,
-// alone, into the weather layer with `--layers`.
+// Depth tested against the scene, so a pillar hides the bolt behind it: by the depth target, or
+// here against the scene's depth (`BOLT_READS_SCENE_DEPTH`). Drawn a second time, alone, into
+// the weather layer with `--layers`.
 
 const BOLT_POINTS: u32 = 33u;
 
@@ -23,6 +24,14 @@ struct BoltUniforms {
 }
 
 @group(1) @binding(0) var<uniform> bolt: BoltUniforms;
+// The scene's depth as plain floats (src/gpu/targets.rs: `scene_depth_view`), read only with
+// `BOLT_READS_SCENE_DEPTH`.
+@group(1) @binding(1) var scene_depth: texture_2d<f32>;
+
+// Whether the bolt is hidden behind the scene by reading its depth instead of by a depth test:
+// where the compute `scene` pass leaves its depths in a float picture and no depth target
+// (src/gpu/passes/scene_compute.rs: `reads_hit_depths`).
+override BOLT_READS_SCENE_DEPTH: bool = false;
 
 struct BoltOut {
     @builtin(position) clip: vec4<f32>,
@@ -68,6 +77,10 @@ fn vs_bolt(@builtin(vertex_index) vertex: u32) -> BoltOut {
 // fading with the bolt's brightness and the distance fog (a dying bolt leaves no dark mark).
 @fragment
 fn fs_bolt(in: BoltOut) -> @location(0) vec4<f32> {
+    // What the depth test `Less` would pass: nearer than the scene.
+    if BOLT_READS_SCENE_DEPTH && in.clip.z >= textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).x {
+        discard;
+    }
     let t = 1.0 - abs(in.across);
     let core = smoothstep(0.55, 0.95, t);
     let color = mix(bolt.edge.rgb * t * t, bolt.core.rgb, core);

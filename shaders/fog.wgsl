@@ -78,9 +78,10 @@ fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
 // includes this file binds the frame's group 0.
 @group(0) @binding(6) var<storage, read> fog_lattice: FogLattice;
 
-// Whether `fog_fbm` reads the lattice (on) or hashes each corner itself (off: scenes whose
-// lattice would be too large, and the tests that check the two agree).
-override FOG_NOISE_LATTICE: bool = true;
+// Whether `fog_fbm` reads the lattice (on: GPUs) or hashes each corner itself (off: CPU
+// adapters, fogs whose lattice would be too large, and any pipeline that does not say, since
+// only then is the lattice sure to be filled).
+override FOG_NOISE_LATTICE: bool = false;
 
 // One octave of the fog's noise at `p` (already moved by `fog_octave_point`), its cell's
 // corners read from the lattice. The lattice holds every cell a sample can reach

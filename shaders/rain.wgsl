@@ -51,6 +51,14 @@ struct RainUniforms {
 }
 
 @group(1) @binding(0) var<uniform> rain: RainUniforms;
+// The scene's depth as plain floats (src/gpu/targets.rs: `scene_depth_view`), read only with
+// `RAIN_READS_SCENE_DEPTH`.
+@group(1) @binding(1) var scene_depth: texture_2d<f32>;
+
+// Whether the drops are hidden behind the scene by reading its depth instead of by a depth
+// test: where the compute `scene` pass leaves its depths in a float picture and no depth target
+// (src/gpu/passes/scene_compute.rs: `reads_hit_depths`).
+override RAIN_READS_SCENE_DEPTH: bool = false;
 
 // keep in sync with src/weather/rain.rs: hash
 fn rain_hash(value: u32) -> u32 {
@@ -292,6 +300,10 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
 
 @fragment
 fn fs_rain(in: RainOut) -> @location(0) vec4<f32> {
+    // What the depth test `Less` would pass: nearer than the scene.
+    if RAIN_READS_SCENE_DEPTH && in.clip.z >= textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).x {
+        discard;
+    }
     // Premultiplied: a soft-edged streak, or a soft disc for a splash (`along` is 0 all along
     // a streak, and on a disc's middle line the two agree).
     // Never below 0: next to the eye a streak's quad is so stretched on the screen that

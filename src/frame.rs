@@ -4,6 +4,8 @@
 //! the loop fills [`FrameInputs`] from the ball, the camera and the fluid maps, the renderer
 //! turns it into a [`Frame`]. Nothing here refers to the scene file.
 
+use crate::frame_pool::FrameBytes;
+
 /// The picture variants a render can show (`--view`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -126,8 +128,10 @@ pub struct Frame {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// `width * height * 4` bytes.
-    pub rgba8: Vec<u8>,
+    /// `width * height * 4` bytes, in a buffer that goes back to the renderer's
+    /// [`crate::frame_pool::FramePool`] when the last consumer drops it (`vec.into()` makes
+    /// one that belongs to no pool).
+    pub rgba8: FrameBytes,
     /// The linear colour target itself, before the sRGB encode: `width * height * 4` halves,
     /// RGBA, values above 1.0 kept (glow, flames), alpha 1 (the picture is opaque). `rgba8` is
     /// this picture clamped to 0..=1 and encoded to sRGB. `None` unless asked for.

@@ -16,6 +16,7 @@ pub mod commands;
 pub mod compare;
 pub mod error;
 pub mod frame;
+pub mod frame_pool;
 pub mod gpu;
 pub mod interrupt;
 pub mod output;

@@ -169,6 +169,33 @@ fn golden_storm_wet_floor() {
     );
 }
 
+/// The storm's references hold for the compute compositor too, whose hall is drawn in compute
+/// and whose bolt and rain test the hit depths in their shaders (no depth copy), while the wet
+/// floor's reflection tests its own depth target.
+#[test]
+fn compute_compositor_passes_the_storm_references() {
+    require_gpu!();
+    for (case, frames, set) in [
+        ("storm", "392,480", None),
+        ("storm_wet", "480", Some("fog.sigma=0.2")),
+    ] {
+        let mut args = vec![
+            "scenes/storm.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            frames,
+            "--compositor",
+            "compute",
+        ];
+        if let Some(set) = set {
+            args.extend(["--set", set]);
+        }
+        let out = check_case(case, &args);
+        assert_success(&out, &format!("{case} with the compute compositor"));
+    }
+}
+
 /// Height fog is additive: with `height_falloff` at 0 (every scene that leaves it out) the
 /// tiny scene renders byte for byte as it did before the feature existed. The reference in
 /// tests/golden/tiny_exact was blessed from the renderer before height fog, with every

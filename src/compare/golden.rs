@@ -248,7 +248,7 @@ pub fn check(
         let actual = Image {
             width: frame.width,
             height: frame.height,
-            rgba8: frame.rgba8,
+            rgba8: frame.rgba8.into_vec(),
         };
         if options.bless || (!golden_path.exists() && !ci) {
             if !options.bless {
@@ -272,7 +272,7 @@ pub fn check(
                 path: golden_path,
                 width: actual.width,
                 height: actual.height,
-                rgba8: actual.rgba8,
+                rgba8: actual.rgba8.into(),
                 srgb: true,
                 format: ImageFormat::Png,
             });

@@ -20,6 +20,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::frame::Frame;
+use crate::frame_pool::{FrameBytes, FramePool, FramePoolStats};
 use crate::gpu::GpuError;
 
 /// Which pictures each frame reads back besides the 8-bit sRGB picture, which always comes
@@ -44,6 +45,18 @@ pub struct Readback {
 /// Read-back 8-bit pictures this large and larger are copied out on several threads (a
 /// 1920×1080 picture is 8.3 MB).
 const PARALLEL_COPY_BYTES: usize = 4 << 20;
+
+/// Bytes each rayon task copies of a picture whose rows have no padding.
+const PARALLEL_COPY_BLOCK: usize = 1 << 20;
+
+/// Idle 8-bit frame buffers the ring's [`FramePool`] keeps for a ring of `slots`: as many as
+/// can be alive at once downstream of it on this machine (the writer pool's encoders and its
+/// queue of twice as many, `WriterPool::for_this_machine`, and a frame in the loop's hands and
+/// in a video sink's), so in a steady run every frame reuses one.
+fn spare_frame_buffers(slots: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    slots + 3 * cores + 2
+}
 
 /// How the pixels of one read-back picture are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +172,8 @@ pub(crate) struct ReadbackRing {
     pub(crate) wait_s: f64,
     /// Seconds [`ReadbackRing::wait_oldest`] spent copying frames out of the mapped buffers.
     pub(crate) copy_s: f64,
+    /// Where the 8-bit pictures handed on are copied to, and come back to once consumed.
+    pool: FramePool,
 }
 
 impl ReadbackRing {
@@ -184,6 +199,7 @@ impl ReadbackRing {
             });
             Staging { buffer, texels }
         };
+        let pool = FramePool::new(spare_frame_buffers(slots.max(1)));
         let slots = (0..slots.max(1))
             .map(|slot| Slot {
                 srgb8: staging(slot, "srgb8", Texels::Rgba8),
@@ -205,7 +221,13 @@ impl ReadbackRing {
             height,
             wait_s: 0.0,
             copy_s: 0.0,
+            pool,
         }
+    }
+
+    /// What the ring's frame buffer pool has done so far.
+    pub(crate) fn pool_stats(&self) -> FramePoolStats {
+        self.pool.stats()
     }
 
     /// Frames submitted and not yet returned.
@@ -353,32 +375,46 @@ impl ReadbackRing {
         }))
     }
 
-    /// The 8-bit picture of a mapped staging buffer, rows without their padding. Pictures of
-    /// [`PARALLEL_COPY_BYTES`] and more are copied on rayon's threads: at 1920×1080 one
-    /// thread's copy out of mapped memory costs a millisecond or more of the frame loop's
-    /// thread; smaller ones are not worth waking the threads for.
-    fn read_rgba8(&self, staging: &Staging) -> Result<Vec<u8>, String> {
+    /// The 8-bit picture of a mapped staging buffer, rows without their padding, copied once
+    /// into a buffer of the ring's [`FramePool`] (the padding is dropped in that one copy; rows
+    /// of a multiple of 256 bytes, as at 1920 or 3840 wide, have none and go as one block).
+    /// Pictures of [`PARALLEL_COPY_BYTES`] and more are copied on rayon's threads: at 1920×1080
+    /// one thread's copy out of mapped memory costs the frame loop's thread a millisecond or
+    /// so; smaller ones are not worth waking the threads for.
+    fn read_rgba8(&self, staging: &Staging) -> Result<FrameBytes, String> {
         use rayon::prelude::*;
         let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
         let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
-        let bytes = unpadded * self.height as usize;
-        if bytes < PARALLEL_COPY_BYTES {
-            let mut rgba8 = Vec::with_capacity(bytes);
-            self.read_rows(staging, |row| rgba8.extend_from_slice(row))?;
-            return Ok(rgba8);
-        }
+        let height = self.height as usize;
+        let bytes = unpadded * height;
         let view = staging
             .buffer
             .get_mapped_range(..)
             .map_err(|error| error.to_string())?;
         let mapped: &[u8] = &view;
-        let mut rgba8 = vec![0u8; bytes];
-        rgba8
-            .par_chunks_mut(unpadded)
-            .zip(mapped.par_chunks(padded))
-            .with_min_len(64)
-            .for_each(|(row, padded_row)| row.copy_from_slice(&padded_row[..unpadded]));
-        Ok(rgba8)
+        let copy = |out: &mut [u8]| {
+            let parallel = bytes >= PARALLEL_COPY_BYTES;
+            match (padded == unpadded, parallel) {
+                (true, false) => out.copy_from_slice(&mapped[..bytes]),
+                (true, true) => out
+                    .par_chunks_mut(PARALLEL_COPY_BLOCK)
+                    .zip(mapped[..bytes].par_chunks(PARALLEL_COPY_BLOCK))
+                    .for_each(|(block, from)| block.copy_from_slice(from)),
+                (false, false) => {
+                    for (row, padded_row) in
+                        out.chunks_exact_mut(unpadded).zip(mapped.chunks(padded))
+                    {
+                        row.copy_from_slice(&padded_row[..unpadded]);
+                    }
+                }
+                (false, true) => out
+                    .par_chunks_mut(unpadded)
+                    .zip(mapped.par_chunks(padded))
+                    .with_min_len(64)
+                    .for_each(|(row, padded_row)| row.copy_from_slice(&padded_row[..unpadded])),
+            }
+        };
+        Ok(self.pool.take_filled(bytes, copy))
     }
 
     /// Hands each row of a mapped staging buffer to `row`, top to bottom, without the padding.

@@ -266,13 +266,14 @@ impl Renderer {
                 &device,
                 &errors,
                 &frame,
+                (&targets, view),
                 weather.lightning.seed,
                 weather_layer,
             )?),
             None => None,
         };
         let rain = (scene.weather.is_some())
-            .then(|| RainPass::new(&device, &errors, &frame, scene, config.width, config.height))
+            .then(|| RainPass::new(&device, &errors, &frame, (scene, view), &targets))
             .transpose()?;
         let reflection = match &scene.weather {
             Some(_) => Some(ReflectionPass::new(
@@ -346,6 +347,7 @@ impl Renderer {
         let mut times = self.times.clone();
         times.readback_wait_s = self.readback.wait_s;
         times.readback_copy_s = self.readback.copy_s;
+        times.frame_buffers = self.readback.pool_stats();
         times
     }
 

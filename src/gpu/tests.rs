@@ -28,6 +28,7 @@ mod fog_shape;
 mod lamps;
 mod layers;
 mod raymarch;
+mod readback_pool;
 mod reflection;
 mod scene_compute;
 mod walkers;
@@ -226,8 +227,31 @@ fn image(frame: &Frame) -> crate::compare::Image {
     crate::compare::Image {
         width: frame.width,
         height: frame.height,
-        rgba8: frame.rgba8.clone(),
+        rgba8: frame.rgba8.to_vec(),
     }
+}
+
+/// The `f32`s of `staging` (a `MAP_READ` buffer), once the work submitted so far is done.
+fn read_f32s(device: &wgpu::Device, staging: &wgpu::Buffer) -> Vec<f32> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |result| {
+        let _ = sender.send(result);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .unwrap_or_else(|e| panic!("poll: {e}"));
+    receiver
+        .recv()
+        .unwrap_or_else(|e| panic!("map callback: {e}"))
+        .unwrap_or_else(|e| panic!("map: {e}"));
+    let values = {
+        let view = staging
+            .get_mapped_range(..)
+            .unwrap_or_else(|e| panic!("mapped range: {e}"));
+        bytemuck::cast_slice::<u8, f32>(&view).to_vec()
+    };
+    staging.unmap();
+    values
 }
 
 /// Mean of R + G + B over the pixels of a rectangle.

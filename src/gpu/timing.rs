@@ -36,6 +36,8 @@ pub struct GpuTimes {
     pub readback_wait_s: f64,
     /// Seconds copying finished frames out of the mapped staging buffers.
     pub readback_copy_s: f64,
+    /// The 8-bit frame buffers the readback ring handed on: allocated, reused, idle now.
+    pub frame_buffers: crate::frame_pool::FramePoolStats,
     /// GPU seconds per pass, summed over the timed frames, in pass order (the copies into the
     /// staging buffers are the pass `readback`). Empty without timestamp queries.
     pub passes: Vec<(&'static str, f64)>,

@@ -244,7 +244,7 @@ fn fit_text(text: &str, scale: u32, max_width_px: u32) -> String {
 /// `frame`'s pixels as an `image` view, without copying; `None` when the buffer does not
 /// match the size.
 fn view(frame: &Frame) -> Option<ImageBuffer<Rgba<u8>, &[u8]>> {
-    ImageBuffer::from_raw(frame.width, frame.height, frame.rgba8.as_slice())
+    ImageBuffer::from_raw(frame.width, frame.height, &frame.rgba8[..])
 }
 
 /// Shrinks `frame` by a whole factor so that it is at most `max_width_px` wide, averaging the
@@ -263,7 +263,7 @@ pub fn thumbnail(frame: &Frame, max_width_px: u32) -> Frame {
         frame_index: frame.frame_index,
         width,
         height,
-        rgba8: small.into_raw(),
+        rgba8: small.into_raw().into(),
         linear_f16: None,
         fog_f16: None,
         weather_f16: None,
@@ -279,7 +279,7 @@ mod tests {
             frame_index,
             width,
             height,
-            rgba8: colour.repeat((width * height) as usize),
+            rgba8: colour.repeat((width * height) as usize).into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,
@@ -446,7 +446,7 @@ mod tests {
             frame_index: 3,
             width: 4,
             height: 4,
-            rgba8: vec![0; 10],
+            rgba8: vec![0; 10].into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,

@@ -6,6 +6,7 @@
 //! when the pool is drained.
 
 use super::{atomic, png};
+use crate::frame_pool::FrameBytes;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -21,8 +22,9 @@ pub struct WriteJob {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Tightly packed RGBA8 pixels (PNG; empty for EXR, whose pixels are in the format).
-    pub rgba8: Vec<u8>,
+    /// Tightly packed RGBA8 pixels (PNG; empty for EXR, whose pixels are in the format). A
+    /// frame's buffer goes back to its pool once the job is encoded.
+    pub rgba8: FrameBytes,
     /// Tag the PNG as sRGB (pictures) or not (data maps); EXR ignores it (always linear).
     pub srgb: bool,
     /// The file format, with the pixels of formats that are not 8-bit.
@@ -241,7 +243,7 @@ mod tests {
                 path: dir.join(format!("f{i}.png")),
                 width: 2,
                 height: 1,
-                rgba8: vec![i; 8],
+                rgba8: vec![i; 8].into(),
                 srgb: true,
                 format: ImageFormat::Png,
             })
@@ -263,7 +265,7 @@ mod tests {
                 path: PathBuf::from("/nonexistent-fogbank/x.png"),
                 width: 1,
                 height: 1,
-                rgba8: vec![0; 4],
+                rgba8: vec![0; 4].into(),
                 srgb: false,
                 format: ImageFormat::Png,
             })
@@ -291,7 +293,7 @@ mod tests {
             path: path.clone(),
             width: 3,
             height: 2,
-            rgba8: Vec::new(),
+            rgba8: Vec::new().into(),
             srgb: false,
             format: ImageFormat::ExrF16 {
                 bits: bits.clone(),
@@ -311,7 +313,7 @@ mod tests {
                 path: dir.join("short.exr"),
                 width: 3,
                 height: 2,
-                rgba8: Vec::new(),
+                rgba8: Vec::new().into(),
                 srgb: false,
                 format: ImageFormat::ExrF16 {
                     bits: vec![0; 5],

@@ -199,7 +199,7 @@ fn image_of(frame: &Frame) -> Image {
     Image {
         width: frame.width,
         height: frame.height,
-        rgba8: frame.rgba8.clone(),
+        rgba8: frame.rgba8.to_vec(),
     }
 }
 

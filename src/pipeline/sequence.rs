@@ -13,6 +13,7 @@ use super::{create_dir, create_parent, frames_in_clip};
 use crate::Error;
 use crate::error::RequestError;
 use crate::frame::{Frame, View};
+use crate::frame_pool::FrameBytes;
 use crate::gpu::{Compositor, GpuContext, GpuError, Readback};
 use crate::output::exr::ExrCompression;
 use crate::output::png::frame_file_name;
@@ -391,7 +392,7 @@ fn frame_files(
             path: out_dir.join(crate::output::exr::frame_file_name(prefix, frame_index)),
             width,
             height,
-            rgba8: Vec::new(),
+            rgba8: FrameBytes::default(),
             srgb: false,
             format: ImageFormat::ExrF16 {
                 bits,

@@ -260,6 +260,7 @@ mod tests {
                 passes: vec![("scene", 0.2), ("fog_compute", 1.2), ("encode", 0.1)],
                 timed_frames: 10,
                 timestamps: true,
+                ..GpuTimes::default()
             },
             video_s: 0.0,
             encode_s: 3.0,

@@ -42,7 +42,7 @@ pub fn wind_job(dir: &Path, frame: u32, fluid: &FluidSim, scene: &Scene) -> Opti
         path: dir.join(frame_file_name(WIND_MAP, frame)),
         width: cells,
         height: cells,
-        rgba8: wind_map(fluid),
+        rgba8: wind_map(fluid).into(),
         srgb: false,
         format: ImageFormat::Png,
     })

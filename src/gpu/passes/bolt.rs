@@ -5,8 +5,12 @@
 //! frame's absolute time, so the same moment shows the same arc at any frame rate; its points
 //! and colours are this pass's uniform. Each of the arc's 32 segments is a six-vertex quad.
 //! Blending is additive (the bolt is light) and the quads are depth tested against the scene
-//! without writing depth. Built only for scenes with weather; frames without a live bolt
-//! record nothing.
+//! without writing depth: by the depth target, or, where the compute `scene` pass leaves its
+//! depths in a float picture and no depth target ([`scene_compute::reads_hit_depths`]), by the
+//! shader against those depths (`BOLT_READS_SCENE_DEPTH`, the same test, as the flames do). The
+//! `reflection` pass records the bolt into its mirrored targets, which have a depth target of
+//! their own, through a third pipeline that always tests it (`bolt.mirrored`). Built only for
+//! scenes with weather; frames without a live bolt record nothing.
 //!
 //! With `--layers` the same shader draws the bolt a second time, alone, into the weather
 //! layer (`weather_layer.rs`) through a second pipeline, `weather_layer.bolt`, that blends
@@ -14,16 +18,16 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::FrameInputs;
+use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_picture,
-    uniform,
+    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
+    begin_over_read_only_depth, texture, uniform,
 };
-use crate::gpu::passes::flame::ADDITIVE;
-use crate::gpu::passes::weather_layer;
+use crate::gpu::passes::flame::{ADDITIVE, MIRRORED};
+use crate::gpu::passes::{scene_compute, weather_layer};
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::weather::bolt::{BOLT_POINTS, bolt_at};
@@ -83,6 +87,12 @@ impl BoltUniforms {
 /// The `bolt` pass's pipeline and uniform.
 pub(crate) struct BoltPass {
     pipeline: wgpu::RenderPipeline,
+    /// Whether `pipeline` and `layer_pipeline` test the scene's hit depths in the shader (no
+    /// depth attachment then).
+    reads_scene_depth: bool,
+    /// With `reads_scene_depth`: the bolt tested against a depth target, for the `reflection`
+    /// pass's mirrored targets (otherwise `pipeline` serves).
+    mirrored_pipeline: Option<wgpu::RenderPipeline>,
     /// The same shader blended premultiplied "over", for the weather layer (`--layers`).
     layer_pipeline: Option<wgpu::RenderPipeline>,
     buffer: wgpu::Buffer,
@@ -93,24 +103,48 @@ pub(crate) struct BoltPass {
 }
 
 impl BoltPass {
-    /// The pass for lightning seeded by `seed`; with `layer`, also the pipeline that draws
-    /// the bolt into the weather layer.
+    /// The pass for lightning seeded by `seed` over `targets` in `view`; with `layer`, also the
+    /// pipeline that draws the bolt into the weather layer.
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
+        (targets, view): (&Targets, View),
         seed: u64,
         layer: bool,
     ) -> Result<Self, GpuError> {
         let name = ShaderName::Bolt.name();
         let module = ShaderName::Bolt.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
+        let reads = [(
+            "BOLT_READS_SCENE_DEPTH",
+            f64::from(u8::from(reads_scene_depth)),
+        )];
+        let build = PassBuilder::new(device, name).with_constants(&reads);
         let buffer = build.uniform_buffer::<BoltUniforms>("uniforms");
-        let layout = build.bind_group_layout(&[uniform(0, DRAW_STAGES)]);
-        let bind_group = build.bind_group(&layout, [buffer.as_entire_binding()]);
+        // Binding 1: the scene's depth, read only with `BOLT_READS_SCENE_DEPTH`.
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let layout = build.bind_group_layout(&[
+            uniform(0, DRAW_STAGES),
+            texture(1, wgpu::ShaderStages::FRAGMENT, unfilterable),
+        ]);
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&build.label("bind_group")),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(targets.scene_depth_view()),
+                },
+            ],
+        });
         let groups = [&frame.layout, &layout];
-        let raster = |blend| RasterPipeline {
-            part: None,
+        let raster = |part, blend, reads_scene_depth: bool| RasterPipeline {
+            part,
             module: &module,
             vertex_entry: "vs_bolt",
             fragment_entry: "fs_bolt",
@@ -118,20 +152,27 @@ impl BoltPass {
             bind_group_layouts: &groups,
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull_mode: None,
-            depth: Some(DepthTest::OVER),
+            depth: (!reads_scene_depth).then_some(DepthTest::OVER),
             format: COLOR_FORMAT,
             blend: Some(blend),
         };
-        let pipeline = build.raster_pipeline(&raster(ADDITIVE));
+        let pipeline = build.raster_pipeline(&raster(None, ADDITIVE, reads_scene_depth));
         // Labelled `weather_layer.bolt`: the pass it is drawn in.
         let layer_pipeline = layer.then(|| {
-            PassBuilder::new(device, weather_layer::NAME).raster_pipeline(&RasterPipeline {
-                part: Some(name),
-                ..raster(PREMULTIPLIED_OVER)
-            })
+            PassBuilder::new(device, weather_layer::NAME)
+                .with_constants(&reads)
+                .raster_pipeline(&raster(Some(name), PREMULTIPLIED_OVER, reads_scene_depth))
+        });
+        let mirrored_pipeline = reads_scene_depth.then(|| {
+            let tested = [("BOLT_READS_SCENE_DEPTH", 0.0)];
+            PassBuilder::new(device, name)
+                .with_constants(&tested)
+                .raster_pipeline(&raster(Some(MIRRORED), ADDITIVE, false))
         });
         Ok(BoltPass {
             pipeline,
+            reads_scene_depth,
+            mirrored_pipeline,
             layer_pipeline,
             buffer,
             bind_group,
@@ -165,8 +206,43 @@ impl BoltPass {
         if !self.live {
             return;
         }
-        let mut pass = begin_over_picture(encoder, ShaderName::Bolt.name(), targets);
+        let depth = (!self.reads_scene_depth).then_some(&targets.depth_view);
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            ShaderName::Bolt.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            depth,
+        );
         self.draw(&mut pass, &self.pipeline, frame);
+    }
+
+    /// Records the pass into the `reflection` pass's mirrored `targets`, tested against their
+    /// depth target; nothing when no bolt is alive.
+    pub(crate) fn record_mirrored(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        if !self.live {
+            return;
+        }
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            ShaderName::Bolt.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            Some(&targets.depth_view),
+        );
+        let pipeline = self.mirrored_pipeline.as_ref().unwrap_or(&self.pipeline);
+        self.draw(&mut pass, pipeline, frame);
+    }
+
+    /// Whether the bolt tests the scene's hit depths in its shader: the passes it is drawn in
+    /// (its own, the weather layer's) then have no depth attachment.
+    pub(crate) fn reads_scene_depth(&self) -> bool {
+        self.reads_scene_depth
     }
 
     /// Draws the bolt into the weather layer's render pass (its colour the layer, its depth

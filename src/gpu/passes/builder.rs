@@ -51,6 +51,22 @@ pub(crate) fn storage_buffer(
     )
 }
 
+/// A read-write storage buffer at `binding`.
+pub(crate) fn read_write_storage_buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: false },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+    )
+}
+
 /// A 2D texture of `sample_type` at `binding`.
 pub(crate) fn texture(
     binding: u32,
@@ -376,6 +392,64 @@ pub(crate) fn begin_render_pass<'e>(
                 }),
                 stencil_ops: None,
             }
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins the depth-only render pass `label` into `depth`, cleared to 1 (the far plane) and
+/// stored: no colour target (the `shadow` pass's faces, the compute `scene` pass's depth copy).
+pub(crate) fn begin_depth_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    depth: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(1.0),
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins the render pass `label` into `color` (loaded or cleared as `load` says, stored) with
+/// `depth`, when given, attached read only: for passes that test against the scene's depth
+/// without writing it, and may bind that same depth as a texture meanwhile
+/// ([`Targets::scene_depth_view`] is the depth target on the raster path). Without `depth` the
+/// pass has no depth attachment: its pipelines test the scene's depth in their shaders.
+pub(crate) fn begin_over_read_only_depth<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    color: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    depth: Option<&wgpu::TextureView>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: color,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: depth.map(|view| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: None,
+            stencil_ops: None,
         }),
         timestamp_writes: None,
         occlusion_query_set: None,

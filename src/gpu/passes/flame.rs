@@ -26,7 +26,8 @@ use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    DepthTest, PassBuilder, RasterPipeline, filterable_texture, texture, uniform,
+    DepthTest, PassBuilder, RasterPipeline, begin_over_read_only_depth, filterable_texture,
+    texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
@@ -34,6 +35,10 @@ use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
+
+/// The label part of the pipelines the `reflection` pass records with a depth target of its
+/// own (`flame.mirrored`, `bolt.mirrored`).
+pub(crate) const MIRRORED: &str = "mirrored";
 
 /// Adds the colour, leaves the target's alpha alone (the `bolt` pass blends so too).
 pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
@@ -92,6 +97,9 @@ pub(crate) struct FlamePass {
     /// Whether the flames read the scene's depths instead of a depth target (no depth
     /// attachment then).
     reads_scene_depth: bool,
+    /// With `reads_scene_depth`, for scenes with weather: the same flames depth tested
+    /// against a depth target, for the `reflection` pass's mirrored hall.
+    mirrored_pipeline: Option<wgpu::RenderPipeline>,
     /// The sheets' heights (world), lowest first: each frame the flames' fog crosses those
     /// under the fog's ceiling.
     heights_world: Vec<f32>,
@@ -112,8 +120,7 @@ impl FlamePass {
         fire_count: u32,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
-        let reads_scene_depth =
-            targets.hit_depth_view.is_some() && !scene_compute::fills_depth_target(scene, view);
+        let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
         let [lamps, lattice, glow] = frame.fog_constants();
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
@@ -154,23 +161,33 @@ impl FlamePass {
             layout: &layout,
             entries: &entries,
         });
-        let pipeline = build.raster_pipeline(&RasterPipeline {
-            part: None,
+        let groups = [&frame.layout, &layout];
+        let raster = |part, reads_scene_depth: bool| RasterPipeline {
+            part,
             module: &module,
             vertex_entry: "vs_flame",
             fragment_entry: "fs_flame",
             buffers: &[],
-            bind_group_layouts: &[&frame.layout, &layout],
+            bind_group_layouts: &groups,
             topology: wgpu::PrimitiveTopology::TriangleList,
             // The quad turns to face the eye, but either side may end up toward it.
             cull_mode: None,
             depth: (!reads_scene_depth).then_some(DepthTest::OVER),
             format: COLOR_FORMAT,
             blend: Some(ADDITIVE),
+        };
+        let pipeline = build.raster_pipeline(&raster(None, reads_scene_depth));
+        // The reflection's mirrored flames test its own depth target (scenes with weather).
+        let mirrored_pipeline = (reads_scene_depth && scene.weather.is_some()).then(|| {
+            let tested = [lamps, lattice, glow, ("FLAME_READS_SCENE_DEPTH", 0.0)];
+            PassBuilder::new(device, ShaderName::Flame.name())
+                .with_constants(&tested)
+                .raster_pipeline(&raster(Some(MIRRORED), false))
         });
         Ok(FlamePass {
             reads_scene_depth,
             pipeline,
+            mirrored_pipeline,
             bind_group,
             knobs_buffer,
             knobs,
@@ -213,28 +230,49 @@ impl FlamePass {
         }
         // Over the picture; the depth target, where tested, read only: the pass also binds the
         // scene's depth as a texture (fog.wgsl's binding 3), which may be that same target.
-        let depth = (!self.reads_scene_depth).then_some(wgpu::RenderPassDepthStencilAttachment {
-            view: &targets.depth_view,
-            depth_ops: None,
-            stencil_ops: None,
-        });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(ShaderName::Flame.name()),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &targets.color_linear_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: depth,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&self.pipeline);
+        self.record_with(
+            encoder,
+            targets,
+            frame,
+            &self.pipeline,
+            self.reads_scene_depth,
+        );
+    }
+
+    /// Records the pass into the `reflection` pass's mirrored targets, which have a depth
+    /// target of their own: always tested against it (`mirrored_pipeline`), whatever the
+    /// picture's flames do.
+    pub(crate) fn record_mirrored(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        if self.fire_count == 0 {
+            return;
+        }
+        let pipeline = self.mirrored_pipeline.as_ref().unwrap_or(&self.pipeline);
+        self.record_with(encoder, targets, frame, pipeline, false);
+    }
+
+    /// The flames with `pipeline`, the depth target attached unless `reads_scene_depth`.
+    fn record_with(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        pipeline: &wgpu::RenderPipeline,
+        reads_scene_depth: bool,
+    ) {
+        let depth = (!reads_scene_depth).then_some(&targets.depth_view);
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            ShaderName::Flame.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            depth,
+        );
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..6, 0..self.fire_count);

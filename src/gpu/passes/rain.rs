@@ -6,20 +6,23 @@
 //! holds what the drops need besides the frame's: the capitals that shelter them, how many are
 //! drawn (`floor(rain · 2400)`), the wind's drift and velocity, the rain's colour and the
 //! streak width. Premultiplied "over" blending, depth tested against the scene without writing
-//! depth. Built only for scenes with weather; frames without rain record nothing. With
+//! depth: by the depth target, or, where the compute `scene` pass leaves its depths in a float
+//! picture and no depth target ([`scene_compute::reads_hit_depths`]), by the shader against
+//! those depths (`RAIN_READS_SCENE_DEPTH`, the same test). Built only for scenes with weather; frames without rain record nothing. With
 //! `--layers` the same pipeline draws the drops again, alone, into the weather layer
 //! (`weather_layer.rs`): its blend is already premultiplied "over".
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::FrameInputs;
+use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_picture,
-    uniform,
+    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
+    begin_over_read_only_depth, texture, uniform,
 };
+use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
@@ -59,6 +62,9 @@ pub(crate) fn drops_drawn(rain: f32) -> u32 {
 /// The `rain` pass's pipeline and uniform.
 pub(crate) struct RainPass {
     pipeline: wgpu::RenderPipeline,
+    /// Whether `pipeline` tests the scene's hit depths in the shader (no depth attachment
+    /// then).
+    reads_scene_depth: bool,
     buffer: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     /// The parts of the uniform that never change: the roofs, colour and sizes.
@@ -70,21 +76,44 @@ pub(crate) struct RainPass {
 }
 
 impl RainPass {
-    /// The pass for `scene` at a `width` × `height` picture.
+    /// The pass for `scene` in `view` over `targets` (the picture's size is theirs).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
-        scene: &Scene,
-        width: u32,
-        height: u32,
+        (scene, view): (&Scene, View),
+        targets: &Targets,
     ) -> Result<Self, GpuError> {
+        let (width, height) = (targets.output.width(), targets.output.height());
         let name = ShaderName::Rain.name();
         let module = ShaderName::Rain.create_module(device, errors)?;
-        let build = PassBuilder::new(device, name);
+        let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
+        let reads = [(
+            "RAIN_READS_SCENE_DEPTH",
+            f64::from(u8::from(reads_scene_depth)),
+        )];
+        let build = PassBuilder::new(device, name).with_constants(&reads);
         let buffer = build.uniform_buffer::<RainUniforms>("uniforms");
-        let layout = build.bind_group_layout(&[uniform(0, DRAW_STAGES)]);
-        let bind_group = build.bind_group(&layout, [buffer.as_entire_binding()]);
+        // Binding 1: the scene's depth, read only with `RAIN_READS_SCENE_DEPTH`.
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let layout = build.bind_group_layout(&[
+            uniform(0, DRAW_STAGES),
+            texture(1, wgpu::ShaderStages::FRAGMENT, unfilterable),
+        ]);
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&build.label("bind_group")),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(targets.scene_depth_view()),
+                },
+            ],
+        });
         let pipeline = build.raster_pipeline(&RasterPipeline {
             part: None,
             module: &module,
@@ -94,7 +123,7 @@ impl RainPass {
             bind_group_layouts: &[&frame.layout, &layout],
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull_mode: None,
-            depth: Some(DepthTest::OVER),
+            depth: (!reads_scene_depth).then_some(DepthTest::OVER),
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
         });
@@ -114,6 +143,7 @@ impl RainPass {
         statics.viewport = [width as f32, height as f32, 0.0, 0.0];
         Ok(RainPass {
             pipeline,
+            reads_scene_depth,
             buffer,
             bind_group,
             statics,
@@ -155,13 +185,21 @@ impl RainPass {
         if self.drawn == 0 && self.debris == 0 {
             return;
         }
-        let mut pass = begin_over_picture(encoder, ShaderName::Rain.name(), targets);
+        let depth = (!self.reads_scene_depth).then_some(&targets.depth_view);
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            ShaderName::Rain.name(),
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            depth,
+        );
         self.draw(&mut pass, frame);
     }
 
     /// Draws the drops, splashes and debris into a render pass whose colour target is
-    /// [`COLOR_FORMAT`] and whose depth is the scene's: the picture's (`record`) or the
-    /// weather layer's; nothing when it does not rain.
+    /// [`COLOR_FORMAT`] and whose depth is the scene's, read only (the picture's in `record`, or
+    /// the weather layer's), or none when the drops read the scene's depth
+    /// ([`RainPass::reads_scene_depth`]); nothing when it does not rain.
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBinding) {
         if self.drawn == 0 && self.debris == 0 {
             return;
@@ -176,6 +214,14 @@ impl RainPass {
         // The debris: vertices from 2 · RAIN_DROPS · 6 on (`rain_debris`).
         let debris = 2 * RAIN_DROPS * 6;
         pass.draw(debris..debris + self.debris * 6, 0..1);
+    }
+}
+
+impl RainPass {
+    /// Whether the drops test the scene's hit depths in their shader: the passes they are
+    /// drawn in (their own, the weather layer's) then have no depth attachment.
+    pub(crate) fn reads_scene_depth(&self) -> bool {
+        self.reads_scene_depth
     }
 }
 

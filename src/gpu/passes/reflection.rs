@@ -390,9 +390,10 @@ impl ReflectionPass {
             return;
         }
         scene.record_raster(encoder, &self.targets, &self.frame, capsules);
-        flame.record(encoder, &self.targets, &self.frame);
+        // Mirrored: tested against the reflection's own depth target.
+        flame.record_mirrored(encoder, &self.targets, &self.frame);
         if let Some(bolt) = bolt {
-            bolt.record(encoder, &self.targets, &self.frame);
+            bolt.record_mirrored(encoder, &self.targets, &self.frame);
         }
         let [x, y, width, height] = self.scissor_px;
         if let Some(composite) = &self.compute {

@@ -139,7 +139,7 @@ impl ScenePass {
         let compute = match &targets.hit_depth_view {
             Some(hit_depth_view) => {
                 let capsules = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
-                let fill_depth = scene_compute::fills_depth_target(scene, view);
+                let fill_depth = scene_compute::fills_depth_target(view);
                 Some(SceneCompute::new(
                     device,
                     errors,

@@ -24,11 +24,13 @@ use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::SceneVertex;
-use crate::gpu::passes::builder::{PassBuilder, storage_buffer, storage_texture, texture, uniform};
+use crate::gpu::passes::builder::{
+    PassBuilder, begin_depth_pass, read_write_storage_buffer, storage_buffer, storage_texture,
+    texture, uniform,
+};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, HIT_DEPTH_FORMAT, Targets};
-use crate::scene::Scene;
 
 /// Triangles a workgroup of `cs_scene_setup` prepares.
 const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
@@ -230,49 +232,26 @@ impl SceneCompute {
         let Some((pipeline, bind_group)) = &self.depth_fill else {
             return;
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("scene.depth"),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = begin_depth_pass(encoder, "scene.depth", &targets.depth_view);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(2, bind_group, &[]);
         pass.draw(0..3, 0..1);
     }
 }
 
-/// Whether the compute pass also copies its depths into the depth target for `scene` seen in
-/// `view`: where raster passes after the scene test against it (the weather's bolt and rain,
-/// the overlay's lines). The fog passes and the flames read the hit depths themselves.
-pub(crate) fn fills_depth_target(scene: &Scene, view: View) -> bool {
-    scene.weather.is_some() || OverlayPass::draws_lines(view)
+/// Whether the compute pass also copies its depths into the depth target in `view`: where
+/// raster passes after the scene test against it (the overlay's lines). The fog passes, the
+/// flames and the weather's bolt and rain read the hit depths themselves
+/// ([`reads_hit_depths`]); the `reflection` pass's mirrored hall has a depth target of its own.
+pub(crate) fn fills_depth_target(view: View) -> bool {
+    OverlayPass::draws_lines(view)
 }
 
-/// A read-write storage buffer at `binding`.
-fn read_write_storage_buffer(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: false },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
+/// Whether the passes drawn over the scene that hide behind it (flame, bolt, rain) test the
+/// compute pass's hit depths in their shaders, with no depth attachment: where the scene is
+/// drawn in compute and the depth target is not filled ([`fills_depth_target`]).
+pub(crate) fn reads_hit_depths(targets: &Targets, view: View) -> bool {
+    targets.hit_depth_view.is_some() && !fills_depth_target(view)
 }
 
 /// The full-screen pass that writes the hit depths into the depth target: depth only, always

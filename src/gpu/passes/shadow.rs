@@ -14,7 +14,7 @@ use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
 use crate::gpu::lamp_lights::{LampResources, SHADOW_FORMAT};
-use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, uniform};
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, begin_depth_pass, uniform};
 use crate::gpu::shaders::ShaderName;
 use crate::scene::Scene;
 
@@ -148,21 +148,7 @@ impl ShadowPass {
             self.extra_pipeline = Some((extra.stride_bytes, pipeline));
         }
         for (face, view) in (0u32..).zip(&self.face_views) {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(ShaderName::Shadow.name()),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut pass = begin_depth_pass(encoder, ShaderName::Shadow.name(), view);
             pass.set_bind_group(0, &self.bind_group, &[]);
             pass.set_pipeline(&self.pipeline);
             pass.set_vertex_buffer(0, self.vertices.slice(..));

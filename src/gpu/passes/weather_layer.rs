@@ -32,7 +32,7 @@
 
 use crate::gpu::common::FrameBinding;
 use crate::gpu::passes::bolt::BoltPass;
-use crate::gpu::passes::builder::begin_render_pass;
+use crate::gpu::passes::builder::begin_over_read_only_depth;
 use crate::gpu::passes::rain::RainPass;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 
@@ -69,12 +69,19 @@ impl WeatherLayer {
         frame: &FrameBinding,
         (bolt, rain): (Option<&BoltPass>, Option<&RainPass>),
     ) {
-        let mut pass = begin_render_pass(
+        // The two passes test the scene's depth alike: in their shaders, or against the depth
+        // target, attached read only (the shaders bind the scene's depth too).
+        let reads_scene_depth = bolt
+            .map(BoltPass::reads_scene_depth)
+            .or(rain.map(RainPass::reads_scene_depth))
+            .unwrap_or(false);
+        let depth = (!reads_scene_depth).then_some(&targets.depth_view);
+        let mut pass = begin_over_read_only_depth(
             encoder,
             NAME,
             &self.view,
             wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-            Some((&targets.depth_view, wgpu::LoadOp::Load)),
+            depth,
         );
         if let Some(bolt) = bolt {
             bolt.draw_layer(&mut pass, frame);

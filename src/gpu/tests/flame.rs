@@ -309,23 +309,5 @@ fn cs_flicker(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, bytes);
     ctx.queue.submit([encoder.finish()]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, .., move |result| {
-        let _ = sender.send(result);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .unwrap_or_else(|e| panic!("poll: {e}"));
-    receiver
-        .recv()
-        .unwrap_or_else(|e| panic!("map callback: {e}"))
-        .unwrap_or_else(|e| panic!("map: {e}"));
-    let values = {
-        let view = staging
-            .get_mapped_range(..)
-            .unwrap_or_else(|e| panic!("mapped range: {e}"));
-        bytemuck::cast_slice::<u8, f32>(&view).to_vec()
-    };
-    staging.unmap();
-    values
+    super::read_f32s(device, &staging)
 }

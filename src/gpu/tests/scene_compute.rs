@@ -1,13 +1,17 @@
 //! The `scene` pass drawn in compute against the raster pass: the same picture (the hall, the
 //! ball, a walker, the fires hidden behind the pillars, and the fog over the depths it leaves)
 //! within the rounding of sampling an edge, from a camera that puts the floor through the near
-//! plane.
+//! plane. With weather (rain, debris, a live bolt, the wet floor's reflection) the compute path
+//! leaves no depth target for the bolt and the rain: they test the hit depths in their shaders,
+//! and the picture and the weather layer are still the raster compositor's.
 
 use super::*;
 use crate::compare::{Tolerance, compare};
 use crate::gpu::passes::fog_compute::Compositor;
+use crate::gpu::passes::scene_compute::fills_depth_target;
+use crate::output::exr::f16_bits_to_f32;
 use crate::playback::Playback;
-use crate::scene::{Camera, FixedCamera, Walker, WalkerPath};
+use crate::scene::{Camera, FixedCamera, Walker, WalkerPath, Weather};
 
 #[test]
 fn the_compute_scene_draws_the_raster_picture() {
@@ -73,4 +77,84 @@ fn the_compute_scene_draws_the_raster_picture() {
         .filter(|(a, b)| a != b)
         .count();
     assert!(changed > 20, "the walker changed {changed} pixels");
+}
+
+#[test]
+fn the_compute_scene_with_weather_draws_the_raster_picture() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene {
+        weather: Some(Weather::default()),
+        ..Scene::default()
+    };
+    // In the fog view nothing after the scene tests a depth target: the copy does not run.
+    assert!(!fills_depth_target(View::Fog));
+    let maps = flat_maps(&scene, 0.6);
+    let frame_index = 30;
+    let time_s = frame_index as f64 / 60.0;
+    // A storm at its height: rain, debris in the wind, a bolt struck just now, a wet floor
+    // (the reflection's mirrored hall, flames and bolt), seen low across the hall.
+    let storm = WeatherFrame {
+        fog_density: 0.012,
+        gloom: 0.4,
+        rain: 1.0,
+        wetness: 1.0,
+        flash: 0.3,
+        wind_world_per_s: [9.0, 1.0],
+        drift_world: [0.4, 0.1],
+        last_strike: Some((1, time_s - 0.05)),
+        ..clear_weather()
+    };
+    let camera = CameraPose {
+        eye_world: [0.0, 4.8, 12.5],
+        target_world: [0.0, 1.4, -4.0],
+        fov_y_deg: 55.0,
+    };
+    let inputs = FrameInputs {
+        weather: Some(storm),
+        ..seen_from(&scene, &maps, frame_index, camera)
+    };
+    let layers = Readback {
+        linear_f16: false,
+        fog_layer_f16: false,
+        weather_layer_f16: true,
+    };
+    let config = |compositor| fog_config((192, 108), compositor, layers);
+    let mut raster_renderer = renderer_for(&ctx, &scene, &config(Compositor::Raster));
+    let raster = render(&mut raster_renderer, &inputs);
+    let mut renderer = renderer_for(&ctx, &scene, &config(Compositor::Compute));
+    assert!(renderer.scene_in_compute());
+    let compute = render(&mut renderer, &inputs);
+
+    let seen = compare(&image(&raster), &image(&compute), &Tolerance::DEFAULT);
+    assert!(
+        seen.passed && seen.mean_abs_diff < 0.5 && seen.ssim > 0.995,
+        "{} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
+        seen.pixels_over,
+        seen.fraction_over * 100.0,
+        seen.mean_abs_diff,
+        seen.ssim
+    );
+
+    // The weather layer: the same drops and bolt, hidden behind the same pillars.
+    let alphas = |frame: &Frame| -> Vec<f32> {
+        let bits = frame.weather_f16.as_ref().expect("the weather layer");
+        bits.chunks_exact(4)
+            .map(|p| f16_bits_to_f32(p[3]))
+            .collect()
+    };
+    let (raster_alpha, compute_alpha) = (alphas(&raster), alphas(&compute));
+    let covered = raster_alpha.iter().filter(|&&a| a > 0.02).count();
+    assert!(
+        covered > 200,
+        "the storm covers {covered} pixels of the layer"
+    );
+    let differing = raster_alpha
+        .iter()
+        .zip(&compute_alpha)
+        .filter(|(a, b)| (*a - *b).abs() > 0.05)
+        .count();
+    assert!(
+        differing * 100 <= covered,
+        "{differing} of {covered} covered pixels of the weather layer differ"
+    );
 }

@@ -278,7 +278,7 @@ mod tests {
             frame_index: index,
             width,
             height,
-            rgba8,
+            rgba8: rgba8.into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,

@@ -66,7 +66,7 @@ pub(crate) fn moving_gradient(index: u32, width: u32, height: u32) -> Frame {
         frame_index: index,
         width,
         height,
-        rgba8,
+        rgba8: rgba8.into(),
         linear_f16: None,
         fog_f16: None,
         weather_f16: None,

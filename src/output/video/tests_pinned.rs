@@ -74,7 +74,7 @@ fn clip_hash(format: VideoFormat, threads: usize) -> (u64, usize) {
             frame_index: i as u32,
             width: WIDTH,
             height: HEIGHT,
-            rgba8,
+            rgba8: rgba8.into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,

@@ -242,7 +242,7 @@ fn mp4_colours_survive_the_rec709_round_trip() {
             frame_index: i,
             width,
             height,
-            rgba8: colour.repeat((width * height) as usize),
+            rgba8: colour.repeat((width * height) as usize).into(),
             linear_f16: None,
             fog_f16: None,
             weather_f16: None,
