@@ -19,6 +19,10 @@ use super::lanes::{self, Lanes};
 use super::stages::flush;
 use super::stencil::{divergence_at, row, rows_beside};
 
+/// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
+/// once.
+const WAVE: u32 = 8;
+
 /// Pressure and divergence split by checkerboard colour (`(x + y) % 2`).
 #[derive(Debug, Clone)]
 pub(super) struct PressureSolver {
@@ -278,10 +282,10 @@ impl PressureSolver {
         let cells = self.cells;
         if cells <= min_rows || rayon::current_num_threads() == 1 {
             match lanes {
-                Lanes::Plain => self.sweep_in_step(iterations, |row| row.relax(update)),
+                Lanes::Plain => self.sweep_in_step(iterations, WAVE, |row| row.relax(update)),
                 // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Lanes::Avx2 => unsafe { self.sweep_in_step_avx2(iterations, update) },
+                Lanes::Avx2 => unsafe { self.sweep_in_step_avx2(iterations, WAVE, update) },
             }
             return;
         }
@@ -335,17 +339,35 @@ impl PressureSolver {
     /// (rows `y - 2` to `y`) are then all of this iteration, while colour 0's row `y + 1`
     /// still finds colour 1's rows `y` to `y + 2` of the last one. The same values as two
     /// half-sweeps, read while they are still in the cache. `relax` relaxes one row.
+    ///
+    /// Up to `wave` iterations go down the grid in the same pass, each two rows behind the one
+    /// before it: iteration `t + 1`'s colour 0 row `y` needs iteration `t`'s colour 1 rows up
+    /// to `y + 1`, done when iteration `t` stands at row `y + 2`, and by then no row of colour
+    /// 0 that iteration `t` still reads has been replaced. Every row is computed from the same
+    /// values as with one iteration a pass, while the rows between stay in the cache.
     #[inline(always)]
-    fn sweep_in_step(&mut self, iterations: u32, mut relax: impl FnMut(RelaxRow<'_>)) {
+    fn sweep_in_step(&mut self, iterations: u32, wave: u32, mut relax: impl FnMut(RelaxRow<'_>)) {
         let cells = self.cells;
-        for _ in 0..iterations {
-            for y in 1..cells - 1 {
-                relax(self.own_row(0, y));
-                if y >= 2 {
-                    relax(self.own_row(1, y - 1));
+        let mut done = 0;
+        while done < iterations {
+            let depth = wave.max(1).min(iterations - done) as usize;
+            // Iteration `k` of the wave stands at row `step - 2k`; at row `p` it relaxes colour
+            // 0's row `p` and colour 1's row `p - 1`.
+            for step in 1..cells + 2 * (depth - 1) {
+                for k in 0..depth.min(step.div_ceil(2)) {
+                    let p = step - 2 * k;
+                    if p > cells - 1 {
+                        continue;
+                    }
+                    if p <= cells - 2 {
+                        relax(self.own_row(0, p));
+                    }
+                    if p >= 2 {
+                        relax(self.own_row(1, p - 1));
+                    }
                 }
             }
-            relax(self.own_row(1, cells - 2));
+            done += depth as u32;
         }
     }
 
@@ -355,8 +377,8 @@ impl PressureSolver {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, update: impl Update) {
-        self.sweep_in_step(iterations, |row| row.relax_avx2(update));
+    unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, wave: u32, update: impl Update) {
+        self.sweep_in_step(iterations, wave, |row| row.relax_avx2(update));
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
@@ -439,136 +461,4 @@ impl PressureSolver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Red-black Gauss-Seidel written plainly on the full grid, in place.
-    fn reference_solve(u: &[f32], v: &[f32], cells: usize, iterations: u32) -> Vec<f32> {
-        let mut divergence = vec![0.0_f32; cells * cells];
-        for y in 1..cells - 1 {
-            for x in 1..cells - 1 {
-                let i = y * cells + x;
-                divergence[i] = (u[i + 1] - u[i - 1] + v[i + cells] - v[i - cells]) * 0.5;
-            }
-        }
-        let mut p = vec![0.0_f32; cells * cells];
-        for _ in 0..iterations {
-            for colour in [0, 1] {
-                for y in 1..cells - 1 {
-                    for x in 1..cells - 1 {
-                        if (x + y) % 2 != colour {
-                            continue;
-                        }
-                        let i = y * cells + x;
-                        let value = (p[i - 1] + p[i + 1] + p[i - cells] + p[i + cells]
-                            - divergence[i])
-                            * 0.25;
-                        p[i] = flush(value);
-                    }
-                }
-            }
-        }
-        p
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_avx2_row_gives_the_bits_of_the_plain_row() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            return;
-        }
-        let field = |slots: usize, seed: usize| -> Vec<f32> {
-            (0..slots)
-                .map(|k| {
-                    let x = ((k * 31 + seed * 17) % 41) as f32 - 20.0;
-                    // Some values near the flush threshold, some ordinary.
-                    if k % 5 == 0 { x * 1e-10 } else { x * 0.37 }
-                })
-                .collect()
-        };
-        // Under one vector, whole vectors, and rows ending in an overlapping vector.
-        for slots in [1, 7, 8, 9, 15, 16, 17, 47, 77, 127] {
-            let (left, right, below, above, divergence) = (
-                field(slots, 1),
-                field(slots, 2),
-                field(slots, 3),
-                field(slots, 4),
-                field(slots, 5),
-            );
-            let neighbours = [&left, &right, &below, &above, &divergence];
-            // The row relaxed from the same start by the plain loop and by AVX2.
-            fn both(
-                neighbours: [&Vec<f32>; 5],
-                start: &[f32],
-                update: impl Update,
-            ) -> [Vec<f32>; 2] {
-                let [left, right, below, above, divergence] = neighbours;
-                let (mut plain, mut wide) = (start.to_vec(), start.to_vec());
-                let row = |out| RelaxRow {
-                    out,
-                    left,
-                    right,
-                    below,
-                    above,
-                    divergence,
-                };
-                row(&mut plain).relax(update);
-                // SAFETY: the caller detected AVX2.
-                unsafe { row(&mut wide).relax_avx2(update) };
-                [plain, wide]
-            }
-            let same =
-                |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits());
-            let start = field(slots, 6);
-            let [plain, wide] = both(neighbours, &start, GaussSeidel);
-            assert!(same(&plain, &wide), "Gauss-Seidel, {slots} slots");
-            let [plain_sor, wide_sor] = both(neighbours, &start, OverRelaxed { omega: 1.8 });
-            assert!(same(&plain_sor, &wide_sor), "SOR, {slots} slots");
-            // SOR reads the old values: a wrong order over the overlap would show here.
-            assert!(!same(&plain_sor, &plain) || slots < 2, "{slots} slots");
-            if slots >= 16 {
-                assert!(plain.contains(&0.0) && plain.iter().any(|&v| v != 0.0));
-            }
-        }
-    }
-
-    #[test]
-    fn split_solver_matches_plain_red_black_bit_for_bit() {
-        for cells in [4, 5, 9, 10, 17, 18, 19, 34, 53] {
-            let count = cells * cells;
-            // An arbitrary but fixed velocity field.
-            let u: Vec<f32> = (0..count)
-                .map(|i| ((i * 37 % 23) as f32 - 11.0) * 0.7)
-                .collect();
-            let v: Vec<f32> = (0..count)
-                .map(|i| ((i * 53 % 29) as f32 - 14.0) * 0.4)
-                .collect();
-            let expected = reference_solve(&u, &v, cells, 7);
-            // Rows to rayon one half-sweep at a time (several tasks, on the test's pool of
-            // more than one thread where the machine has the cores), and both colours in one
-            // pass on this thread (one task).
-            for (lanes, min_rows) in Lanes::available()
-                .into_iter()
-                .flat_map(|lanes| [(lanes, 1), (lanes, cells)])
-            {
-                let mut solver = PressureSolver::new(cells);
-                solver.load_divergence(&u, &v, min_rows);
-                solver.iterate(7, (lanes, min_rows));
-                let mut pressure = vec![f32::NAN; count];
-                solver.store_pressure(&mut pressure, min_rows);
-                let same = pressure
-                    .iter()
-                    .zip(&expected)
-                    .all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(
-                    same,
-                    "{cells} cells, {lanes:?}, {min_rows} rows a task:\n{pressure:?}\n{expected:?}"
-                );
-            }
-            assert!(
-                expected.iter().any(|&p| p != 0.0),
-                "{cells} cells: trivial field"
-            );
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,173 @@
+//! Tests of the red-black pressure solve: the AVX2 row against the plain one, and the split
+//! solver (on rayon, and in waves of iterations on one thread) against plain red-black
+//! Gauss-Seidel on the full grid.
+
+use super::*;
+
+/// Red-black Gauss-Seidel written plainly on the full grid, in place.
+fn reference_solve(u: &[f32], v: &[f32], cells: usize, iterations: u32) -> Vec<f32> {
+    let mut divergence = vec![0.0_f32; cells * cells];
+    for y in 1..cells - 1 {
+        for x in 1..cells - 1 {
+            let i = y * cells + x;
+            divergence[i] = (u[i + 1] - u[i - 1] + v[i + cells] - v[i - cells]) * 0.5;
+        }
+    }
+    let mut p = vec![0.0_f32; cells * cells];
+    for _ in 0..iterations {
+        for colour in [0, 1] {
+            for y in 1..cells - 1 {
+                for x in 1..cells - 1 {
+                    if (x + y) % 2 != colour {
+                        continue;
+                    }
+                    let i = y * cells + x;
+                    let value =
+                        (p[i - 1] + p[i + 1] + p[i - cells] + p[i + cells] - divergence[i]) * 0.25;
+                    p[i] = flush(value);
+                }
+            }
+        }
+    }
+    p
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_row_gives_the_bits_of_the_plain_row() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        return;
+    }
+    let field = |slots: usize, seed: usize| -> Vec<f32> {
+        (0..slots)
+            .map(|k| {
+                let x = ((k * 31 + seed * 17) % 41) as f32 - 20.0;
+                // Some values near the flush threshold, some ordinary.
+                if k % 5 == 0 { x * 1e-10 } else { x * 0.37 }
+            })
+            .collect()
+    };
+    // Under one vector, whole vectors, and rows ending in an overlapping vector.
+    for slots in [1, 7, 8, 9, 15, 16, 17, 47, 77, 127] {
+        let (left, right, below, above, divergence) = (
+            field(slots, 1),
+            field(slots, 2),
+            field(slots, 3),
+            field(slots, 4),
+            field(slots, 5),
+        );
+        let neighbours = [&left, &right, &below, &above, &divergence];
+        // The row relaxed from the same start by the plain loop and by AVX2.
+        fn both(neighbours: [&Vec<f32>; 5], start: &[f32], update: impl Update) -> [Vec<f32>; 2] {
+            let [left, right, below, above, divergence] = neighbours;
+            let (mut plain, mut wide) = (start.to_vec(), start.to_vec());
+            let row = |out| RelaxRow {
+                out,
+                left,
+                right,
+                below,
+                above,
+                divergence,
+            };
+            row(&mut plain).relax(update);
+            // SAFETY: the caller detected AVX2.
+            unsafe { row(&mut wide).relax_avx2(update) };
+            [plain, wide]
+        }
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits());
+        let start = field(slots, 6);
+        let [plain, wide] = both(neighbours, &start, GaussSeidel);
+        assert!(same(&plain, &wide), "Gauss-Seidel, {slots} slots");
+        let [plain_sor, wide_sor] = both(neighbours, &start, OverRelaxed { omega: 1.8 });
+        assert!(same(&plain_sor, &wide_sor), "SOR, {slots} slots");
+        // SOR reads the old values: a wrong order over the overlap would show here.
+        assert!(!same(&plain_sor, &plain) || slots < 2, "{slots} slots");
+        if slots >= 16 {
+            assert!(plain.contains(&0.0) && plain.iter().any(|&v| v != 0.0));
+        }
+    }
+}
+
+#[test]
+fn split_solver_matches_plain_red_black_bit_for_bit() {
+    for cells in [4, 5, 9, 10, 17, 18, 19, 34, 53] {
+        let count = cells * cells;
+        // An arbitrary but fixed velocity field.
+        let u: Vec<f32> = (0..count)
+            .map(|i| ((i * 37 % 23) as f32 - 11.0) * 0.7)
+            .collect();
+        let v: Vec<f32> = (0..count)
+            .map(|i| ((i * 53 % 29) as f32 - 14.0) * 0.4)
+            .collect();
+        let expected = reference_solve(&u, &v, cells, 7);
+        // Rows to rayon one half-sweep at a time (several tasks, on the test's pool of
+        // more than one thread where the machine has the cores), and both colours in one
+        // pass on this thread (one task).
+        for (lanes, min_rows) in Lanes::available()
+            .into_iter()
+            .flat_map(|lanes| [(lanes, 1), (lanes, cells)])
+        {
+            let mut solver = PressureSolver::new(cells);
+            solver.load_divergence(&u, &v, min_rows);
+            solver.iterate(7, (lanes, min_rows));
+            let mut pressure = vec![f32::NAN; count];
+            solver.store_pressure(&mut pressure, min_rows);
+            let same = pressure
+                .iter()
+                .zip(&expected)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(
+                same,
+                "{cells} cells, {lanes:?}, {min_rows} rows a task:\n{pressure:?}\n{expected:?}"
+            );
+        }
+        assert!(
+            expected.iter().any(|&p| p != 0.0),
+            "{cells} cells: trivial field"
+        );
+    }
+}
+
+#[test]
+fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
+    for cells in [3, 4, 5, 9, 10, 17, 34, 53] {
+        let count = cells * cells;
+        let u: Vec<f32> = (0..count)
+            .map(|i| ((i * 41 % 19) as f32 - 9.0) * 0.6)
+            .collect();
+        let v: Vec<f32> = (0..count)
+            .map(|i| ((i * 29 % 31) as f32 - 15.0) * 0.5)
+            .collect();
+        for iterations in [0, 1, 5, 11] {
+            let expected = reference_solve(&u, &v, cells, iterations);
+            // One iteration a pass (the order before waves), waves deeper than the grid is
+            // tall, and waves that do not divide the iterations.
+            for wave in [1, 2, 3, 4, 8, 40] {
+                for lanes in Lanes::available() {
+                    let mut solver = PressureSolver::new(cells);
+                    solver.load_divergence(&u, &v, cells);
+                    match lanes {
+                        Lanes::Plain => {
+                            solver.sweep_in_step(iterations, wave, |row| row.relax(GaussSeidel))
+                        }
+                        // SAFETY: `Lanes::available` lists AVX2 only where the CPU has it.
+                        #[cfg(target_arch = "x86_64")]
+                        Lanes::Avx2 => unsafe {
+                            solver.sweep_in_step_avx2(iterations, wave, GaussSeidel)
+                        },
+                    }
+                    let mut pressure = vec![f32::NAN; count];
+                    solver.store_pressure(&mut pressure, cells);
+                    let same = pressure
+                        .iter()
+                        .zip(&expected)
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(
+                        same,
+                        "{cells} cells, {iterations} iterations, wave {wave}, {lanes:?}"
+                    );
+                }
+            }
+        }
+    }
+}
