@@ -269,6 +269,15 @@ fn mean_brightness(frame: &Frame, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
     sum as f64 / f64::from((x1 - x0) * (y1 - y0))
 }
 
+/// How many pixels of two frames of one size differ in any channel.
+fn pixels_differing(a: &Frame, b: &Frame) -> usize {
+    a.rgba8
+        .chunks_exact(4)
+        .zip(b.rgba8.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count()
+}
+
 fn distinct_pixels(frame: &Frame) -> usize {
     let mut pixels: Vec<&[u8]> = frame.rgba8.chunks_exact(4).collect();
     pixels.sort_unstable();

@@ -23,8 +23,7 @@ use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_over_read_only_depth, texture, uniform,
+    DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_read_only_depth,
 };
 use crate::gpu::passes::flame::{ADDITIVE, MIRRORED};
 use crate::gpu::passes::{scene_compute, weather_layer};
@@ -123,25 +122,7 @@ impl BoltPass {
         let build = PassBuilder::new(device, name).with_constants(&reads);
         let buffer = build.uniform_buffer::<BoltUniforms>("uniforms");
         // Binding 1: the scene's depth, read only with `BOLT_READS_SCENE_DEPTH`.
-        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-        let layout = build.bind_group_layout(&[
-            uniform(0, DRAW_STAGES),
-            texture(1, wgpu::ShaderStages::FRAGMENT, unfilterable),
-        ]);
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&build.label("bind_group")),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(targets.scene_depth_view()),
-                },
-            ],
-        });
+        let (layout, bind_group) = build.uniforms_and_scene_depth(&buffer, targets);
         let groups = [&frame.layout, &layout];
         let raster = |part, blend, reads_scene_depth: bool| RasterPipeline {
             part,

@@ -257,6 +257,27 @@ impl<'a> PassBuilder<'a> {
             })
     }
 
+    /// The layout and bind group of a pass drawn over the picture that reads its own uniforms
+    /// (`uniforms`, binding 0, both stages) and the scene's depth (binding 1, the fragment
+    /// stage, plain floats: [`Targets::scene_depth_view`]): the `bolt` and `rain` passes.
+    pub(crate) fn uniforms_and_scene_depth(
+        &self,
+        uniforms: &wgpu::Buffer,
+        targets: &Targets,
+    ) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let layout = self.bind_group_layout(&[
+            uniform(0, DRAW_STAGES),
+            texture(1, wgpu::ShaderStages::FRAGMENT, unfilterable),
+        ]);
+        let resources = [
+            uniforms.as_entire_binding(),
+            wgpu::BindingResource::TextureView(targets.scene_depth_view()),
+        ];
+        let bind_group = self.bind_group(&layout, resources);
+        (layout, bind_group)
+    }
+
     /// The bind group `NAME.bind_group` of `layout`: `resources` at bindings 0, 1, 2, … in
     /// order.
     pub(crate) fn bind_group<'r>(

@@ -19,8 +19,7 @@ use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_over_read_only_depth, texture, uniform,
+    DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_read_only_depth,
 };
 use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
@@ -95,25 +94,7 @@ impl RainPass {
         let build = PassBuilder::new(device, name).with_constants(&reads);
         let buffer = build.uniform_buffer::<RainUniforms>("uniforms");
         // Binding 1: the scene's depth, read only with `RAIN_READS_SCENE_DEPTH`.
-        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-        let layout = build.bind_group_layout(&[
-            uniform(0, DRAW_STAGES),
-            texture(1, wgpu::ShaderStages::FRAGMENT, unfilterable),
-        ]);
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&build.label("bind_group")),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(targets.scene_depth_view()),
-                },
-            ],
-        });
+        let (layout, bind_group) = build.uniforms_and_scene_depth(&buffer, targets);
         let pipeline = build.raster_pipeline(&RasterPipeline {
             part: None,
             module: &module,

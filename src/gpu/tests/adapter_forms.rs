@@ -68,12 +68,7 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
         for compositor in compositors {
             let config = fog_config((96, 54), compositor, Readback::default());
             let (lattice, hashed) = with_and_without_lattice(&ctx, &scene, &config, &inputs);
-            let differing = lattice
-                .rgba8
-                .chunks_exact(4)
-                .zip(hashed.rgba8.chunks_exact(4))
-                .filter(|(a, b)| a != b)
-                .count();
+            let differing = pixels_differing(&lattice, &hashed);
             assert_eq!(differing, 0, "{compositor:?} from {camera:?}");
             assert!(
                 distinct_pixels(&lattice) > 200,

@@ -50,17 +50,7 @@ fn the_compute_scene_draws_the_raster_picture() {
         "the compute scene renders the same bytes twice"
     );
 
-    // The two fog compositors differ by half-float rounding, and pixel centres on an edge two
-    // faces share may fall to the other face: the goldens' default tolerance holds.
-    let seen = compare(&image(&raster), &image(&compute), &Tolerance::DEFAULT);
-    assert!(
-        seen.passed && seen.mean_abs_diff < 0.5 && seen.ssim > 0.995,
-        "{} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
-        seen.pixels_over,
-        seen.fraction_over * 100.0,
-        seen.mean_abs_diff,
-        seen.ssim
-    );
+    assert_within_default_tolerance(&raster, &compute);
 
     // The walker is drawn by the compute pass too: without its capsules the picture changes.
     let without = render(
@@ -70,12 +60,7 @@ fn the_compute_scene_draws_the_raster_picture() {
             ..inputs
         },
     );
-    let changed = compute
-        .rgba8
-        .chunks_exact(4)
-        .zip(without.rgba8.chunks_exact(4))
-        .filter(|(a, b)| a != b)
-        .count();
+    let changed = pixels_differing(&compute, &without);
     assert!(changed > 20, "the walker changed {changed} pixels");
 }
 
@@ -125,15 +110,7 @@ fn the_compute_scene_with_weather_draws_the_raster_picture() {
     assert!(renderer.scene_in_compute());
     let compute = render(&mut renderer, &inputs);
 
-    let seen = compare(&image(&raster), &image(&compute), &Tolerance::DEFAULT);
-    assert!(
-        seen.passed && seen.mean_abs_diff < 0.5 && seen.ssim > 0.995,
-        "{} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
-        seen.pixels_over,
-        seen.fraction_over * 100.0,
-        seen.mean_abs_diff,
-        seen.ssim
-    );
+    assert_within_default_tolerance(&raster, &compute);
 
     // The weather layer: the same drops and bolt, hidden behind the same pillars.
     let alphas = |frame: &Frame| -> Vec<f32> {
@@ -156,5 +133,20 @@ fn the_compute_scene_with_weather_draws_the_raster_picture() {
     assert!(
         differing * 100 <= covered,
         "{differing} of {covered} covered pixels of the weather layer differ"
+    );
+}
+
+/// The raster and compute compositors' frames within the goldens' default tolerance: they
+/// differ by half-float rounding, and pixel centres on an edge two faces share may fall to the
+/// other face.
+fn assert_within_default_tolerance(raster: &Frame, compute: &Frame) {
+    let seen = compare(&image(raster), &image(compute), &Tolerance::DEFAULT);
+    assert!(
+        seen.passed && seen.mean_abs_diff < 0.5 && seen.ssim > 0.995,
+        "{} px over 8 levels ({:.4} %), mean {:.3}, SSIM {:.5}",
+        seen.pixels_over,
+        seen.fraction_over * 100.0,
+        seen.mean_abs_diff,
+        seen.ssim
     );
 }
