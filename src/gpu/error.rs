@@ -143,6 +143,13 @@ pub enum GpuError {
         message: String,
     },
 
+    /// The thread that copies finished frames out of mapped memory could not start or stopped.
+    #[error("reading frames back from the GPU failed: {message}")]
+    ReadbackThread {
+        /// What went wrong.
+        message: String,
+    },
+
     /// A finished frame could not be read back.
     #[error("reading frame {frame_index} back from the GPU failed: {message}")]
     Readback {

@@ -39,8 +39,9 @@
 //! - `encode` (shaders/encode.wgsl): linear light to 8-bit sRGB, the only place that
 //!   conversion happens.
 //!
-//! Then `readback.rs` copies the picture (and, when asked, the linear target and the fog
-//! and weather layers as half floats) into a ring of staging buffers. Shared WGSL lives in
+//! Then `readback/` copies the picture (and, when asked, the linear target and the fog
+//! and weather layers as half floats) into a ring of staging buffers, which a thread of its
+//! own copies out of mapped memory. Shared WGSL lives in
 //! shaders/common.wgsl, shaders/noise.wgsl, shaders/fires.wgsl (the fires as lights, which
 //! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`) and shaders/lamps.wgsl
 //! (the lamps and their shadow maps, from `lamp_lights.rs`), assembled by `shaders.rs`.

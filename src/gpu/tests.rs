@@ -433,6 +433,27 @@ fn frames_come_back_in_order_and_match_single_renders() {
 }
 
 #[test]
+fn a_renderer_dropped_with_frames_in_flight_unmaps_and_stops() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    let maps = flat_maps(&scene, 1.0);
+    for in_flight in [1, FRAMES_IN_FLIGHT] {
+        let mut r = renderer(&ctx, &scene, 32, 18, View::Fog);
+        for index in 0..in_flight as u32 {
+            let returned = r.submit(&inputs(&scene, &maps, index));
+            assert!(returned.unwrap_or_else(|e| panic!("{e}")).is_none());
+        }
+        assert_eq!(r.frames_in_flight(), in_flight);
+        // Dropping waits for the readback thread to finish (and unmap) the frames it holds.
+        drop(r);
+    }
+    // The device is still usable afterwards.
+    let mut r = renderer(&ctx, &scene, 32, 18, View::Fog);
+    let frame = render(&mut r, &inputs(&scene, &maps, 0));
+    assert_eq!(frame.rgba8.len(), 32 * 18 * 4);
+}
+
+#[test]
 fn every_view_draws_something_of_its_own() {
     let Some(ctx) = context() else { return };
     let scene = Scene::default();

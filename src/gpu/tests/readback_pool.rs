@@ -4,7 +4,7 @@
 
 use super::context;
 use crate::frame::View;
-use crate::gpu::Compositor;
+use crate::gpu::{Compositor, FRAMES_IN_FLIGHT};
 use crate::output::writer::{ImageFormat, WriteJob};
 use crate::pipeline::{FrameJob, LoopOptions, Silent, StillOptions, run_frames_with, still};
 use crate::scene::Scene;
@@ -58,8 +58,10 @@ fn frame_buffers_are_recycled_and_bytes_match_a_still() {
         .unwrap();
         let buffers = stats.gpu.frame_buffers;
         assert_eq!(stats.rendered, FRAMES as usize);
+        // Alive at once: the frames the readback thread has copied ahead, one in the loop's
+        // hands, the encoder's and its queue of two.
         assert!(
-            buffers.allocated <= 8,
+            buffers.allocated <= FRAMES_IN_FLIGHT + 4,
             "{width}x{height}: {buffers:?}: the pool should recycle, not allocate per frame"
         );
         assert_eq!(

@@ -1,10 +1,13 @@
 //! Getting finished frames back from the GPU without stalling it: a fixed ring of staging
 //! buffers, each mapped asynchronously after its frame is submitted.
 //!
-//! Frame N is copied into one slot and mapped; the caller gets it back only when the ring is
-//! full and a slot is needed again (or at `finish`), by which time the GPU has usually long
-//! finished it and is busy with frames N + 1 and N + 2. Frames come back in submission
-//! order. Memory is bounded by the ring: `slots × padded row × height` bytes per picture.
+//! Frame N is copied into one slot and mapped, and handed to the ring's copier thread
+//! (`copier.rs`), which waits until the GPU has finished it, copies it out of mapped memory
+//! into a pooled buffer and unmaps the slot. The frame loop's thread only records and submits:
+//! it gets frame N back when the ring is full and its slot is needed again (or at `finish`),
+//! by which time the copier has usually long finished it while the GPU works on the frames
+//! after it. Frames come back in submission order. Memory is bounded by the ring:
+//! `slots × padded row × height` bytes per picture.
 //!
 //! A slot always holds the 8-bit sRGB picture; [`Readback`] adds a staging buffer per slot for
 //! the linear half-float colour target (`--format exr`), one for the fog layer and, for scenes
@@ -15,12 +18,16 @@
 //! The checks that a frame's staging buffers fit the device ([`check_frame_size`]) live here,
 //! beside the sizes they check.
 
+mod copier;
+
 use std::collections::VecDeque;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use copier::{Copier, CopyJob};
+
 use crate::frame::Frame;
-use crate::frame_pool::{FrameBytes, FramePool, FramePoolStats};
+use crate::frame_pool::{FramePool, FramePoolStats};
 use crate::gpu::GpuError;
 
 /// Which pictures each frame reads back besides the 8-bit sRGB picture, which always comes
@@ -42,12 +49,38 @@ pub struct Readback {
     pub weather_layer_f16: bool,
 }
 
-/// Read-back 8-bit pictures this large and larger are copied out on several threads (a
-/// 1920×1080 picture is 8.3 MB).
-const PARALLEL_COPY_BYTES: usize = 4 << 20;
+/// Staging memory a ring may take in all before it gets fewer slots (never fewer than
+/// [`MIN_RING_SLOTS`]).
+const RING_STAGING_BUDGET_BYTES: u64 = 256 << 20;
 
-/// Bytes each rayon task copies of a picture whose rows have no padding.
-const PARALLEL_COPY_BLOCK: usize = 1 << 20;
+/// The fewest slots a ring has: one the GPU fills while the copier empties another and the
+/// frame loop's thread records a third.
+const MIN_RING_SLOTS: usize = 3;
+
+/// Slots for a ring of `width` × `height` frames reading back what `readback` asks for (the
+/// weather layer only with `weather`): `max_slots` while they fit
+/// [`RING_STAGING_BUDGET_BYTES`] (a 3840×2160 ring of 8-bit pictures takes 6 × 33 MB), fewer
+/// for large frames with half-float pictures, and never fewer than [`MIN_RING_SLOTS`].
+pub(crate) fn ring_slots(
+    (width, height): (u32, u32),
+    readback: Readback,
+    weather: bool,
+    max_slots: usize,
+) -> usize {
+    let half_float_pictures = [
+        readback.linear_f16,
+        readback.fog_layer_f16,
+        readback.weather_layer_f16 && weather,
+    ]
+    .into_iter()
+    .filter(|&read| read)
+    .count() as u64;
+    let slot_bytes = staging_bytes(width, height, Texels::Rgba8)
+        + half_float_pictures * staging_bytes(width, height, Texels::Rgba16Float);
+    let fitting =
+        usize::try_from(RING_STAGING_BUDGET_BYTES / slot_bytes.max(1)).unwrap_or(usize::MAX);
+    fitting.min(max_slots).max(MIN_RING_SLOTS.min(max_slots))
+}
 
 /// Idle 8-bit frame buffers the ring's [`FramePool`] keeps for a ring of `slots`: as many as
 /// can be alive at once downstream of it on this machine (the writer pool's encoders and its
@@ -82,8 +115,7 @@ impl Texels {
 /// This is the one place the 256-byte row alignment is handled: `copy_texture_to_buffer`
 /// requires `bytes_per_row` to be a multiple of `wgpu::COPY_BYTES_PER_ROW_ALIGNMENT` (256), so
 /// each row (4 bytes a pixel for RGBA8, 8 for half-float RGBA) is padded up to it in the
-/// staging buffer, and [`ReadbackRing::wait_oldest`] drops the padding when it copies the rows
-/// out. (`write_texture` has no such rule.)
+/// staging buffer, and the copier (`copier.rs`) drops the padding when it copies the rows out. (`write_texture` has no such rule.)
 pub(crate) fn padded_bytes_per_row(width: u32, texels: Texels) -> u32 {
     let unpadded = width * texels.bytes_per_pixel();
     unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
@@ -107,12 +139,14 @@ pub(crate) struct ReadbackSources<'a> {
 }
 
 /// One staging buffer and the layout of the picture copied into it.
+#[derive(Clone)]
 struct Staging {
     buffer: wgpu::Buffer,
     texels: Texels,
 }
 
 /// One slot of the ring: a staging buffer per picture read back.
+#[derive(Clone)]
 struct Slot {
     srgb8: Staging,
     linear_f16: Option<Staging>,
@@ -149,28 +183,21 @@ impl Slot {
     }
 }
 
-/// A submitted frame whose staging buffers are being mapped.
-struct InFlight {
-    slot: usize,
-    frame_index: u32,
-    submission: wgpu::SubmissionIndex,
-    /// One per buffer of the slot, in [`Slot::stagings`] order.
-    mapped: Vec<mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>>,
-}
-
 /// The ring of staging buffers.
 pub(crate) struct ReadbackRing {
+    /// The loop's handles on the slots' buffers (the copier holds clones of the same buffers).
     slots: Vec<Slot>,
-    /// Oldest first.
-    in_flight: VecDeque<InFlight>,
+    /// Slots whose frames were submitted and have not come back, oldest first.
+    busy: VecDeque<usize>,
     /// The slot the next frame goes to (always free when the ring is not full: frames leave in
     /// the order they came).
     next_slot: usize,
-    width: u32,
-    height: u32,
-    /// Seconds [`ReadbackRing::wait_oldest`] was blocked until a frame was done and mapped.
+    /// The thread that waits for each frame, copies it out and unmaps its slot.
+    copier: Copier,
+    /// Seconds [`ReadbackRing::wait_oldest`] was blocked until the oldest frame was done on the
+    /// GPU, mapped and copied out.
     pub(crate) wait_s: f64,
-    /// Seconds [`ReadbackRing::wait_oldest`] spent copying frames out of the mapped buffers.
+    /// Seconds the copier spent copying frames out of the mapped buffers (on its own thread).
     pub(crate) copy_s: f64,
     /// Where the 8-bit pictures handed on are copied to, and come back to once consumed.
     pool: FramePool,
@@ -180,15 +207,15 @@ impl ReadbackRing {
     /// A ring of `slots` (at least 1) slots for `width` × `height` frames, each with the
     /// buffers `readback` asks for (the weather layer's only with `weather`: the scene has
     /// weather). With `readback.fog_layer_f16` every [`ReadbackRing::record_copy`] must be
-    /// given the fog layer, and with a weather layer the weather layer.
+    /// given the fog layer, and with a weather layer the weather layer. Fails only when the
+    /// copier's thread cannot be started.
     pub(crate) fn new(
         device: &wgpu::Device,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         slots: usize,
         readback: Readback,
         weather: bool,
-    ) -> Self {
+    ) -> Result<Self, GpuError> {
         let staging = |slot: usize, picture: &str, texels: Texels| {
             let label = format!("readback.slot{slot}.{picture}");
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -200,7 +227,7 @@ impl ReadbackRing {
             Staging { buffer, texels }
         };
         let pool = FramePool::new(spare_frame_buffers(slots.max(1)));
-        let slots = (0..slots.max(1))
+        let slots: Vec<Slot> = (0..slots.max(1))
             .map(|slot| Slot {
                 srgb8: staging(slot, "srgb8", Texels::Rgba8),
                 linear_f16: readback
@@ -213,16 +240,16 @@ impl ReadbackRing {
                     .then(|| staging(slot, "weather_f16", Texels::Rgba16Float)),
             })
             .collect();
-        ReadbackRing {
+        let copier = Copier::spawn(device, slots.clone(), (width, height), pool.clone())?;
+        Ok(ReadbackRing {
             slots,
-            in_flight: VecDeque::new(),
+            busy: VecDeque::new(),
             next_slot: 0,
-            width,
-            height,
+            copier,
             wait_s: 0.0,
             copy_s: 0.0,
             pool,
-        }
+        })
     }
 
     /// What the ring's frame buffer pool has done so far.
@@ -232,12 +259,12 @@ impl ReadbackRing {
 
     /// Frames submitted and not yet returned.
     pub(crate) fn in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.busy.len()
     }
 
     /// Whether every slot holds a frame not yet returned.
     pub(crate) fn is_full(&self) -> bool {
-        self.in_flight.len() >= self.slots.len()
+        self.busy.len() >= self.slots.len()
     }
 
     /// Records the copies of the pictures into the next free slot and returns that slot. The
@@ -248,6 +275,7 @@ impl ReadbackRing {
         sources: &ReadbackSources<'_>,
     ) -> usize {
         let slot = self.next_slot;
+        let (width, height) = self.copier.size();
         for (staging, texture) in self.slots[slot].pairs(sources) {
             encoder.copy_texture_to_buffer(
                 texture.as_image_copy(),
@@ -255,13 +283,13 @@ impl ReadbackRing {
                     buffer: &staging.buffer,
                     layout: wgpu::TexelCopyBufferLayout {
                         offset: 0,
-                        bytes_per_row: Some(padded_bytes_per_row(self.width, staging.texels)),
-                        rows_per_image: Some(self.height),
+                        bytes_per_row: Some(padded_bytes_per_row(width, staging.texels)),
+                        rows_per_image: Some(height),
                     },
                 },
                 wgpu::Extent3d {
-                    width: self.width,
-                    height: self.height,
+                    width,
+                    height,
                     depth_or_array_layers: 1,
                 },
             );
@@ -270,13 +298,13 @@ impl ReadbackRing {
     }
 
     /// Starts mapping every buffer of `slot` once `submission` (which holds its copies) is
-    /// done.
+    /// done, and hands the frame to the copier, which copies it out as soon as it is mapped.
     pub(crate) fn start_map(
         &mut self,
         slot: usize,
         frame_index: u32,
         submission: wgpu::SubmissionIndex,
-    ) {
+    ) -> Result<(), GpuError> {
         let mapped = self.slots[slot]
             .stagings()
             .map(|staging| {
@@ -284,151 +312,35 @@ impl ReadbackRing {
                 staging
                     .buffer
                     .map_async(wgpu::MapMode::Read, .., move |result| {
-                        // The receiver only goes away with the ring; nothing to do then.
+                        // The receiver only goes away with the copier; nothing to do then.
                         let _ = sender.send(result);
                     });
                 mapped
             })
             .collect();
-        self.in_flight.push_back(InFlight {
+        self.copier.send(CopyJob {
             slot,
             frame_index,
             submission,
             mapped,
-        });
+        })?;
+        self.busy.push_back(slot);
         self.next_slot = (slot + 1) % self.slots.len();
+        Ok(())
     }
 
     /// Waits for the oldest frame in flight and returns it, rows unpadded; `None` when nothing
     /// is in flight.
-    pub(crate) fn wait_oldest(&mut self, device: &wgpu::Device) -> Result<Option<Frame>, GpuError> {
-        let Some(flight) = self.in_flight.pop_front() else {
+    pub(crate) fn wait_oldest(&mut self) -> Result<Option<Frame>, GpuError> {
+        let Some(slot) = self.busy.pop_front() else {
             return Ok(None);
         };
         let started = Instant::now();
-        let poll_error = |error: wgpu::PollError| GpuError::Poll {
-            message: error.to_string(),
-        };
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(flight.submission.clone()),
-                timeout: None,
-            })
-            .map_err(poll_error)?;
-        let readback_error = |message: String| GpuError::Readback {
-            frame_index: flight.frame_index,
-            message,
-        };
-        for mapped in &flight.mapped {
-            // Waiting on the submission runs the map callbacks; a few more waits cover
-            // backends that deliver them one poll late.
-            let mut result = mapped.try_recv();
-            for _ in 0..8 {
-                if result.is_ok() {
-                    break;
-                }
-                device
-                    .poll(wgpu::PollType::wait_indefinitely())
-                    .map_err(poll_error)?;
-                result = mapped.try_recv();
-            }
-            match result {
-                Ok(Ok(())) => {}
-                Ok(Err(error)) => return Err(readback_error(error.to_string())),
-                Err(_) => return Err(readback_error("the buffer was never mapped".into())),
-            }
-        }
-
-        let copying = Instant::now();
-        self.wait_s += (copying - started).as_secs_f64();
-        let slot = &self.slots[flight.slot];
-        let values = (self.width * self.height * 4) as usize;
-        let srgb8_read = self.read_rgba8(&slot.srgb8);
-        // Half floats lie in the buffer as the texture stores them: little-endian.
-        let half_floats = |staging: &Staging| {
-            let mut bits = Vec::with_capacity(values);
-            self.read_rows(staging, |row| {
-                bits.extend(
-                    row.chunks_exact(2)
-                        .map(|pair| u16::from_le_bytes([pair[0], pair[1]])),
-                );
-            })
-            .map(|()| bits)
-        };
-        let linear_f16 = slot.linear_f16.as_ref().map(half_floats).transpose();
-        let fog_f16 = slot.fog_f16.as_ref().map(half_floats).transpose();
-        let weather_f16 = slot.weather_f16.as_ref().map(half_floats).transpose();
-        // Unmapped before any error is returned, so the slot can be mapped again.
-        for staging in slot.stagings() {
-            staging.buffer.unmap();
-        }
-        self.copy_s += copying.elapsed().as_secs_f64();
-        let rgba8 = srgb8_read.map_err(readback_error)?;
-        Ok(Some(Frame {
-            frame_index: flight.frame_index,
-            width: self.width,
-            height: self.height,
-            rgba8,
-            linear_f16: linear_f16.map_err(readback_error)?,
-            fog_f16: fog_f16.map_err(readback_error)?,
-            weather_f16: weather_f16.map_err(readback_error)?,
-        }))
-    }
-
-    /// The 8-bit picture of a mapped staging buffer, rows without their padding, copied once
-    /// into a buffer of the ring's [`FramePool`] (the padding is dropped in that one copy; rows
-    /// of a multiple of 256 bytes, as at 1920 or 3840 wide, have none and go as one block).
-    /// Pictures of [`PARALLEL_COPY_BYTES`] and more are copied on rayon's threads: at 1920×1080
-    /// one thread's copy out of mapped memory costs the frame loop's thread a millisecond or
-    /// so; smaller ones are not worth waking the threads for.
-    fn read_rgba8(&self, staging: &Staging) -> Result<FrameBytes, String> {
-        use rayon::prelude::*;
-        let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
-        let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
-        let height = self.height as usize;
-        let bytes = unpadded * height;
-        let view = staging
-            .buffer
-            .get_mapped_range(..)
-            .map_err(|error| error.to_string())?;
-        let mapped: &[u8] = &view;
-        let copy = |out: &mut [u8]| {
-            let parallel = bytes >= PARALLEL_COPY_BYTES;
-            match (padded == unpadded, parallel) {
-                (true, false) => out.copy_from_slice(&mapped[..bytes]),
-                (true, true) => out
-                    .par_chunks_mut(PARALLEL_COPY_BLOCK)
-                    .zip(mapped[..bytes].par_chunks(PARALLEL_COPY_BLOCK))
-                    .for_each(|(block, from)| block.copy_from_slice(from)),
-                (false, false) => {
-                    for (row, padded_row) in
-                        out.chunks_exact_mut(unpadded).zip(mapped.chunks(padded))
-                    {
-                        row.copy_from_slice(&padded_row[..unpadded]);
-                    }
-                }
-                (false, true) => out
-                    .par_chunks_mut(unpadded)
-                    .zip(mapped.par_chunks(padded))
-                    .with_min_len(64)
-                    .for_each(|(row, padded_row)| row.copy_from_slice(&padded_row[..unpadded])),
-            }
-        };
-        Ok(self.pool.take_filled(bytes, copy))
-    }
-
-    /// Hands each row of a mapped staging buffer to `row`, top to bottom, without the padding.
-    fn read_rows(&self, staging: &Staging, mut row: impl FnMut(&[u8])) -> Result<(), String> {
-        let padded = padded_bytes_per_row(self.width, staging.texels) as usize;
-        let unpadded = (self.width * staging.texels.bytes_per_pixel()) as usize;
-        let view = staging
-            .buffer
-            .get_mapped_range(..)
-            .map_err(|error| error.to_string())?;
-        for padded_row in view.chunks_exact(padded).take(self.height as usize) {
-            row(&padded_row[..unpadded]);
-        }
-        Ok(())
+        let copied = self.copier.receive()?;
+        self.wait_s += started.elapsed().as_secs_f64();
+        self.copy_s += copied.copy_s;
+        debug_assert_eq!(copied.slot, slot, "frames come back in submission order");
+        copied.frame.map(Some)
     }
 }
 
@@ -474,6 +386,23 @@ mod tests {
         assert_eq!(padded_bytes_per_row(65, Texels::Rgba8), 512);
         assert_eq!(padded_bytes_per_row(640, Texels::Rgba8), 2560);
         assert_eq!(staging_bytes(33, 17, Texels::Rgba8), 256 * 17);
+    }
+
+    #[test]
+    fn large_frames_with_half_float_pictures_get_fewer_slots() {
+        let plain = Readback::default();
+        let every = Readback {
+            linear_f16: true,
+            fog_layer_f16: true,
+            weather_layer_f16: true,
+        };
+        assert_eq!(ring_slots((1920, 1080), plain, false, 6), 6);
+        assert_eq!(ring_slots((3840, 2160), plain, false, 6), 6);
+        // 33 MB + 3 × 66 MB a slot: one would fit the budget; three are the least.
+        assert_eq!(ring_slots((3840, 2160), every, true, 6), 3);
+        // Without weather the weather layer is not read back: 33 + 2 × 66 MB.
+        assert_eq!(ring_slots((1920, 1080), every, false, 6), 6);
+        assert_eq!(ring_slots((160, 90), every, true, 2), 2);
     }
 
     #[test]
