@@ -17,7 +17,7 @@ use std::arch::x86_64::__m256;
 
 use super::lanes::{self, Lanes};
 use super::stages::flush;
-use super::stencil::{divergence_at, row, rows_beside};
+use super::stencil::{divergence_run, row, rows_beside};
 
 /// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
 /// once.
@@ -205,6 +205,66 @@ fn relax_row<'a>(
     }
 }
 
+/// Row `y` of the divergence for [`PressureSolver::load_divergence`]: computed in grid order
+/// into `grid_row` (`2 * half` long, 0 past `cells`), then dealt to the colours' rows.
+struct DivergenceRow<'a> {
+    cells: usize,
+    y: usize,
+    u: &'a [f32],
+    v: &'a [f32],
+    grid_row: &'a mut [f32],
+    even_row: &'a mut [f32],
+    odd_row: &'a mut [f32],
+}
+
+impl DivergenceRow<'_> {
+    #[inline(always)]
+    fn run(self) {
+        let (cells, y) = (self.cells, self.y);
+        if y == 0 || y == cells - 1 {
+            self.even_row.fill(0.0);
+            self.odd_row.fill(0.0);
+            return;
+        }
+        let grid_row = self.grid_row;
+        let (v_below, v_above) = rows_beside(self.v, cells, y);
+        divergence_run(
+            &mut grid_row[1..cells - 1],
+            1,
+            row(self.u, cells, y),
+            v_below,
+            v_above,
+        );
+        grid_row[0] = 0.0;
+        grid_row[cells - 1] = 0.0;
+        // The colour whose row starts at `x = 0` takes the even columns.
+        let (from_even, from_odd) = if first_x(0, y) == 0 {
+            (self.even_row, self.odd_row)
+        } else {
+            (self.odd_row, self.even_row)
+        };
+        for ((even, odd), pair) in from_even
+            .iter_mut()
+            .zip(from_odd.iter_mut())
+            .zip(grid_row.chunks_exact(2))
+        {
+            *even = pair[0];
+            *odd = pair[1];
+        }
+    }
+
+    /// [`DivergenceRow::run`] compiled for AVX2: the same operations on each cell, so the
+    /// same bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self) {
+        self.run();
+    }
+}
+
 /// First `x` of colour `colour` in row `y`.
 #[inline(always)]
 fn first_x(colour: usize, y: usize) -> usize {
@@ -224,9 +284,15 @@ impl PressureSolver {
         }
     }
 
-    /// Loads the divergence of `(u, v)` (`stencil::divergence_at`, 0 on the border), both
-    /// colours of a row in one pass, so `u` and `v` are read once.
-    pub(super) fn load_divergence(&mut self, u: &[f32], v: &[f32], min_rows: usize) {
+    /// Loads the divergence of `(u, v)` (`stencil::divergence_run`, 0 on the border): each row
+    /// in grid order into scratch (`stencil::divergence_run`, a loop that vectorises), then
+    /// split between the colours, so `u` and `v` are read once.
+    pub(super) fn load_divergence(
+        &mut self,
+        u: &[f32],
+        v: &[f32],
+        (lanes, min_rows): (Lanes, usize),
+    ) {
         let (cells, half) = (self.cells, self.half);
         let [div_even, div_odd] = &mut self.divergence;
         div_even
@@ -234,23 +300,27 @@ impl PressureSolver {
             .zip(div_odd.par_chunks_mut(half))
             .enumerate()
             .with_min_len(min_rows)
-            .for_each(|(y, (even_row, odd_row))| {
-                for (colour, div_row) in [(0, even_row), (1, odd_row)] {
-                    div_row.fill(0.0);
-                    if y == 0 || y == cells - 1 {
-                        continue;
+            // Two slots a pair for every slot of a colour; past `cells` (odd grids) it stays 0.
+            .for_each_init(
+                || vec![0.0f32; 2 * half],
+                |grid_row, (y, (even_row, odd_row))| {
+                    let row = DivergenceRow {
+                        cells,
+                        y,
+                        u,
+                        v,
+                        grid_row,
+                        even_row,
+                        odd_row,
+                    };
+                    match lanes {
+                        Lanes::Plain => row.run(),
+                        // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                        #[cfg(target_arch = "x86_64")]
+                        Lanes::Avx2 => unsafe { row.run_avx2() },
                     }
-                    let u_row = row(u, cells, y);
-                    let (v_below, v_above) = rows_beside(v, cells, y);
-                    let start = first_x(colour, y);
-                    for (k, div) in div_row.iter_mut().enumerate() {
-                        let x = start + 2 * k;
-                        if x >= 1 && x + 1 < cells {
-                            *div = divergence_at(u_row, v_below, v_above, x);
-                        }
-                    }
-                }
-            });
+                },
+            );
     }
 
     /// Runs `iterations` red-black Gauss-Seidel sweeps: colour 0 from colour 1, then colour 1

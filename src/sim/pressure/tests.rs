@@ -108,7 +108,7 @@ fn split_solver_matches_plain_red_black_bit_for_bit() {
             .flat_map(|lanes| [(lanes, 1), (lanes, cells)])
         {
             let mut solver = PressureSolver::new(cells);
-            solver.load_divergence(&u, &v, min_rows);
+            solver.load_divergence(&u, &v, (lanes, min_rows));
             solver.iterate(7, (lanes, min_rows));
             let mut pressure = vec![f32::NAN; count];
             solver.store_pressure(&mut pressure, min_rows);
@@ -145,7 +145,7 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
             for wave in [1, 2, 3, 4, 8, 40] {
                 for lanes in Lanes::available() {
                     let mut solver = PressureSolver::new(cells);
-                    solver.load_divergence(&u, &v, cells);
+                    solver.load_divergence(&u, &v, (lanes, cells));
                     match lanes {
                         Lanes::Plain => {
                             solver.sweep_in_step(iterations, wave, |row| row.relax(GaussSeidel))
