@@ -457,7 +457,7 @@ impl PressureSolver {
                 let standing = depth.min(step.div_ceil(SPACING));
                 let rows = (0..standing)
                     .map(|k| step - SPACING * k)
-                    .filter(|&p| p <= cells - 1);
+                    .filter(|&p| p < cells);
                 if SPACING == 2 {
                     for p in rows {
                         if p <= cells - 2 {
