@@ -14,7 +14,7 @@
 use super::grid::{hold, place_axis};
 use super::lanes::Lanes;
 use super::stages::flush;
-use super::stencil::divergence_at;
+use super::stencil::divergence_run;
 
 /// Cells traced and read together: enough to vectorise, small enough to stay in L1.
 pub(super) const RUN: usize = 32;
@@ -308,6 +308,11 @@ pub(super) struct FogCarry<'a> {
     pub(super) cell_world: f32,
     /// `fluid.fog: Sources`: the per-cell rates, the share a step keeps and the gain.
     pub(super) sources: Option<(&'a [f32], f32, f32)>,
+    /// Whether the shock (`su`, `sv`) may hold anything but zeros. Where it holds none, the
+    /// carry reads neither: the backtrace is `u · dt` where it was `(u + su) · dt`, the same
+    /// bits but for the sign of a zero shift (which moves no read position and leaves the
+    /// drift offsets the same once flushed), and every squeeze is exactly 1.
+    pub(super) shock_active: bool,
 }
 
 /// One row of the fog's four fields: density, off_x, off_z, lift.
@@ -351,6 +356,8 @@ impl FogCarry<'_> {
         let (cell_world, continuity_dt) = (self.cell_world, self.continuity_dt);
         let row = y * cells;
         let inner_row = y > 0 && y < cells - 1;
+        // A NaN or infinite continuity factor would turn zero spreads into squeezes.
+        let shock = self.shock_active || !continuity_dt.is_finite();
         let [u, v, su, sv] = self.air;
         let (u_row, v_row) = (&u[row..row + cells], &v[row..row + cells]);
         let (su_row, sv_row) = (&su[row..row + cells], &sv[row..row + cells]);
@@ -367,45 +374,25 @@ impl FogCarry<'_> {
         for start in (0..cells).step_by(RUN) {
             let len = RUN.min(cells - start);
             let end = start + len;
-            {
-                let (u_run, v_run) = (&u_row[start..end], &v_row[start..end]);
+            let (u_run, v_run) = (&u_row[start..end], &v_row[start..end]);
+            if shock {
                 let (su_run, sv_run) = (&su_row[start..end], &sv_row[start..end]);
                 for k in 0..len {
                     shift_x[k] = (u_run[k] + su_run[k]) * dt_s;
                     shift_y[k] = (v_run[k] + sv_run[k]) * dt_s;
                 }
+            } else {
+                for k in 0..len {
+                    shift_x[k] = u_run[k] * dt_s;
+                    shift_y[k] = v_run[k] * dt_s;
+                }
             }
             trace.place(cells, y, start, (&shift_x, &shift_y));
 
-            // The continuity exponent; the spread is 0 on the border cells.
-            squeezes.fill(0.0);
-            if inner_row {
-                let low = start.max(1);
-                let high = end.min(cells - 1);
-                for x in low..high {
-                    squeezes[x - start] = divergence_at(su_row, sv_below, sv_above, x);
-                }
-            }
-            let mut any_squeeze = false;
-            for spread in squeezes.iter_mut() {
-                let exponent = hold(
-                    -*spread * continuity_dt,
-                    -CONTINUITY_EXPONENT_LIMIT,
-                    CONTINUITY_EXPONENT_LIMIT,
-                );
-                any_squeeze |= exponent != 0.0;
-                *spread = exponent;
-            }
-            // exp(0) is exactly 1: skip the calls where there is no shock (most cells).
-            if any_squeeze {
-                for exponent in squeezes[..len].iter_mut() {
-                    *exponent = if *exponent == 0.0 {
-                        1.0
-                    } else {
-                        exponent.exp()
-                    };
-                }
+            if shock {
+                self.squeezes_into(&mut squeezes, len, (y, start), (su_row, sv_below, sv_above));
             } else {
+                // No shock: no spread, and exp(0) is exactly 1.
                 squeezes.fill(1.0);
             }
 
@@ -464,6 +451,53 @@ impl FogCarry<'_> {
             for value in lift_out.iter_mut() {
                 *value = flush(*value * settle);
             }
+        }
+    }
+}
+
+impl FogCarry<'_> {
+    /// The continuity factor `exp(-spread · continuity · dt)` of the run of `len` cells of row
+    /// `y` from column `start` into `squeezes`, `spread` the shock's divergence (0 on the
+    /// border cells; `su_row`, `sv_below`, `sv_above` as in `stencil::divergence_run`, the last
+    /// two only read on interior rows).
+    #[inline(always)]
+    fn squeezes_into(
+        &self,
+        squeezes: &mut [f32; RUN],
+        len: usize,
+        (y, start): (usize, usize),
+        (su_row, sv_below, sv_above): (&[f32], &[f32], &[f32]),
+    ) {
+        let cells = self.cells;
+        squeezes.fill(0.0);
+        if y > 0 && y < cells - 1 {
+            let (low, high) = (start.max(1), (start + len).min(cells - 1));
+            if low < high {
+                let out = &mut squeezes[low - start..high - start];
+                divergence_run(out, low, su_row, sv_below, sv_above);
+            }
+        }
+        let mut any_squeeze = false;
+        for spread in squeezes.iter_mut() {
+            let exponent = hold(
+                -*spread * self.continuity_dt,
+                -CONTINUITY_EXPONENT_LIMIT,
+                CONTINUITY_EXPONENT_LIMIT,
+            );
+            any_squeeze |= exponent != 0.0;
+            *spread = exponent;
+        }
+        // exp(0) is exactly 1: skip the calls where there is no shock (most cells).
+        if any_squeeze {
+            for exponent in squeezes[..len].iter_mut() {
+                *exponent = if *exponent == 0.0 {
+                    1.0
+                } else {
+                    exponent.exp()
+                };
+            }
+        } else {
+            squeezes.fill(1.0);
         }
     }
 }

@@ -232,9 +232,9 @@ impl FluidSim {
         after_stage("advect_velocity + walls");
         self.project_then_walls(self.pressure_rounds(), after_stage);
         after_stage("project: gradient + walls");
-        self.advect_shock(dt_s);
+        let shock_active = self.advect_shock(dt_s);
         after_stage("advect_shock");
-        self.carry_fog(dt_s);
+        self.carry_fog(dt_s, shock_active);
         after_stage("carry_fog");
         if self.params.fog_diffusion > 0.0 {
             self.diffuse_fog(dt_s);

@@ -17,11 +17,19 @@ use std::arch::x86_64::__m256;
 
 use super::lanes::{self, Lanes};
 use super::stages::flush;
-use super::stencil::{divergence_at, row, rows_beside};
+use super::stencil::{divergence_run, row, rows_beside};
 
 /// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
 /// once.
 const WAVE: u32 = 8;
+
+/// Rows between successive iterations of one pass of [`PressureSolver::sweep_in_step`] on a
+/// `cells`-wide grid: three where a pass's rows stay in the first-level cache (then the rows
+/// of one position of the pass overlap), else two (fewer rows held: 256² ran slower with
+/// three, 96² faster).
+fn wave_spacing(cells: usize) -> usize {
+    if cells <= 128 { 3 } else { 2 }
+}
 
 /// Pressure and divergence split by checkerboard colour (`(x + y) % 2`).
 #[derive(Debug, Clone)]
@@ -205,6 +213,66 @@ fn relax_row<'a>(
     }
 }
 
+/// Row `y` of the divergence for [`PressureSolver::load_divergence`]: computed in grid order
+/// into `grid_row` (`2 * half` long, 0 past `cells`), then dealt to the colours' rows.
+struct DivergenceRow<'a> {
+    cells: usize,
+    y: usize,
+    u: &'a [f32],
+    v: &'a [f32],
+    grid_row: &'a mut [f32],
+    even_row: &'a mut [f32],
+    odd_row: &'a mut [f32],
+}
+
+impl DivergenceRow<'_> {
+    #[inline(always)]
+    fn run(self) {
+        let (cells, y) = (self.cells, self.y);
+        if y == 0 || y == cells - 1 {
+            self.even_row.fill(0.0);
+            self.odd_row.fill(0.0);
+            return;
+        }
+        let grid_row = self.grid_row;
+        let (v_below, v_above) = rows_beside(self.v, cells, y);
+        divergence_run(
+            &mut grid_row[1..cells - 1],
+            1,
+            row(self.u, cells, y),
+            v_below,
+            v_above,
+        );
+        grid_row[0] = 0.0;
+        grid_row[cells - 1] = 0.0;
+        // The colour whose row starts at `x = 0` takes the even columns.
+        let (from_even, from_odd) = if first_x(0, y) == 0 {
+            (self.even_row, self.odd_row)
+        } else {
+            (self.odd_row, self.even_row)
+        };
+        for ((even, odd), pair) in from_even
+            .iter_mut()
+            .zip(from_odd.iter_mut())
+            .zip(grid_row.chunks_exact(2))
+        {
+            *even = pair[0];
+            *odd = pair[1];
+        }
+    }
+
+    /// [`DivergenceRow::run`] compiled for AVX2: the same operations on each cell, so the
+    /// same bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self) {
+        self.run();
+    }
+}
+
 /// First `x` of colour `colour` in row `y`.
 #[inline(always)]
 fn first_x(colour: usize, y: usize) -> usize {
@@ -224,9 +292,15 @@ impl PressureSolver {
         }
     }
 
-    /// Loads the divergence of `(u, v)` (`stencil::divergence_at`, 0 on the border), both
-    /// colours of a row in one pass, so `u` and `v` are read once.
-    pub(super) fn load_divergence(&mut self, u: &[f32], v: &[f32], min_rows: usize) {
+    /// Loads the divergence of `(u, v)` (`stencil::divergence_run`, 0 on the border): each row
+    /// in grid order into scratch (`stencil::divergence_run`, a loop that vectorises), then
+    /// split between the colours, so `u` and `v` are read once.
+    pub(super) fn load_divergence(
+        &mut self,
+        u: &[f32],
+        v: &[f32],
+        (lanes, min_rows): (Lanes, usize),
+    ) {
         let (cells, half) = (self.cells, self.half);
         let [div_even, div_odd] = &mut self.divergence;
         div_even
@@ -234,23 +308,27 @@ impl PressureSolver {
             .zip(div_odd.par_chunks_mut(half))
             .enumerate()
             .with_min_len(min_rows)
-            .for_each(|(y, (even_row, odd_row))| {
-                for (colour, div_row) in [(0, even_row), (1, odd_row)] {
-                    div_row.fill(0.0);
-                    if y == 0 || y == cells - 1 {
-                        continue;
+            // Two slots a pair for every slot of a colour; past `cells` (odd grids) it stays 0.
+            .for_each_init(
+                || vec![0.0f32; 2 * half],
+                |grid_row, (y, (even_row, odd_row))| {
+                    let row = DivergenceRow {
+                        cells,
+                        y,
+                        u,
+                        v,
+                        grid_row,
+                        even_row,
+                        odd_row,
+                    };
+                    match lanes {
+                        Lanes::Plain => row.run(),
+                        // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                        #[cfg(target_arch = "x86_64")]
+                        Lanes::Avx2 => unsafe { row.run_avx2() },
                     }
-                    let u_row = row(u, cells, y);
-                    let (v_below, v_above) = rows_beside(v, cells, y);
-                    let start = first_x(colour, y);
-                    for (k, div) in div_row.iter_mut().enumerate() {
-                        let x = start + 2 * k;
-                        if x >= 1 && x + 1 < cells {
-                            *div = divergence_at(u_row, v_below, v_above, x);
-                        }
-                    }
-                }
-            });
+                },
+            );
     }
 
     /// Runs `iterations` red-black Gauss-Seidel sweeps: colour 0 from colour 1, then colour 1
@@ -281,11 +359,19 @@ impl PressureSolver {
     fn sweep(&mut self, iterations: u32, (lanes, min_rows): (Lanes, usize), update: impl Update) {
         let cells = self.cells;
         if cells <= min_rows || rayon::current_num_threads() == 1 {
-            match lanes {
-                Lanes::Plain => self.sweep_in_step(iterations, WAVE, |row| row.relax(update)),
-                // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+            let relax = |row: RelaxRow<'_>| row.relax(update);
+            match (lanes, wave_spacing(cells)) {
+                (Lanes::Plain, 2) => self.sweep_in_step::<2>(iterations, WAVE, relax),
+                (Lanes::Plain, _) => self.sweep_in_step::<3>(iterations, WAVE, relax),
+                // SAFETY (both): `Lanes::Avx2` is only chosen where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Lanes::Avx2 => unsafe { self.sweep_in_step_avx2(iterations, WAVE, update) },
+                (Lanes::Avx2, 2) => unsafe {
+                    self.sweep_in_step_avx2::<2>(iterations, WAVE, update)
+                },
+                #[cfg(target_arch = "x86_64")]
+                (Lanes::Avx2, _) => unsafe {
+                    self.sweep_in_step_avx2::<3>(iterations, WAVE, update)
+                },
             }
             return;
         }
@@ -340,28 +426,55 @@ impl PressureSolver {
     /// still finds colour 1's rows `y` to `y + 2` of the last one. The same values as two
     /// half-sweeps, read while they are still in the cache. `relax` relaxes one row.
     ///
-    /// Up to `wave` iterations go down the grid in the same pass, each two rows behind the one
-    /// before it: iteration `t + 1`'s colour 0 row `y` needs iteration `t`'s colour 1 rows up
-    /// to `y + 1`, done when iteration `t` stands at row `y + 2`, and by then no row of colour
-    /// 0 that iteration `t` still reads has been replaced. Every row is computed from the same
-    /// values as with one iteration a pass, while the rows between stay in the cache.
+    /// Up to `wave` iterations go down the grid in the same pass, each `SPACING` rows (at
+    /// least two) behind the one before it: iteration `t + 1`'s colour 0 row `y` needs
+    /// iteration `t`'s colour 1 rows up to `y + 1`, done when iteration `t` stands at row
+    /// `y + 2`, and by then no row of colour 0 that iteration `t` still reads has been
+    /// replaced. Every row is computed from the same values as with one iteration a pass, while
+    /// the rows between stay in the cache.
+    ///
+    /// Two rows apart, each row reads the one relaxed just before it (iteration `t + 1`'s
+    /// colour 0 row `y` reads iteration `t`'s colour 1 row `y + 1`), so the CPU waits for
+    /// every row in turn. Three or more apart, that row was written one position of the pass
+    /// earlier, so colour 0's rows of every iteration go first, then colour 1's (each reading
+    /// only its own iteration's colour 0 row of this position), and the CPU overlaps them, at
+    /// the cost of a pass that holds more rows ([`wave_spacing`]).
     #[inline(always)]
-    fn sweep_in_step(&mut self, iterations: u32, wave: u32, mut relax: impl FnMut(RelaxRow<'_>)) {
+    fn sweep_in_step<const SPACING: usize>(
+        &mut self,
+        iterations: u32,
+        wave: u32,
+        mut relax: impl FnMut(RelaxRow<'_>),
+    ) {
+        const { assert!(SPACING >= 2) };
         let cells = self.cells;
         let mut done = 0;
         while done < iterations {
             let depth = wave.max(1).min(iterations - done) as usize;
-            // Iteration `k` of the wave stands at row `step - 2k`; at row `p` it relaxes colour
-            // 0's row `p` and colour 1's row `p - 1`.
-            for step in 1..cells + 2 * (depth - 1) {
-                for k in 0..depth.min(step.div_ceil(2)) {
-                    let p = step - 2 * k;
-                    if p > cells - 1 {
-                        continue;
+            // Iteration `k` of the wave stands at row `step - SPACING * k`; at row `p` it
+            // relaxes colour 0's row `p` and colour 1's row `p - 1`.
+            for step in 1..cells + SPACING * (depth - 1) {
+                let standing = depth.min(step.div_ceil(SPACING));
+                let rows = (0..standing)
+                    .map(|k| step - SPACING * k)
+                    .filter(|&p| p < cells);
+                if SPACING == 2 {
+                    for p in rows {
+                        if p <= cells - 2 {
+                            relax(self.own_row(0, p));
+                        }
+                        if p >= 2 {
+                            relax(self.own_row(1, p - 1));
+                        }
                     }
+                    continue;
+                }
+                for p in rows.clone() {
                     if p <= cells - 2 {
                         relax(self.own_row(0, p));
                     }
+                }
+                for p in rows {
                     if p >= 2 {
                         relax(self.own_row(1, p - 1));
                     }
@@ -377,8 +490,13 @@ impl PressureSolver {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn sweep_in_step_avx2(&mut self, iterations: u32, wave: u32, update: impl Update) {
-        self.sweep_in_step(iterations, wave, |row| row.relax_avx2(update));
+    unsafe fn sweep_in_step_avx2<const SPACING: usize>(
+        &mut self,
+        iterations: u32,
+        wave: u32,
+        update: impl Update,
+    ) {
+        self.sweep_in_step::<SPACING>(iterations, wave, |row| row.relax_avx2(update));
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:

@@ -142,7 +142,8 @@ impl FluidSim {
                 after_part("project: multigrid");
             }
             (solver, _) => {
-                self.solver.load_divergence(&self.u, &self.v, min_rows);
+                self.solver
+                    .load_divergence(&self.u, &self.v, (self.lanes, min_rows));
                 after_part("project: divergence");
                 if solver == PressureSolverKind::Sor {
                     let omega = self.params.sor_omega;
@@ -202,13 +203,14 @@ impl FluidSim {
             });
     }
 
-    /// The shock wave travels outward with itself and fades; it never enters solids.
-    pub(super) fn advect_shock(&mut self, dt_s: f32) {
+    /// The shock wave travels outward with itself and fades; it never enters solids. Returns
+    /// whether there was any shock to carry: where there was none, it is still all zeros, and
+    /// [`FluidSim::carry_fog`] need not read it.
+    pub(super) fn advect_shock(&mut self, dt_s: f32) -> bool {
         // Between blasts the shock is exactly zero (see `NEGLIGIBLE`), and advecting zeros gives
         // zeros: skipping is exact.
-        let active = |field: &[f32]| field.iter().any(|&value| value != 0.0);
-        if !active(&self.su) && !active(&self.sv) {
-            return;
+        if !any_nonzero(&self.su) && !any_nonzero(&self.sv) {
+            return false;
         }
         let cells = self.mapping.cells;
         let fade = (-self.params.shock_fade * dt_s).exp();
@@ -247,14 +249,17 @@ impl FluidSim {
             });
         std::mem::swap(&mut self.su, &mut self.su_next);
         std::mem::swap(&mut self.sv, &mut self.sv_next);
+        true
     }
 
     /// Everything the fog is, carried by the ordinary air plus the shock wave: density (emptied
     /// where the blow opens the air, piled where it closes, then drifting back to 1 — piles
     /// spill faster than holes refill — or, with `fluid.fog: Sources`, fading by
     /// `exp(-fade · dt)` while the sources add `rate · (1 - exp(-fade · dt)) / fade`), the drift offsets (relaxing toward
-    /// 0, clamped), and the lift (settling).
-    pub(super) fn carry_fog(&mut self, dt_s: f32) {
+    /// 0, clamped), and the lift (settling). `shock_active`: whether the shock may be anything
+    /// but zeros (what [`FluidSim::advect_shock`] returned); where it is not, the fog is
+    /// carried by the air alone, to the same bits (`advect::FogCarry::shock_active`).
+    pub(super) fn carry_fog(&mut self, dt_s: f32, shock_active: bool) {
         let cells = self.mapping.cells;
         let params = &self.params;
         let refill = 1.0 - (-params.refill * dt_s).exp();
@@ -297,6 +302,7 @@ impl FluidSim {
             drift_limit: params.drift_limit,
             cell_world: self.mapping.cell_size_world(),
             sources,
+            shock_active,
         };
         let lanes = self.lanes;
         self.density_next
@@ -314,6 +320,14 @@ impl FluidSim {
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
     }
+}
+
+/// Whether any value of `field` is not zero (`-0.0` counts as zero), a chunk at a time so the
+/// comparisons vectorise.
+fn any_nonzero(field: &[f32]) -> bool {
+    field
+        .chunks(64)
+        .any(|chunk| chunk.iter().fold(false, |any, &value| any | (value != 0.0)))
 }
 
 /// `fields` packed per cell into `scratch` for the plain read (`grid::pack_fields`); `None`

@@ -10,11 +10,31 @@
 
 use rayon::prelude::*;
 
-/// `du/dx + dv/dy` at column `x` of a row: `u_row` is `u` along the row, `v_below` and
-/// `v_above` are `v` along the rows before and after it. `x` must be an interior column.
+/// `du/dx + dv/dy` at a cell from its neighbours' values: `u` left and right of it, `v` below
+/// and above it.
 #[inline(always)]
-pub(super) fn divergence_at(u_row: &[f32], v_below: &[f32], v_above: &[f32], x: usize) -> f32 {
-    (u_row[x + 1] - u_row[x - 1] + v_above[x] - v_below[x]) * 0.5
+pub(super) fn divergence_of([u_left, u_right]: [f32; 2], [v_below, v_above]: [f32; 2]) -> f32 {
+    (u_right - u_left + v_above - v_below) * 0.5
+}
+
+/// [`divergence_of`] on columns `first..first + out.len()` of a row into `out` (`first` at
+/// least 1, the last column at most `cells - 2`): `u_row` is `u` along the row, `v_below` and
+/// `v_above` are `v` along the rows before and after it. Equal-length slices, so the loop has
+/// no bounds checks and vectorises.
+#[inline(always)]
+pub(super) fn divergence_run(
+    out: &mut [f32],
+    first: usize,
+    u_row: &[f32],
+    v_below: &[f32],
+    v_above: &[f32],
+) {
+    let len = out.len();
+    let (u_left, u_right) = (&u_row[first - 1..][..len], &u_row[first + 1..][..len]);
+    let (v_below, v_above) = (&v_below[first..][..len], &v_above[first..][..len]);
+    for k in 0..len {
+        out[k] = divergence_of([u_left[k], u_right[k]], [v_below[k], v_above[k]]);
+    }
 }
 
 /// `dv/dx - du/dy` at column `x` of a row (positive turns from +x toward +z): `v_row` is `v`
@@ -53,11 +73,14 @@ pub(super) fn divergence_into(
     min_rows: usize,
 ) {
     interior_rows_into(out, cells, min_rows, |y, out_row| {
-        let u_row = row(u, cells, y);
         let (v_below, v_above) = rows_beside(v, cells, y);
-        for (x, out) in out_row.iter_mut().enumerate().take(cells - 1).skip(1) {
-            *out = divergence_at(u_row, v_below, v_above, x);
-        }
+        divergence_run(
+            &mut out_row[1..cells - 1],
+            1,
+            row(u, cells, y),
+            v_below,
+            v_above,
+        );
     });
 }
 

@@ -124,6 +124,7 @@ fn every_lane_carries_the_fog_to_the_same_bits() {
                 drift_limit: 0.4,
                 cell_world: 0.125,
                 sources,
+                shock_active: true,
             };
             let rows = |lanes: Lanes| -> Vec<Vec<u32>> {
                 let mut all = Vec::new();
@@ -143,6 +144,70 @@ fn every_lane_carries_the_fog_to_the_same_bits() {
             let reference = rows(Lanes::Plain);
             for lanes in Lanes::available() {
                 assert_eq!(reference, rows(lanes), "{lanes:?} {cells} cells ×{scale}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fog_carried_past_no_shock_skips_it_to_the_same_bits() {
+    for cells in [3, 9, 45, 64] {
+        // Fog and air with negative zeros, a shock of zeros of both signs.
+        let with_zeros = |mut field: Vec<f32>| {
+            field.iter_mut().step_by(5).for_each(|value| *value = -0.0);
+            field.iter_mut().step_by(7).for_each(|value| *value = 0.0);
+            field
+        };
+        let fog: Vec<Vec<f32>> = (1..=4).map(|seed| with_zeros(field(cells, seed))).collect();
+        let fields = [&fog[0], &fog[1], &fog[2], &fog[3]].map(Vec::as_slice);
+        let mut packed = Vec::new();
+        pack_fields(&mut packed, fields, cells, (Lanes::Plain, 1));
+        let shock: Vec<f32> = (0..cells * cells)
+            .map(|i| if i % 3 == 0 { -0.0 } else { 0.0 })
+            .collect();
+        for scale in SCALES {
+            let (u, v) = (
+                with_zeros(velocity(cells, 5, scale)),
+                with_zeros(velocity(cells, 6, scale)),
+            );
+            for drift_limit in [0.4, 0.0] {
+                let carry = |shock_active| FogCarry {
+                    dt_s: 1.0 / 60.0,
+                    cells,
+                    air: [&u, &v, &shock, &shock].map(Vec::as_slice),
+                    fields,
+                    packed: Some(Packed::new(&packed, cells)),
+                    continuity_dt: 0.3 / 60.0,
+                    max_density: 2.5,
+                    refill: 0.05,
+                    spill: 0.1,
+                    relax: 0.98,
+                    settle: 0.97,
+                    drift_limit,
+                    cell_world: 0.125,
+                    sources: None,
+                    shock_active,
+                };
+                let rows = |carry: &FogCarry<'_>, lanes: Lanes| -> Vec<u32> {
+                    let mut all = Vec::new();
+                    for y in 0..cells {
+                        let mut out = vec![vec![0.0f32; cells]; 4];
+                        let [d, x, z, l] = &mut out[..] else {
+                            unreachable!()
+                        };
+                        carry.row(lanes, y, [d, x, z, l]);
+                        all.extend(out.iter().flatten().map(|v| v.to_bits()));
+                    }
+                    all
+                };
+                let reference = rows(&carry(true), Lanes::Plain);
+                for lanes in Lanes::available() {
+                    assert_eq!(
+                        reference,
+                        rows(&carry(false), lanes),
+                        "{lanes:?} {cells} cells ×{scale}, limit {drift_limit}"
+                    );
+                }
             }
         }
     }

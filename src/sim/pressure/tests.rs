@@ -108,7 +108,7 @@ fn split_solver_matches_plain_red_black_bit_for_bit() {
             .flat_map(|lanes| [(lanes, 1), (lanes, cells)])
         {
             let mut solver = PressureSolver::new(cells);
-            solver.load_divergence(&u, &v, min_rows);
+            solver.load_divergence(&u, &v, (lanes, min_rows));
             solver.iterate(7, (lanes, min_rows));
             let mut pressure = vec![f32::NAN; count];
             solver.store_pressure(&mut pressure, min_rows);
@@ -141,19 +141,31 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
         for iterations in [0, 1, 5, 11] {
             let expected = reference_solve(&u, &v, cells, iterations);
             // One iteration a pass (the order before waves), waves deeper than the grid is
-            // tall, and waves that do not divide the iterations.
-            for wave in [1, 2, 3, 4, 8, 40] {
+            // tall, and waves that do not divide the iterations; iterations two and three rows
+            // apart (each with its own order of the rows).
+            let waves = [1, 2, 3, 4, 8, 40]
+                .into_iter()
+                .flat_map(|depth| [(depth, 2), (depth, 3)]);
+            for wave in waves {
                 for lanes in Lanes::available() {
                     let mut solver = PressureSolver::new(cells);
-                    solver.load_divergence(&u, &v, cells);
-                    match lanes {
-                        Lanes::Plain => {
-                            solver.sweep_in_step(iterations, wave, |row| row.relax(GaussSeidel))
+                    solver.load_divergence(&u, &v, (lanes, cells));
+                    let relax = |row: RelaxRow<'_>| row.relax(GaussSeidel);
+                    match (lanes, wave) {
+                        (Lanes::Plain, (depth, 2)) => {
+                            solver.sweep_in_step::<2>(iterations, depth, relax)
                         }
-                        // SAFETY: `Lanes::available` lists AVX2 only where the CPU has it.
+                        (Lanes::Plain, (depth, _)) => {
+                            solver.sweep_in_step::<3>(iterations, depth, relax)
+                        }
+                        // SAFETY (both): `Lanes::available` lists AVX2 only where the CPU has it.
                         #[cfg(target_arch = "x86_64")]
-                        Lanes::Avx2 => unsafe {
-                            solver.sweep_in_step_avx2(iterations, wave, GaussSeidel)
+                        (Lanes::Avx2, (depth, 2)) => unsafe {
+                            solver.sweep_in_step_avx2::<2>(iterations, depth, GaussSeidel)
+                        },
+                        #[cfg(target_arch = "x86_64")]
+                        (Lanes::Avx2, (depth, _)) => unsafe {
+                            solver.sweep_in_step_avx2::<3>(iterations, depth, GaussSeidel)
                         },
                     }
                     let mut pressure = vec![f32::NAN; count];
@@ -164,7 +176,7 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
                         .all(|(a, b)| a.to_bits() == b.to_bits());
                     assert!(
                         same,
-                        "{cells} cells, {iterations} iterations, wave {wave}, {lanes:?}"
+                        "{cells} cells, {iterations} iterations, wave {wave:?}, {lanes:?}"
                     );
                 }
             }
