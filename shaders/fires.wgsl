@@ -57,8 +57,19 @@ struct FiresNow {
 
 @group(0) @binding(5) var<uniform> fires_now: FiresNow;
 
+// The scene's fire count as a pipeline constant (CPU adapters, scenes with a few fires:
+// `FrameBinding::fire_constants`), or 0: read from `fire_lights` (GPUs, many fires, and every
+// pipeline that does not set it). With the count a constant the compiler unrolls the loops
+// over the fires, so each fire's data is read at a constant index: a CPU adapter (lavapipe)
+// reads a uniform at an index that varies (a loop counter) one lane at a time. The same
+// fires in the same order either way, so the same bytes.
+override FIRES_UNROLLED: u32 = 0u;
+
 // How many fires there are, never more than the array holds.
 fn fire_count() -> u32 {
+    if FIRES_UNROLLED > 0u {
+        return min(FIRES_UNROLLED, MAX_FIRES);
+    }
     return min(fire_lights.count.x, MAX_FIRES);
 }
 
@@ -140,8 +151,11 @@ const FIRE_GLOW_FADE: f32 = 1.0;
 // Whether the fog's glow loops over the fires in range by their bits (`fires_in_range`, on) or
 // over every fire, skipping those out of range (off). The same sum in the same order either
 // way: the bits suit a CPU adapter, which runs every branch of a block; a GPU is faster with
-// the plain loop (H200: `fog_compute` 1.49 ms against 1.66 at 1920 × 1080). Set by the passes
-// that read the fog (`FrameBinding::fog_constants`).
+// the plain loop (H200: `fog_compute` 1.49 ms against 1.66 at 1920 × 1080), and so is a CPU
+// adapter where the loop is unrolled (`FIRES_UNROLLED`: each fire read at a constant index;
+// the temple at 320 × 180, half size, with the other loops over the fires unrolled too: 12 %
+// fewer instructions a frame). Set by the passes that read the fog
+// (`FrameBinding::fog_constants`).
 override FIRE_GLOW_BY_MASK: bool = true;
 
 // The glow one fire sends through the fog at `pos_world`, `distance_world` from its light

@@ -201,3 +201,34 @@ fn stats_name_every_stage_and_the_bound_and_change_no_byte() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains(&format!("bound by {bound}")), "{text}");
 }
+
+/// `--fog-resolution auto` draws the fog at half size on a CPU adapter (lavapipe) and at full
+/// size on a GPU, and the render says which: `fog_resolution` in `--json`, a line under the
+/// `--stats` table. Without the flag the temple's fog is full size.
+#[test]
+fn fog_resolution_auto_is_reported() {
+    require_gpu!();
+    let dir = temp_dir("fog-auto");
+    let render = |resolution: Option<&str>| {
+        let mut args = vec!["--frames", "0", "--size", "64x36", "--json", "--stats"];
+        args.extend(["--out", dir.to_str().unwrap()]);
+        if let Some(resolution) = resolution {
+            args.extend(["--fog-resolution", resolution]);
+        }
+        let out = render_ok(&args);
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        (summary, stderr)
+    };
+    let (auto, auto_stderr) = render(Some("auto"));
+    let cpu = auto["adapter"].as_str().unwrap().contains("llvmpipe");
+    let (expected, line) = match cpu {
+        true => ("Half", "fog resolution: half (asked: auto)"),
+        false => ("Full", "fog resolution: full (asked: auto)"),
+    };
+    assert_eq!(auto["fog_resolution"], expected, "{}", auto["adapter"]);
+    assert!(auto_stderr.contains(line), "{auto_stderr}");
+    let (plain, plain_stderr) = render(None);
+    assert_eq!(plain["fog_resolution"], "Full");
+    assert!(plain_stderr.contains("fog resolution: full (asked: full)"));
+}

@@ -117,7 +117,8 @@ pub(super) struct GpuArgs {
     pub(super) steps: Option<u32>,
     /// Draw the fog sheets at full resolution or at half width and height, brought up to the
     /// picture's size along the scene's depth (about four times less fog work, a slightly
-    /// softer fog). Default: the scene's `output.fog_resolution` (full).
+    /// softer fog), or `auto`: half on a CPU adapter (lavapipe), full on a GPU (the render
+    /// reports which ran). Default: the scene's `output.fog_resolution` (full).
     #[arg(long, value_enum, value_name = "RES")]
     pub(super) fog_resolution: Option<FogResolutionArg>,
 }
@@ -128,6 +129,8 @@ pub(super) enum FogResolutionArg {
     Full,
     /// Half width and height, upsampled along the scene's depth.
     Half,
+    /// Half on a CPU adapter (lavapipe), full on a GPU.
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -268,6 +268,7 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
         fog_resolution: args.fog_resolution.map(|arg| match arg {
             FogResolutionArg::Full => FogResolution::Full,
             FogResolutionArg::Half => FogResolution::Half,
+            FogResolutionArg::Auto => FogResolution::Auto,
         }),
     })
 }

@@ -66,6 +66,9 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
     if settings.stats {
         // Always on stderr, even with --quiet or --json: it was asked for.
         eprint!("{}", summary.stats.table());
+        let asked = scene.output.fog_resolution;
+        let drawn = summary.fog_resolution.name();
+        eprintln!("fog resolution: {drawn} (asked: {})", asked.name());
     }
     if settings.json {
         print_json(&summary);

@@ -123,10 +123,22 @@ pub(crate) struct FrameBinding {
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
     /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
     pub fog_noise_lattice: bool,
-    /// Whether the fog's glow loops over the fires in range by their bits (CPU adapters) or
-    /// over every fire: fires.wgsl's `FIRE_GLOW_BY_MASK`.
+    /// Whether the fog's glow loops over the fires in range by their bits (CPU adapters whose
+    /// loops over the fires are not unrolled) or over every fire: fires.wgsl's
+    /// `FIRE_GLOW_BY_MASK`.
     pub fire_glow_by_mask: bool,
+    /// The fire count the shaders' loops over the fires are unrolled for (CPU adapters, up to
+    /// [`MAX_FIRES_UNROLLED`] fires), 0 where they read it from the uniforms: fires.wgsl's
+    /// `FIRES_UNROLLED` (see [`Self::fire_constants`]).
+    pub fires_unrolled: u32,
+    /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
+    /// floor last (`ScenePass::record_raster`).
+    pub cpu_adapter: bool,
 }
+
+/// The most fires a CPU adapter's shaders unroll their loops over (`FIRES_UNROLLED`); with more
+/// the loops read the count from the uniforms and the fog's glow goes by the in-range bits.
+pub(crate) const MAX_FIRES_UNROLLED: u32 = 8;
 
 #[cfg(test)]
 thread_local! {
@@ -134,6 +146,10 @@ thread_local! {
     /// adapter of this type, whatever the adapter (the forms must give the same bytes).
     pub(crate) static FORCE_DEVICE_TYPE: std::cell::Cell<Option<wgpu::DeviceType>> =
         const { std::cell::Cell::new(None) };
+    /// Tests only: frame bindings made on this thread never unroll the loops over the fires
+    /// (a CPU adapter then lights the fog from the in-range bits, as with many fires).
+    pub(crate) static FORCE_FIRES_ROLLED: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
 }
 
 impl FrameBinding {
@@ -161,7 +177,18 @@ impl FrameBinding {
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
-        binding.fire_glow_by_mask = device_type == wgpu::DeviceType::Cpu;
+        let cpu = device_type == wgpu::DeviceType::Cpu;
+        #[cfg(test)]
+        let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
+        #[cfg(not(test))]
+        let cpu_unrolls = true;
+        binding.fires_unrolled = if cpu && cpu_unrolls && binding.fire_count <= MAX_FIRES_UNROLLED {
+            binding.fire_count
+        } else {
+            0
+        };
+        binding.fire_glow_by_mask = cpu && binding.fires_unrolled == 0;
+        binding.cpu_adapter = cpu;
         binding
     }
 
@@ -182,6 +209,8 @@ impl FrameBinding {
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
+        binding.fires_unrolled = self.fires_unrolled;
+        binding.cpu_adapter = self.cpu_adapter;
         binding
     }
 
@@ -236,6 +265,8 @@ impl FrameBinding {
             fog_lattice,
             fog_noise_lattice,
             fire_glow_by_mask: true,
+            fires_unrolled: 0,
+            cpu_adapter: false,
         }
     }
 
@@ -250,11 +281,21 @@ impl FrameBinding {
         )]
     }
 
+    /// The pipeline constants of a pass whose module includes fires.wgsl: `FIRES_UNROLLED`,
+    /// the scene's fire count on a CPU adapter (up to [`MAX_FIRES_UNROLLED`] fires), so the
+    /// loops over the fires unroll and read each fire at a constant index; 0 elsewhere (the
+    /// count read from the uniforms). The same fires in the same order, so the same picture.
+    pub(crate) fn fire_constants(&self) -> [(&'static str, f64); 1] {
+        [("FIRES_UNROLLED", f64::from(self.fires_unrolled))]
+    }
+
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
-    /// noise from the lattice, and `FIRE_GLOW_BY_MASK`, on for a CPU adapter.
-    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 3] {
+    /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
+    /// fires are not unrolled, and [`Self::fire_constants`].
+    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 4] {
         let [lamps] = self.lamp_constants();
+        let [fires] = self.fire_constants();
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -263,6 +304,7 @@ impl FrameBinding {
             lamps,
             LatticeLayout::constant(self.fog_noise_lattice),
             by_mask,
+            fires,
         ]
     }
 

@@ -47,7 +47,7 @@ use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
-use crate::scene::Scene;
+use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
 #[cfg(test)]
@@ -128,6 +128,8 @@ pub struct Renderer {
     fog_compute: Option<FogComputePass>,
     /// The compositor that runs (`Auto` resolved).
     compositor: Compositor,
+    /// The fog's resolution as drawn: `Half` where a `FogHalf` runs, else `Full`.
+    fog_resolution: FogResolution,
     flame: FlamePass,
     /// The lightning bolt, for scenes with weather.
     bolt: Option<BoltPass>,
@@ -209,10 +211,18 @@ impl Renderer {
                 &device, &errors, &frame, &maps, &targets, scene, view, name, half,
             )
         };
-        // `output.fog_resolution: Half`, for the sheets' compositor that runs, without --layers.
+        // `output.fog_resolution: Half` (or `Auto` on a CPU adapter), for the sheets'
+        // compositor that runs, without --layers.
+        let cpu_adapter = device_type == wgpu::DeviceType::Cpu;
+        let resolution = scene.output.fog_resolution.for_adapter(cpu_adapter);
+        let sheets = matches!(compositor, Compositor::Raster | Compositor::Compute);
+        let fog_resolution = match resolution {
+            FogResolution::Half if sheets && !config.readback.fog_layer_f16 => FogResolution::Half,
+            _ => FogResolution::Full,
+        };
         let fog_half = |runs: bool| {
             let wanted = runs && !config.readback.fog_layer_f16;
-            FogHalf::for_scene(&device, &errors, &targets, scene, wanted)
+            FogHalf::for_scene(&device, &errors, &targets, resolution, wanted)
         };
         let raster = compositor == Compositor::Raster;
         let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?)?;
@@ -334,6 +344,7 @@ impl Renderer {
             fog,
             fog_compute,
             compositor,
+            fog_resolution,
             flame,
             bolt,
             rain,
@@ -369,6 +380,12 @@ impl Renderer {
     /// The compositor that runs (`Auto` resolved for this adapter).
     pub fn compositor(&self) -> Compositor {
         self.compositor
+    }
+
+    /// The fog's resolution as drawn (`Full` or `Half`: `Auto` resolved for this adapter;
+    /// `Full` for the raymarch and with a full-size fog layer).
+    pub fn fog_resolution(&self) -> FogResolution {
+        self.fog_resolution
     }
 
     /// Frames submitted and not yet returned.

@@ -14,7 +14,7 @@ use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Rende
 use crate::output::maps::map_jobs;
 use crate::output::writer::{WriteJob, WriteReport, WriterPool};
 use crate::playback::Playback;
-use crate::scene::Scene;
+use crate::scene::{FogResolution, Scene};
 use crate::timeline::FrameSet;
 use serde::Serialize;
 use std::path::Path;
@@ -55,6 +55,8 @@ pub struct LoopStats {
     pub adapter: String,
     /// The compositor that ran (`Auto` resolved).
     pub compositor: Compositor,
+    /// The fog's resolution as drawn (`Auto` resolved).
+    pub fog_resolution: FogResolution,
     /// Seconds stepping the simulation.
     pub simulate_s: f64,
     /// Seconds submitting to and waiting for the GPU.
@@ -120,6 +122,7 @@ pub fn run_frames_with(
         },
     )?;
     let compositor = renderer.compositor();
+    let fog_resolution = renderer.fog_resolution();
     if let Some(dir) = job.maps_dir {
         super::create_dir(dir)?;
     }
@@ -204,6 +207,7 @@ pub fn run_frames_with(
     Ok(LoopStats {
         adapter: super::adapter_line(context),
         compositor,
+        fog_resolution,
         simulate_s,
         render_s,
         encode_s: report.busy_s,

@@ -112,6 +112,7 @@ impl RenderOptions {
         if self.layers && !self.write_frames {
             return Err(RequestError::LayersWithoutFrames.into());
         }
+        // `Auto` draws a full-size fog with --layers, on any adapter.
         if self.layers && scene.output.fog_resolution == FogResolution::Half {
             return Err(RequestError::LayersAtHalfFog.into());
         }
@@ -154,6 +155,9 @@ pub struct RenderSummary {
     pub view: View,
     /// The compositor that put the fog over the scene (`auto` resolved).
     pub compositor: Compositor,
+    /// The fog's resolution as drawn, `Full` or `Half` (`output.fog_resolution: Auto`
+    /// resolved for the adapter).
+    pub fog_resolution: FogResolution,
     /// Output folder.
     pub out_dir: PathBuf,
     /// Number of frames rendered.
@@ -281,6 +285,7 @@ pub fn render(
         size: [scene.output.width, scene.output.height],
         view: options.view,
         compositor: stats.compositor,
+        fog_resolution: stats.fog_resolution,
         out_dir: options.out_dir.clone(),
         frames: frames.len() - skip.len(),
         skipped: skip.len(),

@@ -37,6 +37,10 @@ pub enum FogResolution {
     /// the picture's size with weights that follow the scene's depth, so pillar edges stay
     /// sharp. About four times less fog work; the fog's fine grain is a little softer.
     Half,
+    /// `Half` on a CPU adapter (lavapipe), where the fog is most of a frame's work, and `Full`
+    /// on a GPU. Opt-in, not the default: a farm mixing CPU and GPU nodes would get frames of
+    /// two kinds. A render reports which one ran (`render --stats`, `--json`).
+    Auto,
 }
 
 impl FogResolution {
@@ -45,11 +49,22 @@ impl FogResolution {
         *self == FogResolution::Full
     }
 
-    /// The name `--fog-resolution` takes and reports (`full`, `half`).
+    /// The name `--fog-resolution` takes and reports (`full`, `half`, `auto`).
     pub fn name(self) -> &'static str {
         match self {
             FogResolution::Full => "full",
             FogResolution::Half => "half",
+            FogResolution::Auto => "auto",
+        }
+    }
+
+    /// The resolution this asks for on an adapter that is (`cpu_adapter`) or is not a CPU
+    /// adapter: `Auto` resolved, `Full` and `Half` kept.
+    pub fn for_adapter(self, cpu_adapter: bool) -> FogResolution {
+        match self {
+            FogResolution::Auto if cpu_adapter => FogResolution::Half,
+            FogResolution::Auto => FogResolution::Full,
+            chosen => chosen,
         }
     }
 }
@@ -78,5 +93,28 @@ impl Output {
             (None, Some(seconds)) => (seconds * f64::from(self.fps)).round() as u32,
             (None, None) => (Self::DEFAULT_SECONDS * f64::from(self.fps)).round() as u32,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_is_half_on_a_cpu_adapter_and_full_on_a_gpu() {
+        assert_eq!(FogResolution::Auto.for_adapter(true), FogResolution::Half);
+        assert_eq!(FogResolution::Auto.for_adapter(false), FogResolution::Full);
+        for chosen in [FogResolution::Full, FogResolution::Half] {
+            assert_eq!(chosen.for_adapter(true), chosen);
+            assert_eq!(chosen.for_adapter(false), chosen);
+        }
+    }
+
+    #[test]
+    fn auto_reads_from_a_scene_and_is_written_back() {
+        let output: Output = ron::from_str("(fog_resolution: Auto)").expect("parses");
+        assert_eq!(output.fog_resolution, FogResolution::Auto);
+        let written = ron::to_string(&output).expect("writes");
+        assert!(written.contains("Auto"), "{written}");
     }
 }

@@ -23,7 +23,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets, texture_2d, view_of};
-use crate::scene::{FogResolution, Scene};
+use crate::scene::FogResolution;
 
 /// The largest difference of depth between a pixel and the four half-size texels round it,
 /// relative to the pixel's own, at which they still blend bilinearly: a floor seen at a
@@ -65,17 +65,18 @@ pub(crate) struct FogHalf {
 }
 
 impl FogHalf {
-    /// The half-size fog when `scene` asks for it (`output.fog_resolution: Half`) and `wanted`
-    /// (the sheets' compositor runs, no full-size fog layer is read back); else `None`, and
-    /// the fog is drawn at full size as before.
+    /// The half-size fog when `resolution` (the scene's `output.fog_resolution`, `Auto`
+    /// resolved for the adapter) is `Half` and `wanted` (the sheets' compositor runs, no
+    /// full-size fog layer is read back); else `None`, and the fog is drawn at full size as
+    /// before.
     pub(crate) fn for_scene(
         device: &wgpu::Device,
         errors: &ErrorSink,
         targets: &Targets,
-        scene: &Scene,
+        resolution: FogResolution,
         wanted: bool,
     ) -> Result<Option<Self>, GpuError> {
-        if wanted && scene.output.fog_resolution == FogResolution::Half {
+        if wanted && resolution == FogResolution::Half {
             Ok(Some(FogHalf::new(device, errors, targets)?))
         } else {
             Ok(None)

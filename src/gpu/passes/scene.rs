@@ -13,7 +13,7 @@ use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::{CapsuleMesh, VERTICES_PER_CAPSULE};
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
 use crate::gpu::context::ErrorSink;
-use crate::gpu::geometry::{SceneVertex, build_scene_mesh};
+use crate::gpu::geometry::{Material, Mesh, SceneVertex, build_scene_mesh};
 use crate::gpu::passes::builder::{
     ALL_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_render_pass, uniform,
 };
@@ -74,6 +74,13 @@ pub(crate) struct ScenePass {
     pipeline: wgpu::RenderPipeline,
     vertices: wgpu::Buffer,
     vertex_count: u32,
+    /// On a CPU adapter, the floor's vertices (the first of the mesh), drawn after everything
+    /// else: a CPU adapter tests the depth before shading and skips a block of pixels that
+    /// all fail, so the pillars, altar and terrain drawn first spare it the floor's noise
+    /// behind them. The depth test `Less` keeps the same nearest surface either way (the
+    /// floor meets what stands on it only along edges; `adapter_forms.rs` compares bytes).
+    /// `None`: the mesh in its order (GPUs).
+    floor_last: Option<u32>,
     bind_group: wgpu::BindGroup,
     clear_color: wgpu::Color,
     /// The picture's scene drawn in compute (targets with a storage picture: the per-pixel
@@ -97,7 +104,8 @@ impl ScenePass {
             "WEATHER_IN_SCENE",
             f64::from(u8::from(scene.weather.is_some())),
         );
-        let constants = [lamps, weather];
+        let [fires] = frame.fire_constants();
+        let constants = [lamps, weather, fires];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);
@@ -158,6 +166,7 @@ impl ScenePass {
             pipeline,
             vertices,
             vertex_count: mesh.vertices.len() as u32,
+            floor_last: frame.cpu_adapter.then(|| floor_vertices(&mesh)),
             bind_group,
             clear_color: wgpu::Color { r, g, b, a: 1.0 },
             compute,
@@ -224,9 +233,24 @@ impl ScenePass {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.vertices.slice(..));
-        pass.draw(0..self.vertex_count, 0..1);
+        let floor_end = self.floor_last.unwrap_or(0);
+        pass.draw(floor_end..self.vertex_count, 0..1);
         if let Some(capsules) = capsules {
             capsules.draw(&mut pass);
         }
+        if floor_end > 0 {
+            // The capsules bound their own vertices.
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            pass.draw(0..floor_end, 0..1);
+        }
     }
+}
+
+/// How many of `mesh`'s first vertices are the floor's (`build_scene_mesh` lays it first).
+fn floor_vertices(mesh: &Mesh) -> u32 {
+    let floor = Material::Floor as u32;
+    mesh.vertices
+        .iter()
+        .take_while(|vertex| vertex.material == floor)
+        .count() as u32
 }

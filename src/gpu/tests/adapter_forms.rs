@@ -1,40 +1,57 @@
 //! The fog's shaders in the forms a GPU takes (the noise read from the `fog_lattice` pass's
 //! lattice, the fires' glow in one plain loop) against those a CPU adapter takes (the noise
-//! hashed per sample, the glow by the in-range bits), whatever the adapter
-//! (`FORCE_DEVICE_TYPE`): on lavapipe the same bytes with every compositor, the flames' fog included,
+//! hashed per sample, the loops over the fires unrolled for the scene's count, or with many
+//! fires the glow by the in-range bits), whatever the adapter (`FORCE_DEVICE_TYPE`,
+//! `FORCE_FIRES_ROLLED`): on lavapipe the same bytes with every compositor, the flames' fog included,
 //! from the scene's camera and from one standing in the fog, with the wind having carried the
 //! noise far from where it started.
 
 use super::*;
-use crate::gpu::common::FORCE_DEVICE_TYPE;
+use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED};
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
-/// The frame rendered for `config` by a renderer in a GPU's forms, and by one in a CPU
-/// adapter's.
-fn with_and_without_lattice(
+/// The frame rendered for `config` by a renderer in a GPU's forms, by one in a CPU adapter's
+/// (the loops over the temple's 5 fires unrolled), and by one in a CPU adapter's with the
+/// loops left rolled (the glow by the in-range bits).
+fn in_each_form(
     ctx: &GpuContext,
     scene: &Scene,
     config: &RenderConfig,
     inputs: &FrameInputs<'_>,
-) -> (Frame, Frame) {
-    let made = |device_type| {
+) -> [Frame; 3] {
+    let made = |device_type, rolled| {
         FORCE_DEVICE_TYPE.set(Some(device_type));
+        FORCE_FIRES_ROLLED.set(rolled);
         let made = Renderer::new(ctx, scene, config);
         FORCE_DEVICE_TYPE.set(None);
+        FORCE_FIRES_ROLLED.set(false);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
-    let mut lattice = made(wgpu::DeviceType::DiscreteGpu);
-    assert!(lattice.frame.fog_noise_lattice && !lattice.frame.fire_glow_by_mask);
-    let mut hashing = made(wgpu::DeviceType::Cpu);
-    assert!(!hashing.frame.fog_noise_lattice && hashing.frame.fire_glow_by_mask);
-    (render(&mut lattice, inputs), render(&mut hashing, inputs))
+    let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false);
+    let gpu = &lattice.frame;
+    assert!(gpu.fog_noise_lattice && !gpu.fire_glow_by_mask && gpu.fires_unrolled == 0);
+    let mut unrolled = made(wgpu::DeviceType::Cpu, false);
+    let cpu = &unrolled.frame;
+    assert!(!cpu.fog_noise_lattice && !cpu.fire_glow_by_mask && cpu.fires_unrolled == 5);
+    let mut by_mask = made(wgpu::DeviceType::Cpu, true);
+    let rolled = &by_mask.frame;
+    assert!(!rolled.fog_noise_lattice && rolled.fire_glow_by_mask && rolled.fires_unrolled == 0);
+    [
+        render(&mut lattice, inputs),
+        render(&mut unrolled, inputs),
+        render(&mut by_mask, inputs),
+    ]
 }
 
 #[test]
 fn the_gpu_forms_give_the_cpu_forms_bytes() {
     let Some(ctx) = context() else { return };
-    let mut scene = Scene::default();
+    // The temple as shipped: its five fires light the fog and the hall.
+    let mut scene = crate::scene::load(None, &[])
+        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
+        .scene;
+    assert_eq!(scene.fires.len(), 5);
     scene.fluid.grid = 48;
     // Far along by frame 150: 2.5 s of a strong wind, across lattice cells of every octave.
     scene.fog.wind = [23.0, 0.6, -17.0];
@@ -67,9 +84,11 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
         );
         for compositor in compositors {
             let config = fog_config((96, 54), compositor, Readback::default());
-            let (lattice, hashed) = with_and_without_lattice(&ctx, &scene, &config, &inputs);
-            let differing = pixels_differing(&lattice, &hashed);
-            assert_eq!(differing, 0, "{compositor:?} from {camera:?}");
+            let [lattice, unrolled, by_mask] = in_each_form(&ctx, &scene, &config, &inputs);
+            for (cpu, form) in [(&unrolled, "unrolled"), (&by_mask, "by mask")] {
+                let differing = pixels_differing(&lattice, cpu);
+                assert_eq!(differing, 0, "{compositor:?} from {camera:?}, {form}");
+            }
             assert!(
                 distinct_pixels(&lattice) > 200,
                 "{compositor:?}: a flat frame"

@@ -2,6 +2,8 @@
 //! renders with both sheet compositors, stays within a stated bound of the full-resolution
 //! picture without being it, keeps the fog (the picture is not the fogless one), and gives the
 //! same bytes every time. A scene without the field keeps its bytes: the goldens cover that.
+//! `Auto` draws the half-size fog on a CPU adapter and the full-size one on a GPU
+//! (`GpuContext::as_if`), and the renderer says which it drew.
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
@@ -104,4 +106,52 @@ fn half_at_an_odd_size_renders() {
     assert_eq!((actual.width, actual.height), (width, height));
     let c = compare(&image(&expected), &image(&actual), &Tolerance::DEFAULT);
     assert!(c.mean_abs_diff < 3.0, "mean {}", c.mean_abs_diff);
+}
+
+/// `Auto` is `Half` on a CPU adapter and `Full` on any GPU: the same bytes as the resolution it
+/// stands for on that adapter, and the renderer reports the one it drew. A GPU's forms of the
+/// fog's shaders give a CPU adapter's bytes (`adapter_forms.rs`), so lavapipe stands in.
+#[test]
+fn auto_is_half_on_a_cpu_adapter_and_full_on_a_gpu() {
+    let Some(ctx) = context() else { return };
+    let with = |resolution| {
+        let mut scene = Scene::default();
+        scene.output.fog_resolution = resolution;
+        scene
+    };
+    let maps = flat_maps(&Scene::default(), 1.0);
+    let at = inputs(&Scene::default(), &maps, 30);
+    let kinds = [
+        (wgpu::DeviceType::Cpu, FogResolution::Half),
+        (wgpu::DeviceType::DiscreteGpu, FogResolution::Full),
+        (wgpu::DeviceType::IntegratedGpu, FogResolution::Full),
+    ];
+    let raster = Compositor::Raster;
+    for (kind, expected) in kinds {
+        let ctx = ctx.as_if(kind);
+        let mut auto = renderer_with(
+            &ctx,
+            &with(FogResolution::Auto),
+            WIDTH,
+            HEIGHT,
+            View::Fog,
+            raster,
+        );
+        let mut chosen = renderer_with(&ctx, &with(expected), WIDTH, HEIGHT, View::Fog, raster);
+        assert_eq!(
+            auto.fog_resolution(),
+            expected,
+            "Auto on a {kind:?} adapter"
+        );
+        assert_eq!(
+            chosen.fog_resolution(),
+            expected,
+            "{expected:?} on a {kind:?} adapter"
+        );
+        let (a, b) = (render(&mut auto, &at), render(&mut chosen, &at));
+        assert!(
+            a.rgba8 == b.rgba8,
+            "Auto on a {kind:?} adapter is not {expected:?}"
+        );
+    }
 }
