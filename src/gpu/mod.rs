@@ -81,7 +81,8 @@ pub use context::{
 };
 pub use error::GpuError;
 pub use passes::fog_compute::{Compositor, DEFAULT_RAYMARCH_STEPS};
+pub use readback::FRAMES_IN_FLIGHT;
 pub use readback::Readback;
 pub use readback::check_frame_size;
-pub use renderer::{FRAMES_IN_FLIGHT, RenderConfig, Renderer};
+pub use renderer::{RenderConfig, Renderer};
 pub use timing::GpuTimes;

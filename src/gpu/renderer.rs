@@ -53,13 +53,6 @@ use std::time::Instant;
 #[cfg(test)]
 mod test_hooks;
 
-/// The most frames in flight at once (the readback ring's size; fewer for frames whose
-/// staging buffers are large, see `readback::ring_slots`). While the readback thread copies
-/// the oldest out of mapped memory, the GPU works through the ones queued behind it and the
-/// frame loop's thread records the next: on an H200 at 1920×1080, 3 slots gave 346–353
-/// frames/s, 4 gave 393–403 and 6 gave 410–412.
-pub const FRAMES_IN_FLIGHT: usize = 6;
-
 /// What every frame of a renderer shares: its size and view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderConfig {
@@ -308,7 +301,6 @@ impl Renderer {
             (config.width, config.height),
             config.readback,
             weather_layer,
-            FRAMES_IN_FLIGHT,
         );
         let readback = ReadbackRing::new(
             &device,
