@@ -98,6 +98,32 @@ fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
     }
 }
 
+/// A fog carry over `cells`² with the temple's knobs, no sources and a live shock.
+fn test_carry<'a>(
+    cells: usize,
+    air: [&'a [f32]; 4],
+    fields: [&'a [f32]; 4],
+    packed: Packed<'a, 4>,
+) -> FogCarry<'a> {
+    FogCarry {
+        dt_s: 1.0 / 60.0,
+        cells,
+        air,
+        fields,
+        packed: Some(packed),
+        continuity_dt: 0.3 / 60.0,
+        max_density: 2.5,
+        refill: 0.05,
+        spill: 0.1,
+        relax: 0.98,
+        settle: 0.97,
+        drift_limit: 0.4,
+        cell_world: 0.125,
+        sources: None,
+        shock_active: true,
+    }
+}
+
 #[test]
 fn every_lane_carries_the_fog_to_the_same_bits() {
     for cells in [3, 9, 17, 45, 64] {
@@ -109,22 +135,10 @@ fn every_lane_carries_the_fog_to_the_same_bits() {
         let sources = [None, Some((&rates[..], 0.9, 0.01))];
         for (scale, sources) in SCALES.into_iter().zip(sources.into_iter().cycle()) {
             let air: Vec<Vec<f32>> = (5..=8).map(|seed| velocity(cells, seed, scale)).collect();
+            let air = [&air[0], &air[1], &air[2], &air[3]].map(Vec::as_slice);
             let carry = FogCarry {
-                dt_s: 1.0 / 60.0,
-                cells,
-                air: [&air[0], &air[1], &air[2], &air[3]].map(Vec::as_slice),
-                fields,
-                packed: Some(Packed::new(&packed, cells)),
-                continuity_dt: 0.3 / 60.0,
-                max_density: 2.5,
-                refill: 0.05,
-                spill: 0.1,
-                relax: 0.98,
-                settle: 0.97,
-                drift_limit: 0.4,
-                cell_world: 0.125,
                 sources,
-                shock_active: true,
+                ..test_carry(cells, air, fields, Packed::new(&packed, cells))
             };
             let rows = |lanes: Lanes| -> Vec<Vec<u32>> {
                 let mut all = Vec::new();
@@ -171,22 +185,11 @@ fn the_fog_carried_past_no_shock_skips_it_to_the_same_bits() {
                 with_zeros(velocity(cells, 6, scale)),
             );
             for drift_limit in [0.4, 0.0] {
+                let air = [&u, &v, &shock, &shock].map(Vec::as_slice);
                 let carry = |shock_active| FogCarry {
-                    dt_s: 1.0 / 60.0,
-                    cells,
-                    air: [&u, &v, &shock, &shock].map(Vec::as_slice),
-                    fields,
-                    packed: Some(Packed::new(&packed, cells)),
-                    continuity_dt: 0.3 / 60.0,
-                    max_density: 2.5,
-                    refill: 0.05,
-                    spill: 0.1,
-                    relax: 0.98,
-                    settle: 0.97,
                     drift_limit,
-                    cell_world: 0.125,
-                    sources: None,
                     shock_active,
+                    ..test_carry(cells, air, fields, Packed::new(&packed, cells))
                 };
                 let rows = |carry: &FogCarry<'_>, lanes: Lanes| -> Vec<u32> {
                     let mut all = Vec::new();
