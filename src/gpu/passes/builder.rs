@@ -24,15 +24,7 @@ pub(crate) const PREMULTIPLIED_OVER: wgpu::BlendState =
 
 /// A uniform buffer at `binding`.
 pub(crate) fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    entry(
-        binding,
-        visibility,
-        wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-    )
+    buffer(binding, visibility, wgpu::BufferBindingType::Uniform)
 }
 
 /// A read-only storage buffer at `binding`.
@@ -40,15 +32,8 @@ pub(crate) fn storage_buffer(
     binding: u32,
     visibility: wgpu::ShaderStages,
 ) -> wgpu::BindGroupLayoutEntry {
-    entry(
-        binding,
-        visibility,
-        wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: true },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-    )
+    let ty = wgpu::BufferBindingType::Storage { read_only: true };
+    buffer(binding, visibility, ty)
 }
 
 /// A read-write storage buffer at `binding`.
@@ -56,15 +41,22 @@ pub(crate) fn read_write_storage_buffer(
     binding: u32,
     visibility: wgpu::ShaderStages,
 ) -> wgpu::BindGroupLayoutEntry {
-    entry(
-        binding,
-        visibility,
-        wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: false },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-    )
+    let ty = wgpu::BufferBindingType::Storage { read_only: false };
+    buffer(binding, visibility, ty)
+}
+
+/// A buffer of kind `ty` at `binding`, bound whole (no dynamic offset, no minimum size).
+fn buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BufferBindingType,
+) -> wgpu::BindGroupLayoutEntry {
+    let ty = wgpu::BindingType::Buffer {
+        ty,
+        has_dynamic_offset: false,
+        min_binding_size: None,
+    };
+    entry(binding, visibility, ty)
 }
 
 /// A 2D texture of `sample_type` at `binding`.
