@@ -196,6 +196,21 @@ impl Trace {
     }
 }
 
+/// What a [`PairCarry`] does to a whole row once both fields are read (the air's decay and
+/// walls, the shock's fade). A type of its own, rather than a closure, inlines into the carry's
+/// row kernel and so runs with the kernel's instructions; any closure on two rows is one too.
+pub(super) trait FinishRow {
+    /// Finishes the carried rows `out_a`, `out_b` in place.
+    fn finish(&self, out_a: &mut [f32], out_b: &mut [f32]);
+}
+
+impl<F: Fn(&mut [f32], &mut [f32])> FinishRow for F {
+    #[inline(always)]
+    fn finish(&self, out_a: &mut [f32], out_b: &mut [f32]) {
+        self(out_a, out_b);
+    }
+}
+
 /// Two fields carried by a velocity `(vel_x, vel_y)` in cells per second over `dt_s` (the air
 /// by itself, the shock wave by itself).
 pub(super) struct PairCarry<'a> {
@@ -211,7 +226,7 @@ pub(super) struct PairCarry<'a> {
 
 impl PairCarry<'_> {
     /// Row `y` of both carried fields into `out_a`, `out_b`, then `finish` on the whole row.
-    pub(super) fn row<F: Fn(&mut [f32], &mut [f32])>(
+    pub(super) fn row<F: FinishRow>(
         &self,
         lanes: Lanes,
         y: usize,
@@ -232,18 +247,13 @@ impl PairCarry<'_> {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn row_avx2<F: Fn(&mut [f32], &mut [f32])>(
-        &self,
-        y: usize,
-        out: (&mut [f32], &mut [f32]),
-        finish: &F,
-    ) {
+    unsafe fn row_avx2<F: FinishRow>(&self, y: usize, out: (&mut [f32], &mut [f32]), finish: &F) {
         self.row_plain(Lanes::Avx2, y, out, finish);
     }
 
     /// The row; `lanes` picks the read (the packed one, or [`near`] where it is `Avx2`).
     #[inline(always)]
-    fn row_plain<F: Fn(&mut [f32], &mut [f32])>(
+    fn row_plain<F: FinishRow>(
         &self,
         lanes: Lanes,
         y: usize,
@@ -282,7 +292,7 @@ impl PairCarry<'_> {
                 }
             }
         }
-        finish(out_a, out_b);
+        finish.finish(out_a, out_b);
     }
 }
 

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::PressureSolverKind;
-use super::advect::{FogCarry, Packed, PairCarry};
+use super::advect::{FinishRow, FogCarry, Packed, PairCarry};
 use super::grid::pack_fields;
 use super::lanes::Lanes;
 use super::pressure::PressureSolver;
@@ -106,16 +106,8 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((u_out, v_out), solid_row))| {
-                // `move`: the factors are copied in, so the loop keeps them in registers.
-                carry.row(lanes, y, (u_out, v_out), &move |u_out, v_out| {
-                    // One loop per field: a chained iterator does not vectorise.
-                    for out in [&mut *u_out, &mut *v_out] {
-                        for value in out.iter_mut() {
-                            *value = flush(*value * keep);
-                        }
-                    }
-                    walls_row(y, cells, u_out, v_out, solid_row);
-                });
+                let finish = KeepThenWalls { keep, y, solid_row };
+                carry.row(lanes, y, (u_out, v_out), &finish);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
@@ -236,16 +228,7 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((su_out, sv_out), solid_row))| {
-                // Solid cells read a harmless in-range position, then become 0.
-                carry.row(lanes, y, (su_out, sv_out), &move |su_out, sv_out| {
-                    for out in [su_out, sv_out] {
-                        for (value, &solid) in out.iter_mut().zip(solid_row) {
-                            // Branch-free: a select per cell, which vectorises.
-                            let faded = flush(*value * fade);
-                            *value = if solid == 0 { faded } else { 0.0 };
-                        }
-                    }
-                });
+                carry.row(lanes, y, (su_out, sv_out), &FadeInOpen { fade, solid_row });
             });
         std::mem::swap(&mut self.su, &mut self.su_next);
         std::mem::swap(&mut self.sv, &mut self.sv_next);
@@ -319,6 +302,50 @@ impl FluidSim {
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// The air's row after its advection: the speed it keeps (`keep`, flushed), then the walls on
+/// row `y`.
+struct KeepThenWalls<'a> {
+    keep: f32,
+    y: usize,
+    solid_row: &'a [u8],
+}
+
+impl FinishRow for KeepThenWalls<'_> {
+    #[inline(always)]
+    fn finish(&self, u_out: &mut [f32], v_out: &mut [f32]) {
+        // Copied out, so the loops keep the factor in a register.
+        let keep = self.keep;
+        // One loop per field: a chained iterator does not vectorise.
+        for out in [&mut *u_out, &mut *v_out] {
+            for value in out.iter_mut() {
+                *value = flush(*value * keep);
+            }
+        }
+        walls_row(self.y, u_out.len(), u_out, v_out, self.solid_row);
+    }
+}
+
+/// The shock's row after its advection: faded (flushed) in open cells, 0 in solids (which
+/// read a harmless in-range position).
+struct FadeInOpen<'a> {
+    fade: f32,
+    solid_row: &'a [u8],
+}
+
+impl FinishRow for FadeInOpen<'_> {
+    #[inline(always)]
+    fn finish(&self, su_out: &mut [f32], sv_out: &mut [f32]) {
+        let fade = self.fade;
+        for out in [su_out, sv_out] {
+            for (value, &solid) in out.iter_mut().zip(self.solid_row) {
+                // Branch-free: a select per cell, which vectorises.
+                let faded = flush(*value * fade);
+                *value = if solid == 0 { faded } else { 0.0 };
+            }
+        }
     }
 }
 
