@@ -65,7 +65,7 @@ impl<'a> ColourRows<'a> {
         let slots = k_end - k_first;
         let at = y * half;
         let other = 1 - colour;
-        debug_assert!(k_end <= half && 1 + slots <= half);
+        debug_assert!(k_end <= half && slots < half);
         // SAFETY: every array holds `cells * half` floats (checked in `new`). With
         // `1 <= y <= cells - 2` (checked above), rows `y - 1` to `y + 1` lie in them, and in a
         // row the slices end at `k_end <= half` (`out`, `below`, `above`, `divergence`) and
