@@ -46,7 +46,9 @@ impl<'a, const N: usize> Packed<'a, N> {
 
 /// Read positions of a run of up to [`RUN`] cells of one row: the lower-left neighbour
 /// (`x0`, `y0`, each in `0..=cells - 2`) and the fractions past it. Each is exactly what
-/// [`super::grid::Bilinear::at`] gives for the same point.
+/// [`super::grid::Bilinear::at`] gives for the same point. The reads that trust them without
+/// a bounds check hold them to the grid again ([`Trace::held_index`]); the AVX2 read checks
+/// them against the cell it reads for.
 struct Trace {
     x0: [u32; RUN],
     y0: [u32; RUN],
@@ -69,19 +71,27 @@ impl Trace {
     #[inline(always)]
     fn place(&mut self, cells: usize, y: usize, start: usize, shift: (&[f32; RUN], &[f32; RUN])) {
         let y_grid = y as f32;
-        let last = (cells - 2) as i32;
         for k in 0..RUN {
             // `as i32`: the same value as from usize, and a conversion that vectorises.
             let x = (start + k) as i32 as f32 - shift.0[k];
             let (x0, fx) = place_axis(cells, x);
             let (y0, fy) = place_axis(cells, y_grid - shift.1[k]);
-            // `place_axis` keeps both in range already; holding them again in integers makes
-            // the unchecked reads below sound whatever the floats did.
-            self.x0[k] = x0.max(0).min(last) as u32;
-            self.y0[k] = y0.max(0).min(last) as u32;
+            // `place_axis` keeps both in `0..=last` (a negative one would wrap to a large
+            // `u32`, which `held_index` holds).
+            self.x0[k] = x0 as u32;
+            self.y0[k] = y0 as u32;
             self.fx[k] = fx;
             self.fy[k] = fy;
         }
+    }
+
+    /// The index of slot `k`'s lower-left neighbour on a `cells`-wide grid, its coordinates
+    /// held to `0..=cells - 2` (where `place` already put them) so the unchecked reads of the
+    /// packed fields are sound whatever the floats did.
+    #[inline(always)]
+    fn held_index(&self, k: usize, cells: usize) -> usize {
+        let last = (cells - 2) as u32;
+        self.y0[k].min(last) as usize * cells + self.x0[k].min(last) as usize
     }
 
     /// The packed fields at slot `k`: per field the bilinear blend of `grid::lerp_at`,
@@ -90,10 +100,10 @@ impl Trace {
     #[inline(always)]
     fn read<const N: usize>(&self, packed: Packed<'_, N>, k: usize) -> [f32; N] {
         let cells = packed.cells;
-        let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+        let index = self.held_index(k, cells);
         debug_assert!(index + cells + 1 < packed.data.len());
-        // SAFETY: `x0` and `y0` are at most `cells - 2` (held in `place`) and `data` holds at
-        // least `cells²` entries (checked in `Packed::new`), so
+        // SAFETY: `x0` and `y0` are at most `cells - 2` (held in `held_index`) and `data`
+        // holds at least `cells²` entries (checked in `Packed::new`), so
         // `index + cells + 1 <= (cells - 2) * cells + cells - 2 + cells + 1 < cells²`.
         let (near_0, near_1, far_0, far_1) = unsafe {
             (
@@ -125,7 +135,7 @@ impl Trace {
                 _mm_set1_ps, _mm_shuffle_ps, _mm_sub_ps,
             };
             let cells = packed.cells;
-            let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+            let index = self.held_index(k, cells);
             debug_assert!(index + cells + 1 < packed.data.len());
             // SAFETY: SSE is part of x86-64. The reads are those of `Trace::read` (in bounds:
             // see there); cells `index, index + 1` and `index + cells, index + cells + 1` are
@@ -169,7 +179,7 @@ impl Trace {
                 _mm_add_ps, _mm_loadu_ps, _mm_mul_ps, _mm_set1_ps, _mm_storeu_ps, _mm_sub_ps,
             };
             let cells = packed.cells;
-            let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+            let index = self.held_index(k, cells);
             debug_assert!(index + cells + 1 < packed.data.len());
             let mut out = [0.0f32; 4];
             // SAFETY: SSE is part of x86-64. The reads are those of `Trace::read` (in bounds:

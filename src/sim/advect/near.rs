@@ -187,7 +187,7 @@ impl<'a, const N: usize> Near<'a, N> {
     #[inline(always)]
     fn read_one(&self, trace: &Trace, k: usize, outs: &mut [&mut [f32]; N]) {
         let cells = self.cells;
-        let index = trace.y0[k] as usize * cells + trace.x0[k] as usize;
+        let index = trace.held_index(k, cells);
         let (fx, fy) = (trace.fx[k], trace.fy[k]);
         for (field, out) in self.fields.iter().zip(outs.iter_mut()) {
             // One bounds check for the 2×2 block (`x0`, `y0` are at most `cells - 2`).
