@@ -46,7 +46,9 @@ impl<'a, const N: usize> Packed<'a, N> {
 
 /// Read positions of a run of up to [`RUN`] cells of one row: the lower-left neighbour
 /// (`x0`, `y0`, each in `0..=cells - 2`) and the fractions past it. Each is exactly what
-/// [`super::grid::Bilinear::at`] gives for the same point.
+/// [`super::grid::Bilinear::at`] gives for the same point. The reads that trust them without
+/// a bounds check hold them to the grid again ([`Trace::held_index`]); the AVX2 read checks
+/// them against the cell it reads for.
 struct Trace {
     x0: [u32; RUN],
     y0: [u32; RUN],
@@ -69,19 +71,27 @@ impl Trace {
     #[inline(always)]
     fn place(&mut self, cells: usize, y: usize, start: usize, shift: (&[f32; RUN], &[f32; RUN])) {
         let y_grid = y as f32;
-        let last = (cells - 2) as i32;
         for k in 0..RUN {
             // `as i32`: the same value as from usize, and a conversion that vectorises.
             let x = (start + k) as i32 as f32 - shift.0[k];
             let (x0, fx) = place_axis(cells, x);
             let (y0, fy) = place_axis(cells, y_grid - shift.1[k]);
-            // `place_axis` keeps both in range already; holding them again in integers makes
-            // the unchecked reads below sound whatever the floats did.
-            self.x0[k] = x0.max(0).min(last) as u32;
-            self.y0[k] = y0.max(0).min(last) as u32;
+            // `place_axis` keeps both in `0..=last` (a negative one would wrap to a large
+            // `u32`, which `held_index` holds).
+            self.x0[k] = x0 as u32;
+            self.y0[k] = y0 as u32;
             self.fx[k] = fx;
             self.fy[k] = fy;
         }
+    }
+
+    /// The index of slot `k`'s lower-left neighbour on a `cells`-wide grid, its coordinates
+    /// held to `0..=cells - 2` (where `place` already put them) so the unchecked reads of the
+    /// packed fields are sound whatever the floats did.
+    #[inline(always)]
+    fn held_index(&self, k: usize, cells: usize) -> usize {
+        let last = (cells - 2) as u32;
+        self.y0[k].min(last) as usize * cells + self.x0[k].min(last) as usize
     }
 
     /// The packed fields at slot `k`: per field the bilinear blend of `grid::lerp_at`,
@@ -90,10 +100,10 @@ impl Trace {
     #[inline(always)]
     fn read<const N: usize>(&self, packed: Packed<'_, N>, k: usize) -> [f32; N] {
         let cells = packed.cells;
-        let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+        let index = self.held_index(k, cells);
         debug_assert!(index + cells + 1 < packed.data.len());
-        // SAFETY: `x0` and `y0` are at most `cells - 2` (held in `place`) and `data` holds at
-        // least `cells²` entries (checked in `Packed::new`), so
+        // SAFETY: `x0` and `y0` are at most `cells - 2` (held in `held_index`) and `data`
+        // holds at least `cells²` entries (checked in `Packed::new`), so
         // `index + cells + 1 <= (cells - 2) * cells + cells - 2 + cells + 1 < cells²`.
         let (near_0, near_1, far_0, far_1) = unsafe {
             (
@@ -125,7 +135,7 @@ impl Trace {
                 _mm_set1_ps, _mm_shuffle_ps, _mm_sub_ps,
             };
             let cells = packed.cells;
-            let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+            let index = self.held_index(k, cells);
             debug_assert!(index + cells + 1 < packed.data.len());
             // SAFETY: SSE is part of x86-64. The reads are those of `Trace::read` (in bounds:
             // see there); cells `index, index + 1` and `index + cells, index + cells + 1` are
@@ -169,7 +179,7 @@ impl Trace {
                 _mm_add_ps, _mm_loadu_ps, _mm_mul_ps, _mm_set1_ps, _mm_storeu_ps, _mm_sub_ps,
             };
             let cells = packed.cells;
-            let index = self.y0[k] as usize * cells + self.x0[k] as usize;
+            let index = self.held_index(k, cells);
             debug_assert!(index + cells + 1 < packed.data.len());
             let mut out = [0.0f32; 4];
             // SAFETY: SSE is part of x86-64. The reads are those of `Trace::read` (in bounds:
@@ -196,6 +206,21 @@ impl Trace {
     }
 }
 
+/// What a [`PairCarry`] does to a whole row once both fields are read (the air's decay and
+/// walls, the shock's fade). A type of its own, rather than a closure, inlines into the carry's
+/// row kernel and so runs with the kernel's instructions; any closure on two rows is one too.
+pub(super) trait FinishRow {
+    /// Finishes the carried rows `out_a`, `out_b` in place.
+    fn finish(&self, out_a: &mut [f32], out_b: &mut [f32]);
+}
+
+impl<F: Fn(&mut [f32], &mut [f32])> FinishRow for F {
+    #[inline(always)]
+    fn finish(&self, out_a: &mut [f32], out_b: &mut [f32]) {
+        self(out_a, out_b);
+    }
+}
+
 /// Two fields carried by a velocity `(vel_x, vel_y)` in cells per second over `dt_s` (the air
 /// by itself, the shock wave by itself).
 pub(super) struct PairCarry<'a> {
@@ -211,7 +236,7 @@ pub(super) struct PairCarry<'a> {
 
 impl PairCarry<'_> {
     /// Row `y` of both carried fields into `out_a`, `out_b`, then `finish` on the whole row.
-    pub(super) fn row<F: Fn(&mut [f32], &mut [f32])>(
+    pub(super) fn row<F: FinishRow>(
         &self,
         lanes: Lanes,
         y: usize,
@@ -232,18 +257,13 @@ impl PairCarry<'_> {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn row_avx2<F: Fn(&mut [f32], &mut [f32])>(
-        &self,
-        y: usize,
-        out: (&mut [f32], &mut [f32]),
-        finish: &F,
-    ) {
+    unsafe fn row_avx2<F: FinishRow>(&self, y: usize, out: (&mut [f32], &mut [f32]), finish: &F) {
         self.row_plain(Lanes::Avx2, y, out, finish);
     }
 
     /// The row; `lanes` picks the read (the packed one, or [`near`] where it is `Avx2`).
     #[inline(always)]
-    fn row_plain<F: Fn(&mut [f32], &mut [f32])>(
+    fn row_plain<F: FinishRow>(
         &self,
         lanes: Lanes,
         y: usize,
@@ -282,7 +302,7 @@ impl PairCarry<'_> {
                 }
             }
         }
-        finish(out_a, out_b);
+        finish.finish(out_a, out_b);
     }
 }
 

@@ -18,6 +18,7 @@ use std::arch::x86_64::__m256;
 use super::lanes::{self, Lanes};
 use super::stages::flush;
 use super::stencil::{divergence_run, row, rows_beside};
+use rows::ColourRows;
 
 /// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
 /// once.
@@ -133,6 +134,18 @@ impl RelaxRow<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     pub(super) fn relax_avx2(self, update: impl Update) {
+        // SAFETY: this function's feature is AVX2.
+        unsafe { self.relax_wide(update) }
+    }
+
+    /// [`RelaxRow::relax_avx2`]'s body, inlined into AVX2 callers (a function with the
+    /// feature is not always inlined into another).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) unsafe fn relax_wide(self, update: impl Update) {
         use std::arch::x86_64::{
             __m256, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps,
             _mm256_storeu_ps, _mm256_sub_ps,
@@ -147,12 +160,13 @@ impl RelaxRow<'_> {
         let (below, above) = (&self.below[..slots], &self.above[..slots]);
         let divergence = &self.divergence[..slots];
         let out = self.out.as_mut_ptr();
-        let quarter = _mm256_set1_ps(0.25);
+        // SAFETY: the caller promises AVX2.
+        let quarter = unsafe { _mm256_set1_ps(0.25) };
         // The slots `k..k + 8`, as `relax` computes them.
         let slots_at = |k: usize| -> __m256 {
             debug_assert!(k + WIDTH <= slots);
             // SAFETY: `k + 8 <= slots` and every slice holds `slots` floats; the CPU has AVX2
-            // (this function's feature).
+            // (the caller's promise).
             unsafe {
                 let sum = _mm256_add_ps(
                     _mm256_loadu_ps(left.as_ptr().add(k)),
@@ -359,7 +373,7 @@ impl PressureSolver {
     fn sweep(&mut self, iterations: u32, (lanes, min_rows): (Lanes, usize), update: impl Update) {
         let cells = self.cells;
         if cells <= min_rows || rayon::current_num_threads() == 1 {
-            let relax = |row: RelaxRow<'_>| row.relax(update);
+            let relax = |rows: &mut ColourRows<'_>, colour, y| rows.row(colour, y).relax(update);
             match (lanes, wave_spacing(cells)) {
                 (Lanes::Plain, 2) => self.sweep_in_step::<2>(iterations, WAVE, relax),
                 (Lanes::Plain, _) => self.sweep_in_step::<3>(iterations, WAVE, relax),
@@ -405,21 +419,6 @@ impl PressureSolver {
         }
     }
 
-    /// Row `y` of colour `colour` with its neighbours, for the one-pass sweep.
-    #[inline(always)]
-    fn own_row(&mut self, colour: usize, y: usize) -> RelaxRow<'_> {
-        let (cells, half) = (self.cells, self.half);
-        let [even, odd] = &mut self.pressure;
-        let (mine, other) = if colour == 0 {
-            (even, &*odd)
-        } else {
-            (odd, &*even)
-        };
-        let row = &mut mine[y * half..(y + 1) * half];
-        let div_row = &self.divergence[colour][y * half..(y + 1) * half];
-        relax_row(row, div_row, other, cells, half, colour, y)
-    }
-
     /// [`PressureSolver::sweep`] on this thread, both colours of an iteration in one pass down
     /// the grid: colour 0's row `y`, then colour 1's row `y - 1`, whose neighbours of colour 0
     /// (rows `y - 2` to `y`) are then all of this iteration, while colour 0's row `y + 1`
@@ -444,10 +443,11 @@ impl PressureSolver {
         &mut self,
         iterations: u32,
         wave: u32,
-        mut relax: impl FnMut(RelaxRow<'_>),
+        mut relax: impl FnMut(&mut ColourRows<'_>, usize, usize),
     ) {
         const { assert!(SPACING >= 2) };
         let cells = self.cells;
+        let mut rows = ColourRows::new(&mut self.pressure, &self.divergence, cells, self.half);
         let mut done = 0;
         while done < iterations {
             let depth = wave.max(1).min(iterations - done) as usize;
@@ -455,28 +455,28 @@ impl PressureSolver {
             // relaxes colour 0's row `p` and colour 1's row `p - 1`.
             for step in 1..cells + SPACING * (depth - 1) {
                 let standing = depth.min(step.div_ceil(SPACING));
-                let rows = (0..standing)
+                let positions = (0..standing)
                     .map(|k| step - SPACING * k)
                     .filter(|&p| p < cells);
                 if SPACING == 2 {
-                    for p in rows {
+                    for p in positions {
                         if p <= cells - 2 {
-                            relax(self.own_row(0, p));
+                            relax(&mut rows, 0, p);
                         }
                         if p >= 2 {
-                            relax(self.own_row(1, p - 1));
+                            relax(&mut rows, 1, p - 1);
                         }
                     }
                     continue;
                 }
-                for p in rows.clone() {
+                for p in positions.clone() {
                     if p <= cells - 2 {
-                        relax(self.own_row(0, p));
+                        relax(&mut rows, 0, p);
                     }
                 }
-                for p in rows {
+                for p in positions {
                     if p >= 2 {
-                        relax(self.own_row(1, p - 1));
+                        relax(&mut rows, 1, p - 1);
                     }
                 }
             }
@@ -496,7 +496,10 @@ impl PressureSolver {
         wave: u32,
         update: impl Update,
     ) {
-        self.sweep_in_step::<SPACING>(iterations, wave, |row| row.relax_avx2(update));
+        // SAFETY: the caller promises AVX2.
+        let relax =
+            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx2(colour, y, update) };
+        self.sweep_in_step::<SPACING>(iterations, wave, relax);
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
@@ -578,5 +581,6 @@ impl PressureSolver {
     }
 }
 
+mod rows;
 #[cfg(test)]
 mod tests;

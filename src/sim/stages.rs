@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::FluidSim;
 use super::PressureSolverKind;
-use super::advect::{FogCarry, Packed, PairCarry};
+use super::advect::{FinishRow, FogCarry, Packed, PairCarry};
 use super::grid::pack_fields;
 use super::lanes::Lanes;
 use super::pressure::PressureSolver;
@@ -106,16 +106,8 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((u_out, v_out), solid_row))| {
-                // `move`: the factors are copied in, so the loop keeps them in registers.
-                carry.row(lanes, y, (u_out, v_out), &move |u_out, v_out| {
-                    // One loop per field: a chained iterator does not vectorise.
-                    for out in [&mut *u_out, &mut *v_out] {
-                        for value in out.iter_mut() {
-                            *value = flush(*value * keep);
-                        }
-                    }
-                    walls_row(y, cells, u_out, v_out, solid_row);
-                });
+                let finish = KeepThenWalls { keep, y, solid_row };
+                carry.row(lanes, y, (u_out, v_out), &finish);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
         std::mem::swap(&mut self.v, &mut self.v_next);
@@ -236,16 +228,7 @@ impl FluidSim {
             .enumerate()
             .with_min_len(self.min_rows_per_task)
             .for_each(|(y, ((su_out, sv_out), solid_row))| {
-                // Solid cells read a harmless in-range position, then become 0.
-                carry.row(lanes, y, (su_out, sv_out), &move |su_out, sv_out| {
-                    for out in [su_out, sv_out] {
-                        for (value, &solid) in out.iter_mut().zip(solid_row) {
-                            // Branch-free: a select per cell, which vectorises.
-                            let faded = flush(*value * fade);
-                            *value = if solid == 0 { faded } else { 0.0 };
-                        }
-                    }
-                });
+                carry.row(lanes, y, (su_out, sv_out), &FadeInOpen { fade, solid_row });
             });
         std::mem::swap(&mut self.su, &mut self.su_next);
         std::mem::swap(&mut self.sv, &mut self.sv_next);
@@ -319,6 +302,50 @@ impl FluidSim {
         std::mem::swap(&mut self.off_x, &mut self.off_x_next);
         std::mem::swap(&mut self.off_z, &mut self.off_z_next);
         std::mem::swap(&mut self.lift, &mut self.lift_next);
+    }
+}
+
+/// The air's row after its advection: the speed it keeps (`keep`, flushed), then the walls on
+/// row `y`.
+struct KeepThenWalls<'a> {
+    keep: f32,
+    y: usize,
+    solid_row: &'a [u8],
+}
+
+impl FinishRow for KeepThenWalls<'_> {
+    #[inline(always)]
+    fn finish(&self, u_out: &mut [f32], v_out: &mut [f32]) {
+        // Copied out, so the loops keep the factor in a register.
+        let keep = self.keep;
+        // One loop per field: a chained iterator does not vectorise.
+        for out in [&mut *u_out, &mut *v_out] {
+            for value in out.iter_mut() {
+                *value = flush(*value * keep);
+            }
+        }
+        walls_row(self.y, u_out.len(), u_out, v_out, self.solid_row);
+    }
+}
+
+/// The shock's row after its advection: faded (flushed) in open cells, 0 in solids (which
+/// read a harmless in-range position).
+struct FadeInOpen<'a> {
+    fade: f32,
+    solid_row: &'a [u8],
+}
+
+impl FinishRow for FadeInOpen<'_> {
+    #[inline(always)]
+    fn finish(&self, su_out: &mut [f32], sv_out: &mut [f32]) {
+        let fade = self.fade;
+        for out in [su_out, sv_out] {
+            for (value, &solid) in out.iter_mut().zip(self.solid_row) {
+                // Branch-free: a select per cell, which vectorises.
+                let faded = flush(*value * fade);
+                *value = if solid == 0 { faded } else { 0.0 };
+            }
+        }
     }
 }
 
@@ -499,17 +526,24 @@ fn subtract_gradient_row(
 /// It reads nothing but the row, so the stages that end by writing a row apply it there.
 #[inline(always)]
 fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid_row: &[u8]) {
-    // Eight cells at a time, skipped where none is solid (most): a select of the old value on
+    // 32 cells at a time, skipped where none is solid (most): a select of the old value on
     // every cell compiles to masked stores, which are many times slower.
-    const CHUNK: usize = 8;
+    const CHUNK: usize = 32;
     let chunks = u_row
         .chunks_mut(CHUNK)
         .zip(v_row.chunks_mut(CHUNK))
         .zip(solid_row.chunks(CHUNK));
     for ((u_chunk, v_chunk), solid_chunk) in chunks {
-        // A whole chunk is tested as one 8-byte word.
-        let any_solid = match <[u8; CHUNK]>::try_from(solid_chunk) {
-            Ok(bytes) => u64::from_ne_bytes(bytes) != 0,
+        // A whole chunk is tested as four 8-byte words.
+        let any_solid = match <&[u8; CHUNK]>::try_from(solid_chunk) {
+            Ok(bytes) => {
+                let word = |k: usize| {
+                    let mut word = [0u8; 8];
+                    word.copy_from_slice(&bytes[8 * k..8 * k + 8]);
+                    u64::from_ne_bytes(word)
+                };
+                (word(0) | word(1) | word(2) | word(3)) != 0
+            }
             Err(_) => solid_chunk.iter().any(|&solid| solid != 0),
         };
         if !any_solid {

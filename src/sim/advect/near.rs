@@ -43,9 +43,13 @@ impl<'a, const N: usize> Near<'a, N> {
 
     /// The fields at slots `0..outs[0].len()` of `trace` (a run of row `y` from column
     /// `start`, at most `RUN` slots) into `outs` (one slice per field, equal lengths).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub(super) fn read_run(
+    /// Always inlined into the carries' AVX2 row kernels, so what stays the same along a row
+    /// is worked out once a row, not once a run.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn read_run(
         &self,
         trace: &Trace,
         y: usize,
@@ -63,7 +67,8 @@ impl<'a, const N: usize> Near<'a, N> {
             // A run that is not a whole number of groups ends with a group overlapping the one
             // before it: its slots get the same values again.
             let at = group.min(len - WIDTH);
-            if !self.read_group(trace, y, start, at, outs) {
+            // SAFETY: the caller promises AVX2.
+            if !unsafe { self.read_group(trace, y, start, at, outs) } {
                 (at..at + WIDTH).for_each(|k| self.read_one(trace, k, outs));
             }
             group += WIDTH;
@@ -182,7 +187,7 @@ impl<'a, const N: usize> Near<'a, N> {
     #[inline(always)]
     fn read_one(&self, trace: &Trace, k: usize, outs: &mut [&mut [f32]; N]) {
         let cells = self.cells;
-        let index = trace.y0[k] as usize * cells + trace.x0[k] as usize;
+        let index = trace.held_index(k, cells);
         let (fx, fy) = (trace.fx[k], trace.fy[k]);
         for (field, out) in self.fields.iter().zip(outs.iter_mut()) {
             // One bounds check for the 2×2 block (`x0`, `y0` are at most `cells - 2`).

@@ -71,7 +71,12 @@ fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
             for lanes in Lanes::available() {
                 for y in 0..cells {
                     let (mut out_a, mut out_b) = (vec![0.0; cells], vec![0.0; cells]);
-                    carry.row(lanes, y, (&mut out_a, &mut out_b), &|_, _| {});
+                    carry.row(
+                        lanes,
+                        y,
+                        (&mut out_a, &mut out_b),
+                        &|_: &mut [f32], _: &mut [f32]| {},
+                    );
                     for x in 0..cells {
                         let i = y * cells + x;
                         let at = Bilinear::at(
@@ -91,7 +96,7 @@ fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
                 Lanes::Plain,
                 cells / 2,
                 (&mut out.0, &mut out.1),
-                &|_, _| {},
+                &|_: &mut [f32], _: &mut [f32]| {},
             );
             assert!(cells < 8 || out.0.iter().any(|value| !a.contains(value)));
         }

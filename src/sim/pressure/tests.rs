@@ -150,7 +150,9 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
                 for lanes in Lanes::available() {
                     let mut solver = PressureSolver::new(cells);
                     solver.load_divergence(&u, &v, (lanes, cells));
-                    let relax = |row: RelaxRow<'_>| row.relax(GaussSeidel);
+                    let relax = |rows: &mut ColourRows<'_>, colour, y| {
+                        rows.row(colour, y).relax(GaussSeidel)
+                    };
                     match (lanes, wave) {
                         (Lanes::Plain, (depth, 2)) => {
                             solver.sweep_in_step::<2>(iterations, depth, relax)
@@ -179,6 +181,49 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
                         "{cells} cells, {iterations} iterations, wave {wave:?}, {lanes:?}"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_sweeps_rows_are_the_checked_rows() {
+    // Where each slice of a row starts and how long it is, from `relax_row` (checked slicing)
+    // and from `ColourRows::row` (one check up front).
+    fn spans(row: RelaxRow<'_>) -> [(usize, usize); 6] {
+        let span = |slice: &[f32]| (slice.as_ptr() as usize, slice.len());
+        [
+            span(row.out),
+            span(row.left),
+            span(row.right),
+            span(row.below),
+            span(row.above),
+            span(row.divergence),
+        ]
+    }
+    for cells in [3, 4, 5, 9, 10, 17, 18, 53, 96] {
+        let mut solver = PressureSolver::new(cells);
+        let half = solver.half;
+        for colour in [0, 1] {
+            for y in 1..cells - 1 {
+                let checked = {
+                    let [even, odd] = &mut solver.pressure;
+                    let (mine, other) = if colour == 0 {
+                        (even, &*odd)
+                    } else {
+                        (odd, &*even)
+                    };
+                    let row = &mut mine[y * half..(y + 1) * half];
+                    let div_row = &solver.divergence[colour][y * half..(y + 1) * half];
+                    spans(relax_row(row, div_row, other, cells, half, colour, y))
+                };
+                let mut rows =
+                    ColourRows::new(&mut solver.pressure, &solver.divergence, cells, half);
+                assert_eq!(
+                    spans(rows.row(colour, y)),
+                    checked,
+                    "{cells} cells, row {y}"
+                );
             }
         }
     }
