@@ -67,6 +67,26 @@ struct DistanceFogParams {
 
 @group(0) @binding(2) var<uniform> distance_fog: DistanceFogParams;
 
+// keep in sync with src/gpu/common.rs: DISTANCE_FOG_FORM_ANY, DISTANCE_FOG_FORM_FLAT
+// The scene's distance fog as a pipeline constant (`FrameBinding::distance_fog_constants`):
+// its FOG_MODE_* plus FOG_FORM_FLAT where its height falloff is 0, or FOG_FORM_ANY (every
+// pipeline that does not say): the mode and the falloff read from `distance_fog`. Neither
+// changes while a scene renders (the weather moves the range and the colour). A CPU adapter
+// (lavapipe) runs both sides of every branch for every pixel, so there the modes not taken and
+// the falloff's exponentials cost as much as the one taken; compiled out, they cost nothing.
+// The same picture: with falloff 0 the mean density is exactly 1 (`fog_height_mean`).
+const FOG_FORM_ANY: u32 = 255u;
+const FOG_FORM_FLAT: u32 = 4u;
+override DISTANCE_FOG_FORM: u32 = 255u;
+
+// The distance fog's FOG_MODE_*: the pipeline's constant, or read from `params`.
+fn distance_fog_mode(params: DistanceFogParams) -> u32 {
+    if DISTANCE_FOG_FORM == FOG_FORM_ANY {
+        return params.mode.x;
+    }
+    return DISTANCE_FOG_FORM & 3u;
+}
+
 // (1 − exp(−x)) / x for x ≥ 0: the mean of exp(−s) over s in [0, x], exactly 1 at x = 0.
 // Near 0 the closed form is 0/0 and loses its digits, so its series is used there and the two
 // are blended by a smoothstep: no step as a view ray turns level.
@@ -83,6 +103,10 @@ fn fog_exp_mean(x: f32) -> f32 {
 // camera far below the base height cannot overflow, and the larger is factored out.
 // keep in sync with src/gpu/distance_fog.rs: height_mean
 fn fog_height_mean(y_a: f32, y_b: f32, falloff: f32, base: f32) -> f32 {
+    // No falloff in this pipeline's scene: exactly what the lines below give for falloff 0.
+    if DISTANCE_FOG_FORM != FOG_FORM_ANY && (DISTANCE_FOG_FORM & FOG_FORM_FLAT) != 0u {
+        return 1.0;
+    }
     // World Y is up: the higher the point, the thinner the air.
     let e_a = clamp(-falloff * (y_a - base), FOG_EXPONENT_FLOOR, FOG_EXPONENT_LIMIT);
     let e_b = clamp(-falloff * (y_b - base), FOG_EXPONENT_FLOOR, FOG_EXPONENT_LIMIT);
@@ -103,7 +127,8 @@ fn distance_fog_factor(
     let falloff = params.height.x;
     let base_world = params.height.y;
     var amount: f32;
-    if params.mode.x == FOG_MODE_LINEAR {
+    let mode = distance_fog_mode(params);
+    if mode == FOG_MODE_LINEAR {
         let fogged_world = distance_world
             * fog_height_mean(eye_world.y, pos_world.y, falloff, base_world);
         let near_world = params.range.x;
@@ -116,7 +141,7 @@ fn distance_fog_factor(
         let haze_from_y = eye_world.y + (pos_world.y - eye_world.y) * t;
         let mean = fog_height_mean(haze_from_y, pos_world.y, falloff, base_world);
         let depth = min(params.range.w * (distance_world - start_world) * mean, FOG_DEPTH_LIMIT);
-        if params.mode.x == FOG_MODE_EXPONENTIAL {
+        if mode == FOG_MODE_EXPONENTIAL {
             amount = 1.0 - exp(-depth);
         } else {
             amount = 1.0 - exp(-depth * depth);

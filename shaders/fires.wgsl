@@ -183,7 +183,13 @@ fn fire_glow_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
     if !FIRE_GLOW_BY_MASK {
         for (var i = 0u; i < fire_count(); i += 1u) {
             let distance_world = length(pos_world - fires_now.fires[i].light_world.xyz);
-            if distance_world < fires_now.fires[i].light_world.w {
+            let in_range = distance_world < fires_now.fires[i].light_world.w;
+            if FIRES_UNROLLED > 0u {
+                // A CPU adapter works the glow out for every fire whatever the branch says, so
+                // it keeps or drops it with a select, which costs it less than a masked branch
+                // (0.8 % of the temple's frame on lavapipe); a GPU skips the fires out of range.
+                glow += select(vec3<f32>(0.0), fire_glow_of(i, distance_world), in_range);
+            } else if in_range {
                 glow += fire_glow_of(i, distance_world);
             }
         }

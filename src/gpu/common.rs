@@ -134,6 +134,24 @@ pub(crate) struct FrameBinding {
     /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
     /// floor last (`ScenePass::record_raster`).
     pub cpu_adapter: bool,
+    /// The scene's distance fog as common.wgsl's `DISTANCE_FOG_FORM` (see
+    /// [`Self::distance_fog_constants`]).
+    pub distance_fog_form: u32,
+}
+
+/// keep in sync with shaders/common.wgsl: FOG_FORM_FLAT
+/// `DISTANCE_FOG_FORM`'s flag for a distance fog without height falloff.
+const DISTANCE_FOG_FORM_FLAT: u32 = 4;
+
+/// common.wgsl's `DISTANCE_FOG_FORM` for `fog`: its mode, with [`DISTANCE_FOG_FORM_FLAT`]
+/// where its height falloff is 0.
+fn distance_fog_form(fog: &DistanceFogParams) -> u32 {
+    let flat = if fog.height[0] == 0.0 {
+        DISTANCE_FOG_FORM_FLAT
+    } else {
+        0
+    };
+    fog.mode[0] | flat
 }
 
 /// The most fires a CPU adapter's shaders unroll their loops over (`FIRES_UNROLLED`); with more
@@ -225,6 +243,7 @@ impl FrameBinding {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
         let build = PassBuilder::new(device, "frame");
+        let distance_fog_params = distance_fog;
         let distance_fog =
             build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
         let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
@@ -267,6 +286,7 @@ impl FrameBinding {
             fire_glow_by_mask: true,
             fires_unrolled: 0,
             cpu_adapter: false,
+            distance_fog_form: distance_fog_form(distance_fog_params),
         }
     }
 
@@ -289,13 +309,23 @@ impl FrameBinding {
         [("FIRES_UNROLLED", f64::from(self.fires_unrolled))]
     }
 
+    /// The pipeline constants of a pass that applies the distance fog (common.wgsl):
+    /// `DISTANCE_FOG_FORM`, the scene's mode and whether its height falloff is 0, which neither
+    /// the weather nor anything else changes while it renders, so the other modes and the
+    /// falloff's exponentials are compiled out (a CPU adapter runs every branch, taken or not).
+    /// The same picture: with falloff 0 the mean density is exactly 1.
+    pub(crate) fn distance_fog_constants(&self) -> [(&'static str, f64); 1] {
+        [("DISTANCE_FOG_FORM", f64::from(self.distance_fog_form))]
+    }
+
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
-    /// fires are not unrolled, and [`Self::fire_constants`].
-    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 4] {
+    /// fires are not unrolled, [`Self::fire_constants`] and [`Self::distance_fog_constants`].
+    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 5] {
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
+        let [distance_fog] = self.distance_fog_constants();
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -305,6 +335,7 @@ impl FrameBinding {
             LatticeLayout::constant(self.fog_noise_lattice),
             by_mask,
             fires,
+            distance_fog,
         ]
     }
 

@@ -121,12 +121,12 @@ impl FlamePass {
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, lattice, glow, fires] = frame.fog_constants();
+        let [lamps, lattice, glow, fires, distance_fog] = frame.fog_constants();
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
         );
-        let constants = [lamps, lattice, glow, fires, reads];
+        let constants = [lamps, lattice, glow, fires, distance_fog, reads];
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),

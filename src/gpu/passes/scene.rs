@@ -105,7 +105,8 @@ impl ScenePass {
             f64::from(u8::from(scene.weather.is_some())),
         );
         let [fires] = frame.fire_constants();
-        let constants = [lamps, weather, fires];
+        let [distance_fog] = frame.distance_fog_constants();
+        let constants = [lamps, weather, fires, distance_fog];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);
