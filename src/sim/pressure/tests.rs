@@ -4,6 +4,19 @@
 
 use super::*;
 
+/// Whether two fields hold the same bits, cell for cell.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits())
+}
+
+/// The pressure `solver` holds, stored on the full grid of `count` cells (NaN where it stores
+/// nothing), in tasks of at least `min_rows` rows.
+fn stored_pressure(solver: &PressureSolver, count: usize, min_rows: usize) -> Vec<f32> {
+    let mut pressure = vec![f32::NAN; count];
+    solver.store_pressure(&mut pressure, min_rows);
+    pressure
+}
+
 /// Red-black Gauss-Seidel written plainly on the full grid, in place.
 fn reference_solve(u: &[f32], v: &[f32], cells: usize, iterations: u32) -> Vec<f32> {
     let mut divergence = vec![0.0_f32; cells * cells];
@@ -74,14 +87,13 @@ fn the_avx2_row_gives_the_bits_of_the_plain_row() {
             unsafe { row(&mut wide).relax_avx2(update) };
             [plain, wide]
         }
-        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits());
         let start = field(slots, 6);
         let [plain, wide] = both(neighbours, &start, GaussSeidel);
-        assert!(same(&plain, &wide), "Gauss-Seidel, {slots} slots");
+        assert!(same_bits(&plain, &wide), "Gauss-Seidel, {slots} slots");
         let [plain_sor, wide_sor] = both(neighbours, &start, OverRelaxed { omega: 1.8 });
-        assert!(same(&plain_sor, &wide_sor), "SOR, {slots} slots");
+        assert!(same_bits(&plain_sor, &wide_sor), "SOR, {slots} slots");
         // SOR reads the old values: a wrong order over the overlap would show here.
-        assert!(!same(&plain_sor, &plain) || slots < 2, "{slots} slots");
+        assert!(!same_bits(&plain_sor, &plain) || slots < 2, "{slots} slots");
         if slots >= 16 {
             assert!(plain.contains(&0.0) && plain.iter().any(|&v| v != 0.0));
         }
@@ -110,14 +122,9 @@ fn split_solver_matches_plain_red_black_bit_for_bit() {
             let mut solver = PressureSolver::new(cells);
             solver.load_divergence(&u, &v, (lanes, min_rows));
             solver.iterate(7, (lanes, min_rows));
-            let mut pressure = vec![f32::NAN; count];
-            solver.store_pressure(&mut pressure, min_rows);
-            let same = pressure
-                .iter()
-                .zip(&expected)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
+            let pressure = stored_pressure(&solver, count, min_rows);
             assert!(
-                same,
+                same_bits(&pressure, &expected),
                 "{cells} cells, {lanes:?}, {min_rows} rows a task:\n{pressure:?}\n{expected:?}"
             );
         }
@@ -170,14 +177,9 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
                             solver.sweep_in_step_avx2::<3>(iterations, depth, GaussSeidel)
                         },
                     }
-                    let mut pressure = vec![f32::NAN; count];
-                    solver.store_pressure(&mut pressure, cells);
-                    let same = pressure
-                        .iter()
-                        .zip(&expected)
-                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                    let pressure = stored_pressure(&solver, count, cells);
                     assert!(
-                        same,
+                        same_bits(&pressure, &expected),
                         "{cells} cells, {iterations} iterations, wave {wave:?}, {lanes:?}"
                     );
                 }
