@@ -142,10 +142,19 @@ pub(crate) struct FrameBinding {
 /// keep in sync with shaders/common.wgsl: FOG_FORM_FLAT
 /// `DISTANCE_FOG_FORM`'s flag for a distance fog without height falloff.
 const DISTANCE_FOG_FORM_FLAT: u32 = 4;
+/// keep in sync with shaders/common.wgsl: FOG_FORM_ANY
+/// `DISTANCE_FOG_FORM` saying nothing: the shaders read the mode and falloff from the uniforms.
+#[cfg(test)]
+const DISTANCE_FOG_FORM_ANY: u32 = 255;
 
 /// common.wgsl's `DISTANCE_FOG_FORM` for `fog`: its mode, with [`DISTANCE_FOG_FORM_FLAT`]
-/// where its height falloff is 0.
+/// where its height falloff is 0. The weather changes the distance fog's range and colour
+/// frame by frame, never its mode or falloff (`WeatherLook::distance_fog`).
 fn distance_fog_form(fog: &DistanceFogParams) -> u32 {
+    #[cfg(test)]
+    if FORCE_DISTANCE_FOG_READ.get() {
+        return DISTANCE_FOG_FORM_ANY;
+    }
     let flat = if fog.height[0] == 0.0 {
         DISTANCE_FOG_FORM_FLAT
     } else {
@@ -167,6 +176,10 @@ thread_local! {
     /// Tests only: frame bindings made on this thread never unroll the loops over the fires
     /// (a CPU adapter then lights the fog from the in-range bits, as with many fires).
     pub(crate) static FORCE_FIRES_ROLLED: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+    /// Tests only: frame bindings made on this thread leave `DISTANCE_FOG_FORM` unset, so the
+    /// shaders read the distance fog's mode and falloff from its uniforms (the same bytes).
+    pub(crate) static FORCE_DISTANCE_FOG_READ: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
 }
 
@@ -243,7 +256,7 @@ impl FrameBinding {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
         let build = PassBuilder::new(device, "frame");
-        let distance_fog_params = distance_fog;
+        let distance_fog_form = distance_fog_form(distance_fog);
         let distance_fog =
             build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
         let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
@@ -286,7 +299,7 @@ impl FrameBinding {
             fire_glow_by_mask: true,
             fires_unrolled: 0,
             cpu_adapter: false,
-            distance_fog_form: distance_fog_form(distance_fog_params),
+            distance_fog_form,
         }
     }
 

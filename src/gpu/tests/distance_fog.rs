@@ -1,18 +1,23 @@
-//! GPU tests of the distance fog's height falloff: on the picture, low ground at a given
+//! GPU tests of the distance fog: its height falloff on the picture, low ground at a given
 //! distance is fogged more than high ground at the same distance, by the amount the Rust twin
 //! of the WGSL says; and a camera far below the base height (or a base height far above
-//! everything) gives a fully fogged picture, never NaN or infinity.
+//! everything) gives a fully fogged picture, never NaN or infinity; and the pipelines compiled
+//! for the scene's mode and falloff (`DISTANCE_FOG_FORM`) draw the bytes of those that read them.
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
 use glam::{Vec3, Vec4};
 
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{
+    context, flat_maps, fog_config, inputs, pixels_differing, render, render_once, renderer,
+};
 use crate::color;
 use crate::frame::{CameraPose, Frame, View};
 use crate::gpu::camera::clip_from_world;
+use crate::gpu::common::FORCE_DISTANCE_FOG_READ;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::distance_fog::twin::distance_fog_factor;
+use crate::gpu::{Compositor, Readback};
 use crate::scene::{Block, DistanceFog, FogMode, Scene};
 
 /// Side of the square test frames, pixels.
@@ -202,6 +207,63 @@ fn far_below_the_base_height_everything_is_fog_never_nan() {
             assert!(
                 seen.iter().all(|s| (s - 127.5).abs() <= 1.5),
                 "clear start, camera y {eye_y}: pixel ({x}, {y}) is {seen:?}, not the wall's 128"
+            );
+        }
+    }
+}
+
+/// The distance fog compiled into the pipelines for the scene's mode and falloff
+/// (`DISTANCE_FOG_FORM`) against the shaders reading both from the uniforms: the same bytes
+/// in every mode, with and without height falloff, with the raster and compute compositors,
+/// over the temple's fog, hall and flames.
+#[test]
+fn the_distance_fog_compiled_for_its_form_gives_the_bytes_it_reads() {
+    let Some(ctx) = context() else { return };
+    let mut scene = crate::scene::load(None, &[])
+        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
+        .scene;
+    scene.fluid.grid = 48;
+    let maps = flat_maps(&scene, 1.0);
+    let at = inputs(&scene, &maps, 30);
+    let mut raster_frames = Vec::new();
+    for mode in [
+        FogMode::Linear,
+        FogMode::Exponential,
+        FogMode::ExponentialSquared,
+    ] {
+        for height_falloff in [0.0, 0.3] {
+            scene.distance_fog = DistanceFog {
+                mode,
+                near: 3.0,
+                far: 16.0,
+                density: 0.12,
+                height_falloff,
+                base_height: 0.5,
+                ..DistanceFog::default()
+            };
+            for compositor in [Compositor::Raster, Compositor::Compute] {
+                let config = fog_config((96, 54), compositor, Readback::default());
+                let compiled = render_once(&ctx, &scene, &config, &at);
+                FORCE_DISTANCE_FOG_READ.set(true);
+                let read = render_once(&ctx, &scene, &config, &at);
+                FORCE_DISTANCE_FOG_READ.set(false);
+                let differing = pixels_differing(&compiled, &read);
+                assert_eq!(
+                    differing, 0,
+                    "{mode:?}, falloff {height_falloff}, {compositor:?}"
+                );
+                if compositor == Compositor::Raster {
+                    raster_frames.push(compiled);
+                }
+            }
+        }
+    }
+    // Each mode and each falloff shows in the picture: the forms compared differ.
+    for (i, a) in raster_frames.iter().enumerate() {
+        for b in &raster_frames[i + 1..] {
+            assert!(
+                pixels_differing(a, b) > 0,
+                "two distance fogs drew the same frame"
             );
         }
     }
