@@ -137,6 +137,37 @@ fn flame_widening(lean: f32) -> f32 {
 }
 // ---- end weather ----
 
+// Where one fire's quad stands this frame: on the flame's foot, its right-hand edge horizontal
+// and square to the direction to the eye (looking straight down on the fire any direction
+// serves, so +x), widened for the wind's lean.
+struct FlameQuad {
+    foot_world: vec3<f32>,
+    right_world: vec3<f32>,
+    width_world: f32,
+    height_world: f32,
+    wind_lean: f32,
+}
+
+fn flame_quad(fire_index: u32) -> FlameQuad {
+    let fire = fire_lights.fires[min(fire_index, MAX_FIRES - 1u)];
+    let foot_world = fire.foot_world.xyz;
+    let height_world = fire.shape.x;
+    let to_eye = frame.eye_world.xz - foot_world.xz;
+    let toward = select(vec2<f32>(0.0, 1.0), normalize(to_eye), dot(to_eye, to_eye) > 1e-8);
+    let right_world = vec3<f32>(toward.y, 0.0, -toward.x);
+    let wind_lean = flame_wind_lean(right_world);
+    let width_world = height_world * FLAME_ASPECT * fire.shape.w * flame_widening(wind_lean);
+    return FlameQuad(foot_world, right_world, width_world, height_world, wind_lean);
+}
+
+// The point of `quad` at `corner` (x across, 0 left to 1 right; y up, 0 at the foot to 1 at the
+// top), world.
+fn flame_quad_point(quad: FlameQuad, corner: vec2<f32>) -> vec3<f32> {
+    return quad.foot_world
+        + quad.right_world * ((corner.x - 0.5) * quad.width_world)
+        + vec3<f32>(0.0, corner.y * quad.height_world, 0.0);
+}
+
 // One quad per fire (instance), standing on the flame's foot and turned about world Y to face
 // the eye.
 @vertex
@@ -149,27 +180,15 @@ fn vs_flame(
         vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), vec2<f32>(0.0, 1.0),
     );
     let corner = corners[vertex_index];
-    let fire = fire_lights.fires[min(fire_index, MAX_FIRES - 1u)];
-    let foot_world = fire.foot_world.xyz;
-    let height_world = fire.shape.x;
-
-    // The quad's right-hand edge is horizontal and square to the direction to the eye; looking
-    // straight down on the fire any direction serves, so fall back to +x.
-    let to_eye = frame.eye_world.xz - foot_world.xz;
-    let toward = select(vec2<f32>(0.0, 1.0), normalize(to_eye), dot(to_eye, to_eye) > 1e-8);
-    let right_world = vec3<f32>(toward.y, 0.0, -toward.x);
-    let wind_lean = flame_wind_lean(right_world);
-    let width_world = height_world * FLAME_ASPECT * fire.shape.w * flame_widening(wind_lean);
-    let pos_world = foot_world
-        + right_world * ((corner.x - 0.5) * width_world)
-        + vec3<f32>(0.0, corner.y * height_world, 0.0);
+    let quad = flame_quad(fire_index);
+    let pos_world = flame_quad_point(quad, corner);
 
     var out: FlameOut;
     out.pos_clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
     out.uv = corner;
     out.pos_world = pos_world;
     out.fire_index = fire_index;
-    out.wind_lean = wind_lean;
+    out.wind_lean = quad.wind_lean;
     return out;
 }
 
@@ -235,7 +254,13 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     if all(light <= vec3<f32>(0.0)) {
         return vec4<f32>(0.0);
     }
-    return vec4<f32>(light * ground_fog_transmittance(in.pos_world, in.pos_clip.xy), 0.0);
+    var transmittance: f32;
+    if FLAME_FOG_PER_PIXEL {
+        transmittance = ground_fog_transmittance(in.pos_world, in.pos_clip.xy);
+    } else {
+        transmittance = flame_fog_from_grid(fire_index, in.uv);
+    }
+    return vec4<f32>(light * transmittance, 0.0);
 }
 
 // What the ground fog in front of a flame's point lets through, as the compositor that drew
@@ -244,16 +269,76 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
 // The fog drawn before the flames is in the picture already; the flame, added after it, is
 // dimmed here by the part of that fog between the eye and the flame.
 fn ground_fog_transmittance(pos_world: vec3<f32>, frag_xy: vec2<f32>) -> f32 {
+    let steps = u32(fog.sampling.z);
+    if steps > 0u {
+        let eye_world = frame.eye_world.xyz;
+        let to_flame = pos_world - eye_world;
+        let t_world = length(to_flame);
+        let pixel = vec2<u32>(frag_xy);
+        return march_medium(
+            eye_world, to_flame / t_world, t_world, steps, pixel_hash(pixel), fog, fluid_map, lift_map,
+        ).transmittance;
+    }
+    return flame_sheets_transmittance(pos_world);
+}
+
+// What the fog's sheets between the eye and `pos_world` let through.
+fn flame_sheets_transmittance(pos_world: vec3<f32>) -> f32 {
     let eye_world = frame.eye_world.xyz;
     let to_flame = pos_world - eye_world;
     let t_world = length(to_flame);
-    let ray_world = to_flame / t_world;
-    let steps = u32(fog.sampling.z);
-    if steps > 0u {
-        let pixel = vec2<u32>(frag_xy);
-        return march_medium(
-            eye_world, ray_world, t_world, steps, pixel_hash(pixel), fog, fluid_map, lift_map,
-        ).transmittance;
+    return sheets_transmittance(eye_world, to_flame / t_world, t_world, fog, fluid_map, lift_map);
+}
+
+// ---- the ground fog in front of the flames, on a grid ----
+//
+// The sheets' fog in front of a flame changes slowly across it, yet crossing it for every
+// pixel was most of the pass's work, a fifth of the whole frame's on a CPU adapter (lavapipe,
+// which pays for the sheets of every pixel of a block). So the `flame` pass's compute step
+// (`cs_flame_fog`) crosses the sheets once per point of a grid over each fire's quad, and each
+// fragment blends the four points round it. The raymarch compositor, the reference, keeps its
+// per-pixel march (`FLAME_FOG_PER_PIXEL`): its random start is a pixel's.
+
+// keep in sync with src/gpu/passes/flame.rs: FOG_GRID_COLUMNS, FOG_GRID_ROWS
+const FOG_GRID_COLUMNS: u32 = 6u;
+const FOG_GRID_ROWS: u32 = 12u;
+// Points a fire's grid holds: one more each way than it has cells.
+const FOG_GRID_POINTS: u32 = (FOG_GRID_COLUMNS + 1u) * (FOG_GRID_ROWS + 1u);
+
+// Whether each flame fragment crosses the fog itself (the raymarch) or reads the grid.
+override FLAME_FOG_PER_PIXEL: bool = false;
+
+// The grid as the fragments read it, and as the compute step writes it: fire by fire, each a
+// row of points after another from the foot up, left to right within a row.
+@group(1) @binding(5) var<storage, read> flame_fog_grid: array<f32>;
+@group(1) @binding(6) var<storage, read_write> flame_fog_grid_out: array<f32>;
+
+// The grid of fire `fire_index` at `uv` across its quad, blended bilinearly.
+fn flame_fog_from_grid(fire_index: u32, uv: vec2<f32>) -> f32 {
+    let cells = vec2<f32>(f32(FOG_GRID_COLUMNS), f32(FOG_GRID_ROWS));
+    let at = clamp(uv, vec2<f32>(0.0), vec2<f32>(1.0)) * cells;
+    let cell = min(floor(at), cells - vec2<f32>(1.0));
+    let f = at - cell;
+    let row = FOG_GRID_COLUMNS + 1u;
+    let base = fire_index * FOG_GRID_POINTS + u32(cell.y) * row + u32(cell.x);
+    let below = mix(flame_fog_grid[base], flame_fog_grid[base + 1u], f.x);
+    let above = mix(flame_fog_grid[base + row], flame_fog_grid[base + row + 1u], f.x);
+    return mix(below, above, f.y);
+}
+
+// One invocation per point of a fire's grid (x) and per fire (y).
+@compute @workgroup_size(64)
+fn cs_flame_fog(@builtin(global_invocation_id) id: vec3<u32>) {
+    let point = id.x;
+    let fire_index = id.y;
+    if point >= FOG_GRID_POINTS || fire_index >= fire_count() {
+        return;
     }
-    return sheets_transmittance(eye_world, ray_world, t_world, fog, fluid_map, lift_map);
+    let row = FOG_GRID_COLUMNS + 1u;
+    let corner = vec2<f32>(
+        f32(point % row) / f32(FOG_GRID_COLUMNS),
+        f32(point / row) / f32(FOG_GRID_ROWS),
+    );
+    let pos_world = flame_quad_point(flame_quad(fire_index), corner);
+    flame_fog_grid_out[fire_index * FOG_GRID_POINTS + point] = flame_sheets_transmittance(pos_world);
 }

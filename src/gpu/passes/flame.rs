@@ -19,15 +19,24 @@
 //! Each frame the flames' fog crosses only the sheets under the fog's ceiling, as the
 //! compositors do (`fog_ceiling_world`, `sheets_under`: above it every sheet lets all the light
 //! through, exactly), so the bytes are those of crossing every sheet.
+//!
+//! With the sheet compositors the fog in front of the flames is crossed on a grid, not per
+//! pixel: before drawing, a compute step (`cs_flame_fog`) crosses the sheets at the
+//! [`FOG_GRID_COLUMNS`] + 1 by [`FOG_GRID_ROWS`] + 1 points of a grid over each fire's quad
+//! into a small buffer, and each fragment blends the four points round it. The fog in front of
+//! a flame changes slowly across it, and crossing it per pixel was most of the pass's work
+//! (a fifth of the temple's frame on lavapipe). The raymarch, the reference, marches per pixel
+//! as before.
 
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
+use crate::gpu::fire_lights::MAX_FIRE_LIGHTS;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     DepthTest, PassBuilder, RasterPipeline, begin_over_read_only_depth, filterable_texture,
-    texture, uniform,
+    read_write_storage_buffer, storage_buffer, texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
@@ -53,6 +62,27 @@ pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
         operation: wgpu::BlendOperation::Add,
     },
 };
+
+/// Cells across each fire's grid of the fog in front of its flame.
+///
+/// keep in sync with shaders/flame.wgsl: FOG_GRID_COLUMNS
+pub(crate) const FOG_GRID_COLUMNS: u32 = 6;
+/// Cells up each fire's grid, from the flame's foot to the top of its quad.
+///
+/// keep in sync with shaders/flame.wgsl: FOG_GRID_ROWS
+pub(crate) const FOG_GRID_ROWS: u32 = 12;
+/// Points of one fire's grid.
+const FOG_GRID_POINTS: u32 = (FOG_GRID_COLUMNS + 1) * (FOG_GRID_ROWS + 1);
+/// Invocations of a workgroup of `cs_flame_fog` (its `@workgroup_size`).
+const FOG_GRID_WORKGROUP: u32 = 64;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: flame passes made on this thread cross the fog in front of each fragment
+    /// themselves, as the raymarch does, whatever the compositor.
+    pub(crate) static FORCE_FLAME_FOG_PER_PIXEL: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+}
 
 /// How far a flame's tip leans per unit of wind across the view: flame heights per world unit
 /// per second (a storm's 9 units/s bends it by about half its height).
@@ -103,6 +133,17 @@ pub(crate) struct FlamePass {
     /// The sheets' heights (world), lowest first: each frame the flames' fog crosses those
     /// under the fog's ceiling.
     heights_world: Vec<f32>,
+    /// The compute step that crosses the fog on each fire's grid (the sheet compositors), or
+    /// `None`: each fragment marches (the raymarch).
+    fog_grid: Option<FogGridStep>,
+}
+
+/// The compute step of the `flame` pass that crosses the sheets in front of the flames on
+/// each fire's grid (`cs_flame_fog`).
+struct FogGridStep {
+    pipeline: wgpu::ComputePipeline,
+    /// Group 1: the fog's knobs, the fluid maps, the wind and the grid as storage.
+    bind_group: wgpu::BindGroup,
 }
 
 impl FlamePass {
@@ -126,7 +167,11 @@ impl FlamePass {
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
         );
-        let constants = [lamps, lattice, glow, fires, distance_fog, reads];
+        let per_pixel = matches!(compositor, Compositor::Raymarch { .. });
+        #[cfg(test)]
+        let per_pixel = per_pixel || FORCE_FLAME_FOG_PER_PIXEL.get();
+        let per_pixel = ("FLAME_FOG_PER_PIXEL", f64::from(u8::from(per_pixel)));
+        let constants = [lamps, lattice, glow, fires, distance_fog, reads, per_pixel];
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
@@ -143,7 +188,22 @@ impl FlamePass {
             filterable_texture(2, fragment),
             texture(3, fragment, unfilterable),
             uniform(4, wgpu::ShaderStages::VERTEX_FRAGMENT),
+            storage_buffer(5, fragment),
         ]);
+        let grid_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("fog_grid")),
+            size: u64::from(FOG_GRID_POINTS) * MAX_FIRE_LIGHTS as u64 * 4,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let fog_grid = (per_pixel.1 == 0.0).then(|| {
+            FogGridStep::new(
+                device,
+                (&build, &module, &frame.layout),
+                (&knobs_buffer, &wind_buffer, &grid_buffer),
+                maps,
+            )
+        });
         let resources = [
             (0, knobs_buffer.as_entire_binding()),
             (1, wgpu::BindingResource::TextureView(&maps.fluid_view)),
@@ -153,6 +213,7 @@ impl FlamePass {
                 wgpu::BindingResource::TextureView(targets.scene_depth_view()),
             ),
             (4, wind_buffer.as_entire_binding()),
+            (5, grid_buffer.as_entire_binding()),
         ];
         let entries =
             resources.map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
@@ -179,7 +240,7 @@ impl FlamePass {
         let pipeline = build.raster_pipeline(&raster(None, reads_scene_depth));
         // The reflection's mirrored flames test its own depth target (scenes with weather).
         let mirrored_pipeline = (reads_scene_depth && scene.weather.is_some()).then(|| {
-            let tested = [lamps, lattice, glow, ("FLAME_READS_SCENE_DEPTH", 0.0)];
+            let tested = [lamps, lattice, glow, fires, distance_fog, per_pixel];
             PassBuilder::new(device, ShaderName::Flame.name())
                 .with_constants(&tested)
                 .raster_pipeline(&raster(Some(MIRRORED), false))
@@ -194,6 +255,7 @@ impl FlamePass {
             wind_buffer,
             fire_count,
             heights_world: sheet_heights(&scene.fog),
+            fog_grid,
         })
     }
 
@@ -264,6 +326,9 @@ impl FlamePass {
         pipeline: &wgpu::RenderPipeline,
         reads_scene_depth: bool,
     ) {
+        if let Some(fog_grid) = &self.fog_grid {
+            fog_grid.record(encoder, frame, self.fire_count);
+        }
         let depth = (!reads_scene_depth).then_some(&targets.depth_view);
         let mut pass = begin_over_read_only_depth(
             encoder,
@@ -276,5 +341,60 @@ impl FlamePass {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..6, 0..self.fire_count);
+    }
+}
+
+impl FogGridStep {
+    /// The step of the pass `build` of `module`, with the frame's group 0 (`frame_layout`),
+    /// reading the pass's knobs, wind and `maps` and writing `grid`.
+    fn new(
+        device: &wgpu::Device,
+        (build, module, frame_layout): (
+            &PassBuilder<'_>,
+            &wgpu::ShaderModule,
+            &wgpu::BindGroupLayout,
+        ),
+        (knobs, wind, grid): (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer),
+        maps: &FluidMaps,
+    ) -> Self {
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let layout = build.bind_group_layout(&[
+            uniform(0, compute),
+            filterable_texture(1, compute),
+            filterable_texture(2, compute),
+            uniform(4, compute),
+            read_write_storage_buffer(6, compute),
+        ]);
+        let resources = [
+            (0, knobs.as_entire_binding()),
+            (1, wgpu::BindingResource::TextureView(&maps.fluid_view)),
+            (2, wgpu::BindingResource::TextureView(&maps.lift_view)),
+            (4, wind.as_entire_binding()),
+            (6, grid.as_entire_binding()),
+        ];
+        let entries =
+            resources.map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&build.label("fog_grid_bind_group")),
+            layout: &layout,
+            entries: &entries,
+        });
+        let pipeline = build.compute_pipeline(module, "cs_flame_fog", &[frame_layout, &layout]);
+        FogGridStep {
+            pipeline,
+            bind_group,
+        }
+    }
+
+    /// Records the step for `fire_count` fires seen through `frame`'s camera.
+    fn record(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding, fire_count: u32) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("flame.fog_grid"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.dispatch_workgroups(FOG_GRID_POINTS.div_ceil(FOG_GRID_WORKGROUP), fire_count, 1);
     }
 }

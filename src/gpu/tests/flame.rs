@@ -6,6 +6,7 @@
 use super::{context, flat_maps, inputs, render, renderer, renderer_with};
 use crate::frame::{CameraPose, View};
 use crate::gpu::Compositor;
+use crate::gpu::passes::flame::FORCE_FLAME_FOG_PER_PIXEL;
 use crate::scene::fires::fire_flicker;
 use crate::scene::{Fire, FireKind, Scene};
 
@@ -197,6 +198,63 @@ fn fog_in_front_dims_the_flame() {
         assert!(
             through_fog * 4 < through_air,
             "{}: the fog does not dim the flame ({through_fog} vs {through_air})",
+            compositor.name()
+        );
+    }
+}
+
+/// The fog in front of the flames crossed on each fire's grid dims them as crossing it for
+/// every fragment does, to within two levels at every pixel, with both sheet compositors: a
+/// brazier standing in noisy fog and one above it, seen from above through the fog.
+#[test]
+fn the_flames_fog_on_a_grid_matches_crossing_it_per_pixel() {
+    let Some(ctx) = context() else { return };
+    let mut scene = one_fire_scene(0.0);
+    scene.fires[0].position = [-0.4, 0.1, 2.0];
+    scene.fires[0].flame_height = 0.9;
+    scene.fires.push(Fire {
+        position: [0.5, 0.6, 1.6],
+        ..scene.fires[0].clone()
+    });
+    let fog = flat_maps(&scene, 1.0);
+    let clear = flat_maps(&scene, 0.0);
+    let (w, h) = (64, 64);
+    let draw = |maps: &(Vec<u8>, Vec<u8>), compositor, per_pixel: bool| {
+        FORCE_FLAME_FOG_PER_PIXEL.set(per_pixel);
+        let mut r = renderer_with(&ctx, &scene, w, h, View::Fog, compositor);
+        FORCE_FLAME_FOG_PER_PIXEL.set(false);
+        let mut at = inputs(&scene, maps, 30);
+        at.camera = CameraPose {
+            eye_world: [0.0, 2.2, 5.0],
+            target_world: [0.0, 0.6, 2.0],
+            fov_y_deg: 35.0,
+        };
+        render(&mut r, &at).rgba8
+    };
+    for compositor in [Compositor::Raster, Compositor::Compute] {
+        let per_pixel = draw(&fog, compositor, true);
+        let grid = draw(&fog, compositor, false);
+        let largest = per_pixel
+            .iter()
+            .zip(&grid)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap_or(0);
+        // The fog in front matters here: without it the flames are far brighter.
+        let dimmed_by = difference(&draw(&clear, compositor, true), &per_pixel);
+        eprintln!(
+            "{}: grid against per pixel, largest difference {largest}; the fog changes the \
+             picture by {dimmed_by} levels",
+            compositor.name()
+        );
+        assert!(
+            dimmed_by > 10_000,
+            "{}: the fog hides nothing",
+            compositor.name()
+        );
+        assert!(
+            largest <= 2,
+            "{}: the grid's flames differ from the per-pixel ones by {largest} levels",
             compositor.name()
         );
     }
