@@ -289,6 +289,25 @@ impl<'a> PassBuilder<'a> {
         })
     }
 
+    /// The bind group `NAME.part` of `layout`: each resource at the binding paired with it
+    /// (for layouts whose bindings leave gaps).
+    pub(crate) fn bind_group_at<'r>(
+        &self,
+        part: &str,
+        layout: &wgpu::BindGroupLayout,
+        resources: impl IntoIterator<Item = (u32, wgpu::BindingResource<'r>)>,
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'r>> = resources
+            .into_iter()
+            .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&self.label(part)),
+            layout,
+            entries: &entries,
+        })
+    }
+
     /// The pipeline layout of `bind_group_layouts` (group 0, 1, … in order) for the pipeline
     /// labelled `pipeline_label`.
     pub(crate) fn pipeline_layout(

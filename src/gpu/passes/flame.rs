@@ -198,7 +198,6 @@ impl FlamePass {
         });
         let fog_grid = (per_pixel.1 == 0.0).then(|| {
             FogGridStep::new(
-                device,
                 (&build, &module, &frame.layout),
                 (&knobs_buffer, &wind_buffer, &grid_buffer),
                 maps,
@@ -215,13 +214,7 @@ impl FlamePass {
             (4, wind_buffer.as_entire_binding()),
             (5, grid_buffer.as_entire_binding()),
         ];
-        let entries =
-            resources.map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&build.label("bind_group")),
-            layout: &layout,
-            entries: &entries,
-        });
+        let bind_group = build.bind_group_at("bind_group", &layout, resources);
         let groups = [&frame.layout, &layout];
         let raster = |part, reads_scene_depth: bool| RasterPipeline {
             part,
@@ -348,7 +341,6 @@ impl FogGridStep {
     /// The step of the pass `build` of `module`, with the frame's group 0 (`frame_layout`),
     /// reading the pass's knobs, wind and `maps` and writing `grid`.
     fn new(
-        device: &wgpu::Device,
         (build, module, frame_layout): (
             &PassBuilder<'_>,
             &wgpu::ShaderModule,
@@ -372,13 +364,7 @@ impl FogGridStep {
             (4, wind.as_entire_binding()),
             (6, grid.as_entire_binding()),
         ];
-        let entries =
-            resources.map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&build.label("fog_grid_bind_group")),
-            layout: &layout,
-            entries: &entries,
-        });
+        let bind_group = build.bind_group_at("fog_grid_bind_group", &layout, resources);
         let pipeline = build.compute_pipeline(module, "cs_flame_fog", &[frame_layout, &layout]);
         FogGridStep {
             pipeline,
