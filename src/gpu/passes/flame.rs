@@ -3,7 +3,7 @@
 //!
 //! Each fire is one instance of a six-vertex quad that the vertex shader stands on the flame's
 //! foot and turns to face the eye; the fires themselves come from the frame's bind group
-//! ([`crate::gpu::fire_lights`]), so the pass has no buffers of its own. Blending is additive
+//! ([`crate::gpu::fire_lights`]), so the pass has no vertex buffers. Blending is additive
 //! (a flame only adds light) and order-free; the quads are depth tested against the scene, so
 //! a pillar hides a flame behind it, and write no depth. Draw order is the scene's list order,
 //! so sums happen in the same order every frame. Where the compute `scene` pass leaves no depth
