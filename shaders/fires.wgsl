@@ -158,17 +158,57 @@ const FIRE_GLOW_FADE: f32 = 1.0;
 // (`FrameBinding::fog_constants`).
 override FIRE_GLOW_BY_MASK: bool = true;
 
-// The glow one fire sends through the fog at `pos_world`, `distance_world` from its light
-// (nearer than its range).
-fn fire_glow_of(fire_index: u32, distance_world: f32) -> vec3<f32> {
+// What the fog's glow reads of one fire in this frame.
+struct FireGlow {
+    // xyz: where the light sits (world); w: its range (world units): `FireNow::light_world`.
+    light_world: vec4<f32>,
+    // rgb: the light's colour (`FireLight::light_color`); w: the glow strength in the fog
+    // times the flicker (`FireNow::flicker.y`).
+    color_glow: vec4<f32>,
+}
+
+// keep in sync with src/gpu/common.rs: MAX_FIRES_AS_INPUTS
+// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`): two
+// inter-stage variables each, beside the sheet's position, within the 15 every adapter has.
+const MAX_FIRES_AS_INPUTS: u32 = 7u;
+
+// Whether the fog's glow reads the fires from `fire_glow_inputs` (on: the raster `fog` pass on
+// CPU adapters, whose vertices read the fires from the uniforms and hand them to the fragments
+// as flat inputs, `vs_fog_with_fires`) or from the uniforms (off). The same values either way,
+// so the same bytes. Lavapipe loads a uniform one lane at a time, about ten instructions for
+// each float for each block of eight fragments, and reads an input once a block: the temple's
+// fog pass at 640 × 360 ran in 82–85 ms a frame with the inputs against 101–109 without. Set
+// by the `fog` pass (`FrameBinding::fire_glow_from_inputs`).
+override FIRE_GLOW_FROM_INPUTS: bool = false;
+
+// The fires as the fragment's inputs brought them (`FIRE_GLOW_FROM_INPUTS`), set at the top of
+// `fs_fog_with_fires`.
+var<private> fire_glow_inputs: array<FireGlow, MAX_FIRES_AS_INPUTS>;
+
+// Fire `fire_index` as the glow reads it, from the uniforms.
+fn fire_glow_uniforms(fire_index: u32) -> FireGlow {
     let now = fires_now.fires[fire_index];
-    let range_world = now.light_world.w;
+    let color = fire_lights.fires[fire_index].light_color.rgb;
+    return FireGlow(now.light_world, vec4<f32>(color, now.flicker.y));
+}
+
+// Fire `fire_index` as the glow reads it: from the fragment's inputs or from the uniforms.
+fn fire_glow_source(fire_index: u32) -> FireGlow {
+    if FIRE_GLOW_FROM_INPUTS {
+        return fire_glow_inputs[min(fire_index, MAX_FIRES_AS_INPUTS - 1u)];
+    }
+    return fire_glow_uniforms(fire_index);
+}
+
+// The glow `fire` sends through the fog at a point `distance_world` from its light (nearer than
+// its range).
+fn fire_glow_of(fire: FireGlow, distance_world: f32) -> vec3<f32> {
+    let range_world = fire.light_world.w;
     let edge = 1.0 - distance_world / range_world;
     let fade = exp(-distance_world * FIRE_GLOW_FADE) * edge * edge;
     // The glow strength times the flicker, then the fade: the order of `shape.z * flicker
     // * fade`.
-    let color = fire_lights.fires[fire_index].light_color.rgb;
-    return color * (now.flicker.y * fade);
+    return fire.color_glow.rgb * (fire.color_glow.w * fade);
 }
 
 // The light the fog scatters toward the eye at `pos_world` from every fire in this frame (linear):
@@ -182,24 +222,24 @@ fn fire_glow_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
     var glow = vec3<f32>(0.0);
     if !FIRE_GLOW_BY_MASK {
         for (var i = 0u; i < fire_count(); i += 1u) {
-            let distance_world = length(pos_world - fires_now.fires[i].light_world.xyz);
-            let in_range = distance_world < fires_now.fires[i].light_world.w;
+            let fire = fire_glow_source(i);
+            let distance_world = length(pos_world - fire.light_world.xyz);
+            let in_range = distance_world < fire.light_world.w;
             if FIRES_UNROLLED > 0u {
                 // A CPU adapter works the glow out for every fire whatever the branch says, so
                 // it keeps or drops it with a select, which costs it less than a masked branch
                 // (0.8 % of the temple's frame on lavapipe); a GPU skips the fires out of range.
-                glow += select(vec3<f32>(0.0), fire_glow_of(i, distance_world), in_range);
+                glow += select(vec3<f32>(0.0), fire_glow_of(fire, distance_world), in_range);
             } else if in_range {
-                glow += fire_glow_of(i, distance_world);
+                glow += fire_glow_of(fire, distance_world);
             }
         }
         return glow;
     }
     var in_range = fires_in_range(pos_world);
     while (in_range.x | in_range.y) != 0u {
-        let fire_index = take_lowest_fire(&in_range);
-        let light_world = fires_now.fires[fire_index].light_world.xyz;
-        glow += fire_glow_of(fire_index, length(pos_world - light_world));
+        let fire = fire_glow_uniforms(take_lowest_fire(&in_range));
+        glow += fire_glow_of(fire, length(pos_world - fire.light_world.xyz));
     }
     return glow;
 }

@@ -405,9 +405,8 @@ struct SheetOut {
     @location(0) pos_world: vec3<f32>,
 }
 
-// One quad over the fog's square per instance, at the instance's height.
-@vertex
-fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f32) -> SheetOut {
+// The corner `vertex_index` of the quad over the fog's square at `height_world`.
+fn sheet_vertex(vertex_index: u32, height_world: f32) -> SheetOut {
     // Two triangles: corners (0,0) (1,0) (1,1) and (0,0) (1,1) (0,1) of the square.
     var corners = array<vec2<f32>, 6>(
         vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0),
@@ -421,22 +420,94 @@ fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f
     return out;
 }
 
+// One quad over the fog's square per instance, at the instance's height.
+@vertex
+fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f32) -> SheetOut {
+    return sheet_vertex(vertex_index, height_world);
+}
+
 // Premultiplied output: the blend state adds it over what is behind. The part of the sheet's
 // slab in front of the scene (none: discarded) is shaded at its middle.
-@fragment
-fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
+fn sheet_fragment(pos_clip: vec4<f32>, pos_world: vec3<f32>) -> vec4<f32> {
     let eye_world = frame.eye_world.xyz;
-    let to_sheet = in.pos_world - eye_world;
+    let to_sheet = pos_world - eye_world;
     let t_sheet_world = length(to_sheet);
     let view_dir_world = to_sheet / t_sheet_world;
-    let depth_scene = textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x;
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(pos_clip.xy), 0).x;
     let t_scene_world = scene_distance_world(eye_world, view_dir_world, depth_scene);
     let slab_world = sheet_slab_world(view_dir_world, fog);
     let visible_world = visible_slab_world(t_sheet_world, slab_world, t_scene_world, fog);
     if visible_world <= 0.0 {
         discard;
     }
-    let sample = sample_sheet(in.pos_world, view_dir_world, visible_world, fog, fluid_map, lift_map);
+    let sample = sample_sheet(pos_world, view_dir_world, visible_world, fog, fluid_map, lift_map);
     let color = apply_distance_fog(sample.shaded.rgb, sample.pos_world);
     return vec4<f32>(color * sample.shaded.a, sample.shaded.a);
+}
+
+@fragment
+fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
+    return sheet_fragment(in.pos_clip, in.pos_world);
+}
+
+// keep in sync with fires.wgsl: MAX_FIRES_AS_INPUTS
+// `SheetOut` with the first `MAX_FIRES_AS_INPUTS` fires as the glow reads them, the same for
+// the whole sheet (`FIRE_GLOW_FROM_INPUTS`).
+struct SheetWithFiresOut {
+    @builtin(position) pos_clip: vec4<f32>,
+    @location(0) pos_world: vec3<f32>,
+    @location(1) @interpolate(flat) fire_0_light: vec4<f32>,
+    @location(2) @interpolate(flat) fire_0_glow: vec4<f32>,
+    @location(3) @interpolate(flat) fire_1_light: vec4<f32>,
+    @location(4) @interpolate(flat) fire_1_glow: vec4<f32>,
+    @location(5) @interpolate(flat) fire_2_light: vec4<f32>,
+    @location(6) @interpolate(flat) fire_2_glow: vec4<f32>,
+    @location(7) @interpolate(flat) fire_3_light: vec4<f32>,
+    @location(8) @interpolate(flat) fire_3_glow: vec4<f32>,
+    @location(9) @interpolate(flat) fire_4_light: vec4<f32>,
+    @location(10) @interpolate(flat) fire_4_glow: vec4<f32>,
+    @location(11) @interpolate(flat) fire_5_light: vec4<f32>,
+    @location(12) @interpolate(flat) fire_5_glow: vec4<f32>,
+    @location(13) @interpolate(flat) fire_6_light: vec4<f32>,
+    @location(14) @interpolate(flat) fire_6_glow: vec4<f32>,
+}
+
+// `vs_fog`, reading the fires for the sheet's fragments (fires past the scene's count read as
+// zeros and are never used).
+@vertex
+fn vs_fog_with_fires(
+    @builtin(vertex_index) vertex_index: u32,
+    @location(0) height_world: f32,
+) -> SheetWithFiresOut {
+    let sheet = sheet_vertex(vertex_index, height_world);
+    var fires: array<FireGlow, MAX_FIRES_AS_INPUTS>;
+    for (var i = 0u; i < MAX_FIRES_AS_INPUTS; i += 1u) {
+        fires[i] = fire_glow_uniforms(i);
+    }
+    return SheetWithFiresOut(
+        sheet.pos_clip,
+        sheet.pos_world,
+        fires[0].light_world, fires[0].color_glow,
+        fires[1].light_world, fires[1].color_glow,
+        fires[2].light_world, fires[2].color_glow,
+        fires[3].light_world, fires[3].color_glow,
+        fires[4].light_world, fires[4].color_glow,
+        fires[5].light_world, fires[5].color_glow,
+        fires[6].light_world, fires[6].color_glow,
+    );
+}
+
+// `fs_fog`, the glow reading the fires from the inputs.
+@fragment
+fn fs_fog_with_fires(in: SheetWithFiresOut) -> @location(0) vec4<f32> {
+    fire_glow_inputs = array<FireGlow, MAX_FIRES_AS_INPUTS>(
+        FireGlow(in.fire_0_light, in.fire_0_glow),
+        FireGlow(in.fire_1_light, in.fire_1_glow),
+        FireGlow(in.fire_2_light, in.fire_2_glow),
+        FireGlow(in.fire_3_light, in.fire_3_glow),
+        FireGlow(in.fire_4_light, in.fire_4_glow),
+        FireGlow(in.fire_5_light, in.fire_5_glow),
+        FireGlow(in.fire_6_light, in.fire_6_glow),
+    );
+    return sheet_fragment(in.pos_clip, in.pos_world);
 }

@@ -131,6 +131,10 @@ pub(crate) struct FrameBinding {
     /// [`MAX_FIRES_UNROLLED`] fires), 0 where they read it from the uniforms: fires.wgsl's
     /// `FIRES_UNROLLED` (see [`Self::fire_constants`]).
     pub fires_unrolled: u32,
+    /// Whether the raster `fog` pass hands the fires to its fragments as inputs, read once by
+    /// its vertices (CPU adapters with the loops unrolled for at most [`MAX_FIRES_AS_INPUTS`]
+    /// fires): fires.wgsl's `FIRE_GLOW_FROM_INPUTS`, fog.wgsl's `vs_fog_with_fires`.
+    pub fire_glow_from_inputs: bool,
     /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
     /// floor last (`ScenePass::record_raster`).
     pub cpu_adapter: bool,
@@ -167,6 +171,13 @@ fn distance_fog_form(fog: &DistanceFogParams) -> u32 {
 /// the loops read the count from the uniforms and the fog's glow goes by the in-range bits.
 pub(crate) const MAX_FIRES_UNROLLED: u32 = 8;
 
+/// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`): two
+/// inter-stage variables a fire beside the sheet's position, 15 in all, which every adapter
+/// allows (wgpu's downlevel limit).
+///
+/// keep in sync with shaders/fires.wgsl: MAX_FIRES_AS_INPUTS
+pub(crate) const MAX_FIRES_AS_INPUTS: u32 = 7;
+
 #[cfg(test)]
 thread_local! {
     /// Tests only: frame bindings made on this thread choose their shaders' forms as for an
@@ -176,6 +187,10 @@ thread_local! {
     /// Tests only: frame bindings made on this thread never unroll the loops over the fires
     /// (a CPU adapter then lights the fog from the in-range bits, as with many fires).
     pub(crate) static FORCE_FIRES_ROLLED: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+    /// Tests only: frame bindings made on this thread never hand the fires to the raster fog's
+    /// fragments as inputs (its glow reads the uniforms, as with more fires).
+    pub(crate) static FORCE_FIRE_GLOW_UNIFORMS: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
     /// Tests only: frame bindings made on this thread leave `DISTANCE_FOG_FORM` unset, so the
     /// shaders read the distance fog's mode and falloff from its uniforms (the same bytes).
@@ -219,6 +234,13 @@ impl FrameBinding {
             0
         };
         binding.fire_glow_by_mask = cpu && binding.fires_unrolled == 0;
+        #[cfg(test)]
+        let cpu_inputs = !FORCE_FIRE_GLOW_UNIFORMS.get();
+        #[cfg(not(test))]
+        let cpu_inputs = true;
+        let inputs_fit = device.limits().max_inter_stage_shader_variables > 2 * MAX_FIRES_AS_INPUTS;
+        binding.fire_glow_from_inputs =
+            cpu_inputs && inputs_fit && (1..=MAX_FIRES_AS_INPUTS).contains(&binding.fires_unrolled);
         binding.cpu_adapter = cpu;
         binding
     }
@@ -241,6 +263,7 @@ impl FrameBinding {
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
+        binding.fire_glow_from_inputs = self.fire_glow_from_inputs;
         binding.cpu_adapter = self.cpu_adapter;
         binding
     }
@@ -298,6 +321,7 @@ impl FrameBinding {
             fog_noise_lattice,
             fire_glow_by_mask: true,
             fires_unrolled: 0,
+            fire_glow_from_inputs: false,
             cpu_adapter: false,
             distance_fog_form,
         }

@@ -222,7 +222,10 @@ mod tests {
                     "fs_scene_depth",
                 ],
             ),
-            (ShaderName::Fog, &["vs_fog", "fs_fog"]),
+            (
+                ShaderName::Fog,
+                &["vs_fog", "fs_fog", "vs_fog_with_fires", "fs_fog_with_fires"],
+            ),
             (ShaderName::FogCompute, &["cs_fog", "cs_fog_half"]),
             (
                 ShaderName::FogHalf,

@@ -219,7 +219,14 @@ impl FogPass {
         half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
-        let constants = frame.fog_constants();
+        // On CPU adapters with a few fires the vertices read the fires for the fragments.
+        let mut constants = frame.fog_constants().to_vec();
+        let (vertex_entry, fragment_entry) = if frame.fire_glow_from_inputs {
+            constants.push(("FIRE_GLOW_FROM_INPUTS", 1.0));
+            ("vs_fog_with_fires", "fs_fog_with_fires")
+        } else {
+            ("vs_fog", "fs_fog")
+        };
         let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
@@ -261,8 +268,8 @@ impl FogPass {
         let pipeline = build.raster_pipeline(&RasterPipeline {
             part: None,
             module: &module,
-            vertex_entry: "vs_fog",
-            fragment_entry: "fs_fog",
+            vertex_entry,
+            fragment_entry,
             buffers: &[Some(wgpu::VertexBufferLayout {
                 array_stride: std::mem::size_of::<f32>() as u64,
                 step_mode: wgpu::VertexStepMode::Instance,

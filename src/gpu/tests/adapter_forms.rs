@@ -1,45 +1,56 @@
 //! The fog's shaders in the forms a GPU takes (the noise read from the `fog_lattice` pass's
 //! lattice, the fires' glow in one plain loop) against those a CPU adapter takes (the noise
-//! hashed per sample, the loops over the fires unrolled for the scene's count, or with many
+//! hashed per sample, the loops over the fires unrolled for the scene's count, the raster
+//! fog's fragments given the fires as inputs or reading them from the uniforms, or with many
 //! fires the glow by the in-range bits), whatever the adapter (`FORCE_DEVICE_TYPE`,
-//! `FORCE_FIRES_ROLLED`): on lavapipe the same bytes with every compositor, the flames' fog included,
+//! `FORCE_FIRES_ROLLED`, `FORCE_FIRE_GLOW_UNIFORMS`): on lavapipe the same bytes with every
+//! compositor, the flames' fog included,
 //! from the scene's camera and from one standing in the fog, with the wind having carried the
 //! noise far from where it started.
 
 use super::*;
-use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED};
+use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRE_GLOW_UNIFORMS, FORCE_FIRES_ROLLED};
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
 /// The frame rendered for `config` by a renderer in a GPU's forms, by one in a CPU adapter's
-/// (the loops over the temple's 5 fires unrolled), and by one in a CPU adapter's with the
-/// loops left rolled (the glow by the in-range bits).
+/// (the loops over the temple's 5 fires unrolled, the raster fog's fragments given the fires
+/// as inputs), by one in a CPU adapter's with the fragments reading the uniforms, and by one in
+/// a CPU adapter's with the loops left rolled (the glow by the in-range bits).
 fn in_each_form(
     ctx: &GpuContext,
     scene: &Scene,
     config: &RenderConfig,
     inputs: &FrameInputs<'_>,
-) -> [Frame; 3] {
-    let made = |device_type, rolled| {
+) -> [Frame; 4] {
+    let made = |device_type, rolled, uniforms| {
         FORCE_DEVICE_TYPE.set(Some(device_type));
         FORCE_FIRES_ROLLED.set(rolled);
+        FORCE_FIRE_GLOW_UNIFORMS.set(uniforms);
         let made = Renderer::new(ctx, scene, config);
         FORCE_DEVICE_TYPE.set(None);
         FORCE_FIRES_ROLLED.set(false);
+        FORCE_FIRE_GLOW_UNIFORMS.set(false);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
-    let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false);
-    let gpu = &lattice.frame;
-    assert!(gpu.fog_noise_lattice && !gpu.fire_glow_by_mask && gpu.fires_unrolled == 0);
-    let mut unrolled = made(wgpu::DeviceType::Cpu, false);
-    let cpu = &unrolled.frame;
-    assert!(!cpu.fog_noise_lattice && !cpu.fire_glow_by_mask && cpu.fires_unrolled == 5);
-    let mut by_mask = made(wgpu::DeviceType::Cpu, true);
-    let rolled = &by_mask.frame;
-    assert!(!rolled.fog_noise_lattice && rolled.fire_glow_by_mask && rolled.fires_unrolled == 0);
+    // The lattice, the glow by bits, the unrolled count and the fires as inputs.
+    let forms = |renderer: &Renderer| {
+        let frame = &renderer.frame;
+        let glow = (frame.fire_glow_by_mask, frame.fires_unrolled);
+        (frame.fog_noise_lattice, glow, frame.fire_glow_from_inputs)
+    };
+    let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false, false);
+    assert_eq!(forms(&lattice), (true, (false, 0), false));
+    let mut unrolled = made(wgpu::DeviceType::Cpu, false, false);
+    assert_eq!(forms(&unrolled), (false, (false, 5), true));
+    let mut uniforms = made(wgpu::DeviceType::Cpu, false, true);
+    assert_eq!(forms(&uniforms), (false, (false, 5), false));
+    let mut by_mask = made(wgpu::DeviceType::Cpu, true, false);
+    assert_eq!(forms(&by_mask), (false, (true, 0), false));
     [
         render(&mut lattice, inputs),
         render(&mut unrolled, inputs),
+        render(&mut uniforms, inputs),
         render(&mut by_mask, inputs),
     ]
 }
@@ -84,8 +95,14 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
         );
         for compositor in compositors {
             let config = fog_config((96, 54), compositor, Readback::default());
-            let [lattice, unrolled, by_mask] = in_each_form(&ctx, &scene, &config, &inputs);
-            for (cpu, form) in [(&unrolled, "unrolled"), (&by_mask, "by mask")] {
+            let [lattice, unrolled, uniforms, by_mask] =
+                in_each_form(&ctx, &scene, &config, &inputs);
+            let cpu_forms = [
+                (&unrolled, "unrolled, fires as inputs"),
+                (&uniforms, "unrolled, fires from the uniforms"),
+                (&by_mask, "by mask"),
+            ];
+            for (cpu, form) in cpu_forms {
                 let differing = pixels_differing(&lattice, cpu);
                 assert_eq!(differing, 0, "{compositor:?} from {camera:?}, {form}");
             }
