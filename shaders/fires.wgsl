@@ -168,21 +168,21 @@ struct FireGlow {
 }
 
 // keep in sync with src/gpu/common.rs: MAX_FIRES_AS_INPUTS
-// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`): two
-// inter-stage variables each, beside the sheet's position, within the 15 every adapter has.
+// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`), two
+// inter-stage variables each.
 const MAX_FIRES_AS_INPUTS: u32 = 7u;
 
 // Whether the fog's glow reads the fires from `fire_glow_inputs` (on: the raster `fog` pass on
 // CPU adapters, whose vertices read the fires from the uniforms and hand them to the fragments
-// as flat inputs, `vs_fog_with_fires`) or from the uniforms (off). The same values either way,
-// so the same bytes. Lavapipe loads a uniform one lane at a time, about ten instructions for
+// as flat inputs, `vs_fog_with_uniforms`) or from the uniforms (off). The same values either
+// way, so the same bytes. Lavapipe loads a uniform one lane at a time, about ten instructions for
 // each float for each block of eight fragments, and reads an input once a block: the temple's
 // fog pass at 640 × 360 ran in 82–85 ms a frame with the inputs against 101–109 without. Set
-// by the `fog` pass (`FrameBinding::fire_glow_from_inputs`).
+// by the `fog` pass (`FrameBinding::fog_uniforms_as_inputs`).
 override FIRE_GLOW_FROM_INPUTS: bool = false;
 
 // The fires as the fragment's inputs brought them (`FIRE_GLOW_FROM_INPUTS`), set at the top of
-// `fs_fog_with_fires`.
+// `fs_fog_with_uniforms`.
 var<private> fire_glow_inputs: array<FireGlow, MAX_FIRES_AS_INPUTS>;
 
 // Fire `fire_index` as the glow reads it, from the uniforms.

@@ -218,11 +218,21 @@ fn sheet_slab_world(view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
 // points at t = 1 and t = 2 give A and B and the surface's t follows, without the inverse
 // matrix: the raster `fog` pass, the `fog_compute` pass and the flames compute it alike.
 fn scene_distance_world(eye_world: vec3<f32>, ray_world: vec3<f32>, depth_scene: f32) -> f32 {
+    return scene_distance_through(frame.clip_from_world, eye_world, ray_world, depth_scene);
+}
+
+// `scene_distance_world` with the frame's projection `clip_from_world` given.
+fn scene_distance_through(
+    clip_from_world: mat4x4<f32>,
+    eye_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    depth_scene: f32,
+) -> f32 {
     if depth_scene >= 1.0 {
         return 3.0e38;
     }
-    let at_1 = frame.clip_from_world * vec4<f32>(eye_world + ray_world, 1.0);
-    let at_2 = frame.clip_from_world * vec4<f32>(eye_world + ray_world * 2.0, 1.0);
+    let at_1 = clip_from_world * vec4<f32>(eye_world + ray_world, 1.0);
+    let at_2 = clip_from_world * vec4<f32>(eye_world + ray_world * 2.0, 1.0);
     let depth_1 = at_1.z / at_1.w;
     let depth_2 = at_2.z / at_2.w;
     let b = (depth_1 - depth_2) * 2.0;
@@ -426,34 +436,47 @@ fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f
     return sheet_vertex(vertex_index, height_world);
 }
 
+// What every fragment of a sheet reads alike: the fog's knobs, the eye (xyz, world) and the
+// frame's projection.
+struct SheetUniforms {
+    knobs: FogKnobs,
+    eye_world: vec4<f32>,
+    clip_from_world: mat4x4<f32>,
+}
+
 // Premultiplied output: the blend state adds it over what is behind. The part of the sheet's
 // slab in front of the scene (none: discarded) is shaded at its middle.
-fn sheet_fragment(pos_clip: vec4<f32>, pos_world: vec3<f32>) -> vec4<f32> {
-    let eye_world = frame.eye_world.xyz;
+fn sheet_fragment(pos_clip: vec4<f32>, pos_world: vec3<f32>, uniforms: SheetUniforms) -> vec4<f32> {
+    let knobs = uniforms.knobs;
+    let eye_world = uniforms.eye_world.xyz;
     let to_sheet = pos_world - eye_world;
     let t_sheet_world = length(to_sheet);
     let view_dir_world = to_sheet / t_sheet_world;
     let depth_scene = textureLoad(scene_depth, vec2<i32>(pos_clip.xy), 0).x;
-    let t_scene_world = scene_distance_world(eye_world, view_dir_world, depth_scene);
-    let slab_world = sheet_slab_world(view_dir_world, fog);
-    let visible_world = visible_slab_world(t_sheet_world, slab_world, t_scene_world, fog);
+    let t_scene_world =
+        scene_distance_through(uniforms.clip_from_world, eye_world, view_dir_world, depth_scene);
+    let slab_world = sheet_slab_world(view_dir_world, knobs);
+    let visible_world = visible_slab_world(t_sheet_world, slab_world, t_scene_world, knobs);
     if visible_world <= 0.0 {
         discard;
     }
-    let sample = sample_sheet(pos_world, view_dir_world, visible_world, fog, fluid_map, lift_map);
+    let sample = sample_sheet(pos_world, view_dir_world, visible_world, knobs, fluid_map, lift_map);
     let color = apply_distance_fog(sample.shaded.rgb, sample.pos_world);
     return vec4<f32>(color * sample.shaded.a, sample.shaded.a);
 }
 
 @fragment
 fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
-    return sheet_fragment(in.pos_clip, in.pos_world);
+    let uniforms = SheetUniforms(fog, frame.eye_world, frame.clip_from_world);
+    return sheet_fragment(in.pos_clip, in.pos_world, uniforms);
 }
 
 // keep in sync with fires.wgsl: MAX_FIRES_AS_INPUTS
-// `SheetOut` with the first `MAX_FIRES_AS_INPUTS` fires as the glow reads them, the same for
-// the whole sheet (`FIRE_GLOW_FROM_INPUTS`).
-struct SheetWithFiresOut {
+// `SheetOut` with what every fragment of the sheet reads alike, handed over as flat inputs
+// (`FrameBinding::fog_uniforms_as_inputs`): the first `MAX_FIRES_AS_INPUTS` fires as the
+// glow reads them (`FIRE_GLOW_FROM_INPUTS`) and the `SheetUniforms`. 28 inter-stage
+// variables.
+struct SheetWithUniformsOut {
     @builtin(position) pos_clip: vec4<f32>,
     @location(0) pos_world: vec3<f32>,
     @location(1) @interpolate(flat) fire_0_light: vec4<f32>,
@@ -470,21 +493,34 @@ struct SheetWithFiresOut {
     @location(12) @interpolate(flat) fire_5_glow: vec4<f32>,
     @location(13) @interpolate(flat) fire_6_light: vec4<f32>,
     @location(14) @interpolate(flat) fire_6_glow: vec4<f32>,
+    @location(15) @interpolate(flat) knobs_area: vec4<f32>,
+    @location(16) @interpolate(flat) knobs_ball: vec4<f32>,
+    @location(17) @interpolate(flat) knobs_wind: vec4<f32>,
+    @location(18) @interpolate(flat) knobs_fog_color: vec4<f32>,
+    @location(19) @interpolate(flat) knobs_glow_color: vec4<f32>,
+    @location(20) @interpolate(flat) knobs_layer: vec4<f32>,
+    @location(21) @interpolate(flat) knobs_optics: vec4<f32>,
+    @location(22) @interpolate(flat) knobs_sampling: vec4<f32>,
+    @location(23) @interpolate(flat) eye_world: vec4<f32>,
+    @location(24) @interpolate(flat) clip_from_world_0: vec4<f32>,
+    @location(25) @interpolate(flat) clip_from_world_1: vec4<f32>,
+    @location(26) @interpolate(flat) clip_from_world_2: vec4<f32>,
+    @location(27) @interpolate(flat) clip_from_world_3: vec4<f32>,
 }
 
-// `vs_fog`, reading the fires for the sheet's fragments (fires past the scene's count read as
-// zeros and are never used).
+// `vs_fog`, reading the fires and the `SheetUniforms` for the sheet's fragments (fires past
+// the scene's count read as zeros and are never used).
 @vertex
-fn vs_fog_with_fires(
+fn vs_fog_with_uniforms(
     @builtin(vertex_index) vertex_index: u32,
     @location(0) height_world: f32,
-) -> SheetWithFiresOut {
+) -> SheetWithUniformsOut {
     let sheet = sheet_vertex(vertex_index, height_world);
     var fires: array<FireGlow, MAX_FIRES_AS_INPUTS>;
     for (var i = 0u; i < MAX_FIRES_AS_INPUTS; i += 1u) {
         fires[i] = fire_glow_uniforms(i);
     }
-    return SheetWithFiresOut(
+    return SheetWithUniformsOut(
         sheet.pos_clip,
         sheet.pos_world,
         fires[0].light_world, fires[0].color_glow,
@@ -494,12 +530,17 @@ fn vs_fog_with_fires(
         fires[4].light_world, fires[4].color_glow,
         fires[5].light_world, fires[5].color_glow,
         fires[6].light_world, fires[6].color_glow,
+        fog.area, fog.ball, fog.wind, fog.fog_color,
+        fog.glow_color, fog.layer, fog.optics, fog.sampling,
+        frame.eye_world,
+        frame.clip_from_world[0], frame.clip_from_world[1],
+        frame.clip_from_world[2], frame.clip_from_world[3],
     );
 }
 
-// `fs_fog`, the glow reading the fires from the inputs.
+// `fs_fog`, reading the fires and the `SheetUniforms` from the inputs.
 @fragment
-fn fs_fog_with_fires(in: SheetWithFiresOut) -> @location(0) vec4<f32> {
+fn fs_fog_with_uniforms(in: SheetWithUniformsOut) -> @location(0) vec4<f32> {
     fire_glow_inputs = array<FireGlow, MAX_FIRES_AS_INPUTS>(
         FireGlow(in.fire_0_light, in.fire_0_glow),
         FireGlow(in.fire_1_light, in.fire_1_glow),
@@ -509,5 +550,22 @@ fn fs_fog_with_fires(in: SheetWithFiresOut) -> @location(0) vec4<f32> {
         FireGlow(in.fire_5_light, in.fire_5_glow),
         FireGlow(in.fire_6_light, in.fire_6_glow),
     );
-    return sheet_fragment(in.pos_clip, in.pos_world);
+    let knobs = FogKnobs(
+        in.knobs_area,
+        in.knobs_ball,
+        in.knobs_wind,
+        in.knobs_fog_color,
+        in.knobs_glow_color,
+        in.knobs_layer,
+        in.knobs_optics,
+        in.knobs_sampling,
+    );
+    let clip_from_world = mat4x4<f32>(
+        in.clip_from_world_0,
+        in.clip_from_world_1,
+        in.clip_from_world_2,
+        in.clip_from_world_3,
+    );
+    let uniforms = SheetUniforms(knobs, in.eye_world, clip_from_world);
+    return sheet_fragment(in.pos_clip, in.pos_world, uniforms);
 }

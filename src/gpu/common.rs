@@ -131,10 +131,12 @@ pub(crate) struct FrameBinding {
     /// [`MAX_FIRES_UNROLLED`] fires), 0 where they read it from the uniforms: fires.wgsl's
     /// `FIRES_UNROLLED` (see [`Self::fire_constants`]).
     pub fires_unrolled: u32,
-    /// Whether the raster `fog` pass hands the fires to its fragments as inputs, read once by
-    /// its vertices (CPU adapters with the loops unrolled for at most [`MAX_FIRES_AS_INPUTS`]
-    /// fires): fires.wgsl's `FIRE_GLOW_FROM_INPUTS`, fog.wgsl's `vs_fog_with_fires`.
-    pub fire_glow_from_inputs: bool,
+    /// Whether the raster `fog` pass hands what all the fragments of a sheet read alike (the
+    /// fires, the fog's knobs, the eye and the projection) to them as flat inputs, read once by its vertices: CPU adapters
+    /// with the loops unrolled for at most [`MAX_FIRES_AS_INPUTS`] fires, or none, where
+    /// [`FOG_INPUT_VARIABLES`] inter-stage variables fit. fog.wgsl's `vs_fog_with_uniforms`,
+    /// and fires.wgsl's `FIRE_GLOW_FROM_INPUTS` with fires.
+    pub fog_uniforms_as_inputs: bool,
     /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
     /// floor last (`ScenePass::record_raster`).
     pub cpu_adapter: bool,
@@ -171,12 +173,18 @@ fn distance_fog_form(fog: &DistanceFogParams) -> u32 {
 /// the loops read the count from the uniforms and the fog's glow goes by the in-range bits.
 pub(crate) const MAX_FIRES_UNROLLED: u32 = 8;
 
-/// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`): two
-/// inter-stage variables a fire beside the sheet's position, 15 in all, which every adapter
-/// allows (wgpu's downlevel limit).
+/// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`), two
+/// inter-stage variables each.
 ///
 /// keep in sync with shaders/fires.wgsl: MAX_FIRES_AS_INPUTS
 pub(crate) const MAX_FIRES_AS_INPUTS: u32 = 7;
+
+/// The inter-stage variables of the raster fog's sheets with the uniforms as inputs: the
+/// sheet's position, two a fire, the fog's eight knobs, the eye and the projection's four
+/// columns. Lavapipe allows 31.
+///
+/// keep in sync with shaders/fog.wgsl: SheetWithUniformsOut
+const FOG_INPUT_VARIABLES: u32 = 1 + 2 * MAX_FIRES_AS_INPUTS + 8 + 1 + 4;
 
 #[cfg(test)]
 thread_local! {
@@ -188,9 +196,9 @@ thread_local! {
     /// (a CPU adapter then lights the fog from the in-range bits, as with many fires).
     pub(crate) static FORCE_FIRES_ROLLED: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
-    /// Tests only: frame bindings made on this thread never hand the fires to the raster fog's
-    /// fragments as inputs (its glow reads the uniforms, as with more fires).
-    pub(crate) static FORCE_FIRE_GLOW_UNIFORMS: std::cell::Cell<bool> =
+    /// Tests only: frame bindings made on this thread never hand the raster fog's fragments the
+    /// fires and knobs as inputs (they read the uniforms, as with more fires).
+    pub(crate) static FORCE_FOG_UNIFORMS_READ: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
     /// Tests only: frame bindings made on this thread leave `DISTANCE_FOG_FORM` unset, so the
     /// shaders read the distance fog's mode and falloff from its uniforms (the same bytes).
@@ -235,12 +243,13 @@ impl FrameBinding {
         };
         binding.fire_glow_by_mask = cpu && binding.fires_unrolled == 0;
         #[cfg(test)]
-        let cpu_inputs = !FORCE_FIRE_GLOW_UNIFORMS.get();
+        let cpu_inputs = !FORCE_FOG_UNIFORMS_READ.get();
         #[cfg(not(test))]
         let cpu_inputs = true;
-        let inputs_fit = device.limits().max_inter_stage_shader_variables > 2 * MAX_FIRES_AS_INPUTS;
-        binding.fire_glow_from_inputs =
-            cpu_inputs && inputs_fit && (1..=MAX_FIRES_AS_INPUTS).contains(&binding.fires_unrolled);
+        let inputs_fit = device.limits().max_inter_stage_shader_variables >= FOG_INPUT_VARIABLES;
+        let fires_fit = binding.fires_unrolled == binding.fire_count
+            && binding.fire_count <= MAX_FIRES_AS_INPUTS;
+        binding.fog_uniforms_as_inputs = cpu && cpu_inputs && inputs_fit && fires_fit;
         binding.cpu_adapter = cpu;
         binding
     }
@@ -263,7 +272,7 @@ impl FrameBinding {
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
-        binding.fire_glow_from_inputs = self.fire_glow_from_inputs;
+        binding.fog_uniforms_as_inputs = self.fog_uniforms_as_inputs;
         binding.cpu_adapter = self.cpu_adapter;
         binding
     }
@@ -321,7 +330,7 @@ impl FrameBinding {
             fog_noise_lattice,
             fire_glow_by_mask: true,
             fires_unrolled: 0,
-            fire_glow_from_inputs: false,
+            fog_uniforms_as_inputs: false,
             cpu_adapter: false,
             distance_fog_form,
         }

@@ -224,7 +224,12 @@ mod tests {
             ),
             (
                 ShaderName::Fog,
-                &["vs_fog", "fs_fog", "vs_fog_with_fires", "fs_fog_with_fires"],
+                &[
+                    "vs_fog",
+                    "fs_fog",
+                    "vs_fog_with_uniforms",
+                    "fs_fog_with_uniforms",
+                ],
             ),
             (ShaderName::FogCompute, &["cs_fog", "cs_fog_half"]),
             (

@@ -219,11 +219,13 @@ impl FogPass {
         half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Fog.create_module(device, errors)?;
-        // On CPU adapters with a few fires the vertices read the fires for the fragments.
+        // On CPU adapters with a few fires the vertices read the fires and the knobs for the
+        // fragments.
         let mut constants = frame.fog_constants().to_vec();
-        let (vertex_entry, fragment_entry) = if frame.fire_glow_from_inputs {
-            constants.push(("FIRE_GLOW_FROM_INPUTS", 1.0));
-            ("vs_fog_with_fires", "fs_fog_with_fires")
+        let (vertex_entry, fragment_entry) = if frame.fog_uniforms_as_inputs {
+            let fires = frame.fires_unrolled > 0;
+            constants.push(("FIRE_GLOW_FROM_INPUTS", f64::from(u8::from(fires))));
+            ("vs_fog_with_uniforms", "fs_fog_with_uniforms")
         } else {
             ("vs_fog", "fs_fog")
         };

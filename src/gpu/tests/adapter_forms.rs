@@ -3,13 +3,13 @@
 //! hashed per sample, the loops over the fires unrolled for the scene's count, the raster
 //! fog's fragments given the fires as inputs or reading them from the uniforms, or with many
 //! fires the glow by the in-range bits), whatever the adapter (`FORCE_DEVICE_TYPE`,
-//! `FORCE_FIRES_ROLLED`, `FORCE_FIRE_GLOW_UNIFORMS`): on lavapipe the same bytes with every
+//! `FORCE_FIRES_ROLLED`, `FORCE_FOG_UNIFORMS_READ`): on lavapipe the same bytes with every
 //! compositor, the flames' fog included,
 //! from the scene's camera and from one standing in the fog, with the wind having carried the
 //! noise far from where it started.
 
 use super::*;
-use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRE_GLOW_UNIFORMS, FORCE_FIRES_ROLLED};
+use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ};
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
@@ -26,18 +26,18 @@ fn in_each_form(
     let made = |device_type, rolled, uniforms| {
         FORCE_DEVICE_TYPE.set(Some(device_type));
         FORCE_FIRES_ROLLED.set(rolled);
-        FORCE_FIRE_GLOW_UNIFORMS.set(uniforms);
+        FORCE_FOG_UNIFORMS_READ.set(uniforms);
         let made = Renderer::new(ctx, scene, config);
         FORCE_DEVICE_TYPE.set(None);
         FORCE_FIRES_ROLLED.set(false);
-        FORCE_FIRE_GLOW_UNIFORMS.set(false);
+        FORCE_FOG_UNIFORMS_READ.set(false);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
     // The lattice, the glow by bits, the unrolled count and the fires as inputs.
     let forms = |renderer: &Renderer| {
         let frame = &renderer.frame;
         let glow = (frame.fire_glow_by_mask, frame.fires_unrolled);
-        (frame.fog_noise_lattice, glow, frame.fire_glow_from_inputs)
+        (frame.fog_noise_lattice, glow, frame.fog_uniforms_as_inputs)
     };
     let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false, false);
     assert_eq!(forms(&lattice), (true, (false, 0), false));
