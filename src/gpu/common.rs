@@ -132,10 +132,11 @@ pub(crate) struct FrameBinding {
     /// `FIRES_UNROLLED` (see [`Self::fire_constants`]).
     pub fires_unrolled: u32,
     /// Whether the raster `fog` pass hands what all the fragments of a sheet read alike (the
-    /// fires, the fog's knobs, the eye and the projection) to them as flat inputs, read once by its vertices: CPU adapters
-    /// with the loops unrolled for at most [`MAX_FIRES_AS_INPUTS`] fires, or none, where
-    /// [`FOG_INPUT_VARIABLES`] inter-stage variables fit. fog.wgsl's `vs_fog_with_uniforms`,
-    /// and fires.wgsl's `FIRE_GLOW_FROM_INPUTS` with fires.
+    /// fires, the fog's knobs, the eye and the projection) to them as flat inputs, read once
+    /// by its vertices: CPU adapters with the loops unrolled for at most
+    /// [`MAX_FIRES_AS_INPUTS`] fires, or none, where [`FOG_INPUT_VARIABLES`] inter-stage
+    /// variables fit. fog.wgsl's `vs_fog_with_uniforms`, and fires.wgsl's
+    /// `FIRE_GLOW_FROM_INPUTS` with fires.
     pub fog_uniforms_as_inputs: bool,
     /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
     /// floor last (`ScenePass::record_raster`).
@@ -196,8 +197,8 @@ thread_local! {
     /// (a CPU adapter then lights the fog from the in-range bits, as with many fires).
     pub(crate) static FORCE_FIRES_ROLLED: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
-    /// Tests only: frame bindings made on this thread never hand the raster fog's fragments the
-    /// fires and knobs as inputs (they read the uniforms, as with more fires).
+    /// Tests only: frame bindings made on this thread never hand the raster fog's fragments
+    /// their uniforms as inputs (they read the uniforms, as with more fires).
     pub(crate) static FORCE_FOG_UNIFORMS_READ: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
     /// Tests only: frame bindings made on this thread leave `DISTANCE_FOG_FORM` unset, so the

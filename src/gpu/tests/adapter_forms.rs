@@ -1,7 +1,7 @@
 //! The fog's shaders in the forms a GPU takes (the noise read from the `fog_lattice` pass's
 //! lattice, the fires' glow in one plain loop) against those a CPU adapter takes (the noise
 //! hashed per sample, the loops over the fires unrolled for the scene's count, the raster
-//! fog's fragments given the fires as inputs or reading them from the uniforms, or with many
+//! fog's fragments given what they all read alike as inputs or reading the uniforms, or with many
 //! fires the glow by the in-range bits), whatever the adapter (`FORCE_DEVICE_TYPE`,
 //! `FORCE_FIRES_ROLLED`, `FORCE_FOG_UNIFORMS_READ`): on lavapipe the same bytes with every
 //! compositor, the flames' fog included,
@@ -14,9 +14,10 @@ use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
 /// The frame rendered for `config` by a renderer in a GPU's forms, by one in a CPU adapter's
-/// (the loops over the temple's 5 fires unrolled, the raster fog's fragments given the fires
-/// as inputs), by one in a CPU adapter's with the fragments reading the uniforms, and by one in
-/// a CPU adapter's with the loops left rolled (the glow by the in-range bits).
+/// (the loops over the scene's fires unrolled, the raster fog's fragments given the fires, the
+/// knobs, the eye and the projection as inputs), by one in a CPU adapter's with the fragments
+/// reading the uniforms, and by one in a CPU adapter's with the loops left rolled (the glow by
+/// the in-range bits; with no fires, the same as the second).
 fn in_each_form(
     ctx: &GpuContext,
     scene: &Scene,
@@ -33,20 +34,22 @@ fn in_each_form(
         FORCE_FOG_UNIFORMS_READ.set(false);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
-    // The lattice, the glow by bits, the unrolled count and the fires as inputs.
+    // The lattice, the glow by bits, the unrolled count and the uniforms as inputs.
     let forms = |renderer: &Renderer| {
         let frame = &renderer.frame;
         let glow = (frame.fire_glow_by_mask, frame.fires_unrolled);
         (frame.fog_noise_lattice, glow, frame.fog_uniforms_as_inputs)
     };
+    let fires = scene.fires.len() as u32;
     let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false, false);
     assert_eq!(forms(&lattice), (true, (false, 0), false));
     let mut unrolled = made(wgpu::DeviceType::Cpu, false, false);
-    assert_eq!(forms(&unrolled), (false, (false, 5), true));
+    // With no fires nothing is unrolled, and the (empty) glow goes by the bits.
+    assert_eq!(forms(&unrolled), (false, (fires == 0, fires), true));
     let mut uniforms = made(wgpu::DeviceType::Cpu, false, true);
-    assert_eq!(forms(&uniforms), (false, (false, 5), false));
+    assert_eq!(forms(&uniforms), (false, (fires == 0, fires), false));
     let mut by_mask = made(wgpu::DeviceType::Cpu, true, false);
-    assert_eq!(forms(&by_mask), (false, (true, 0), false));
+    assert_eq!(forms(&by_mask), (false, (true, 0), fires == 0));
     [
         render(&mut lattice, inputs),
         render(&mut unrolled, inputs),
@@ -98,8 +101,8 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
             let [lattice, unrolled, uniforms, by_mask] =
                 in_each_form(&ctx, &scene, &config, &inputs);
             let cpu_forms = [
-                (&unrolled, "unrolled, fires as inputs"),
-                (&uniforms, "unrolled, fires from the uniforms"),
+                (&unrolled, "unrolled, uniforms as inputs"),
+                (&uniforms, "unrolled, uniforms read"),
                 (&by_mask, "by mask"),
             ];
             for (cpu, form) in cpu_forms {
@@ -112,4 +115,26 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
             );
         }
     }
+}
+
+/// Without fires a CPU adapter's raster fog still takes the knobs, the eye and the projection
+/// as inputs (the glow reads no fire): the same bytes as reading them from the uniforms, and as
+/// a GPU's forms.
+#[test]
+fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
+    let Some(ctx) = context() else { return };
+    let mut scene = crate::scene::load(None, &[])
+        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
+        .scene;
+    scene.fires.clear();
+    scene.fluid.grid = 48;
+    let mut playback = Playback::new(&scene);
+    let state = playback.advance_to(90, || {});
+    let inputs = playback.frame_inputs(&state);
+    let config = fog_config((96, 54), Compositor::Raster, Readback::default());
+    let [gpu, inputs_form, uniforms_form, _] = in_each_form(&ctx, &scene, &config, &inputs);
+    for (cpu, form) in [(&inputs_form, "inputs"), (&uniforms_form, "uniforms")] {
+        assert_eq!(pixels_differing(&gpu, cpu), 0, "{form}");
+    }
+    assert!(distinct_pixels(&gpu) > 200, "a flat frame");
 }
