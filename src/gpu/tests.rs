@@ -35,6 +35,13 @@ mod walkers;
 mod weather_layer;
 mod wind;
 
+/// The temple as shipped (scenes/temple.ron): five fires.
+fn shipped_temple() -> Scene {
+    crate::scene::load(None, &[])
+        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
+        .scene
+}
+
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no
 /// adapter outside CI. Under CI a missing adapter fails the test.
 fn context() -> Option<GpuContext> {

@@ -62,9 +62,7 @@ fn in_each_form(
 fn the_gpu_forms_give_the_cpu_forms_bytes() {
     let Some(ctx) = context() else { return };
     // The temple as shipped: its five fires light the fog and the hall.
-    let mut scene = crate::scene::load(None, &[])
-        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
-        .scene;
+    let mut scene = shipped_temple();
     assert_eq!(scene.fires.len(), 5);
     scene.fluid.grid = 48;
     // Far along by frame 150: 2.5 s of a strong wind, across lattice cells of every octave.
@@ -123,9 +121,7 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
 #[test]
 fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
     let Some(ctx) = context() else { return };
-    let mut scene = crate::scene::load(None, &[])
-        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
-        .scene;
+    let mut scene = shipped_temple();
     scene.fires.clear();
     scene.fluid.grid = 48;
     let mut playback = Playback::new(&scene);

@@ -10,6 +10,7 @@ use glam::{Vec3, Vec4};
 
 use super::{
     context, flat_maps, fog_config, inputs, pixels_differing, render, render_once, renderer,
+    shipped_temple,
 };
 use crate::color;
 use crate::frame::{CameraPose, Frame, View};
@@ -219,9 +220,7 @@ fn far_below_the_base_height_everything_is_fog_never_nan() {
 #[test]
 fn the_distance_fog_compiled_for_its_form_gives_the_bytes_it_reads() {
     let Some(ctx) = context() else { return };
-    let mut scene = crate::scene::load(None, &[])
-        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
-        .scene;
+    let mut scene = shipped_temple();
     scene.fluid.grid = 48;
     let maps = flat_maps(&scene, 1.0);
     let at = inputs(&scene, &maps, 30);

@@ -6,20 +6,12 @@
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
 use super::flame::run_flicker_on_gpu;
-use super::{context, flat_maps, inputs, render, renderer};
+use super::{context, flat_maps, inputs, render, renderer, shipped_temple};
 use crate::frame::View;
 use crate::gpu::GpuContext;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::passes::fire_flicker::{FIRE_NOW_FLOATS, FIRES_NOW_BYTES};
-use crate::scene::Scene;
 use crate::scene::fires::LIGHT_HEIGHT_IN_FLAME;
-
-/// The temple as shipped (scenes/temple.ron): five fires.
-fn temple() -> Scene {
-    crate::scene::load(None, &[])
-        .unwrap_or_else(|e| panic!("the embedded temple does not load: {e:?}"))
-        .scene
-}
 
 /// The flicker buffer's values, copied out after the frames submitted so far.
 fn read_flicker(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Vec<f32> {
@@ -46,7 +38,7 @@ fn flicker_buffer_holds_each_fires_wgsl_flicker_at_the_frames_time() {
         eprintln!("skipping: the adapter has no storage buffers for the compute check");
         return;
     }
-    let scene = temple();
+    let scene = shipped_temple();
     let lights = FireLights::new(&scene);
     let fires = lights.count() as usize;
     assert_eq!(fires, 5, "the temple's fires");
@@ -99,12 +91,12 @@ fn flicker_buffer_holds_each_fires_wgsl_flicker_at_the_frames_time() {
 #[test]
 fn scenes_without_fires_have_no_flicker_pass() {
     let Some(ctx) = context() else { return };
-    let mut scene = temple();
+    let mut scene = shipped_temple();
     scene.fires.clear();
     let maps = flat_maps(&scene, 1.0);
     let mut without = renderer(&ctx, &scene, 32, 24, View::Fog);
     render(&mut without, &inputs(&scene, &maps, 30));
     assert!(without.fire_flicker.is_none());
-    let with = renderer(&ctx, &temple(), 32, 24, View::Fog);
+    let with = renderer(&ctx, &shipped_temple(), 32, 24, View::Fog);
     assert!(with.fire_flicker.is_some());
 }
