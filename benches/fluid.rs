@@ -8,7 +8,7 @@
 //! it prints the pressure residual its last projection left (RMS of `div - lap(p)` over the
 //! interior, in cells per second per cell). `cargo bench --bench fluid -- --stages` also prints
 //! the median and fastest time of each stage of the default step; `-- --quick` times the
-//! default solver only (`red_black` 24); `-- --omega` prints the SOR residual for
+//! default solver only (`red_black` 24); `-- --grid 96` one grid size; `-- --omega` prints the SOR residual for
 //! a range of factors. Each grid's state hash after the warm-up is printed first, so two builds
 //! can be checked for bit-identical results before comparing their times.
 //!
@@ -279,6 +279,17 @@ fn main() {
         omega_sweep();
         return;
     }
+    // `--grid N` times one grid size alone.
+    let grids: Vec<u32> = match args.iter().position(|arg| arg == "--grid") {
+        Some(at) => match args.get(at + 1).and_then(|size| size.parse().ok()) {
+            Some(size) => vec![size],
+            None => {
+                eprintln!("--grid needs a size in cells, e.g. --grid 96");
+                std::process::exit(2);
+            }
+        },
+        None => vec![96, 256],
+    };
     // One thread, then every thread of the global pool (`RAYON_NUM_THREADS` picks it).
     let all = rayon::current_num_threads();
     let mut counts = vec![1];
@@ -291,7 +302,7 @@ fn main() {
             .build()
             .expect("a thread pool");
         pool.install(|| {
-            for grid in [96u32, 256] {
+            for grid in grids.iter().copied() {
                 bench_grid(grid, threads, stages, quick);
             }
         });

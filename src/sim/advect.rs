@@ -7,8 +7,9 @@
 //!
 //! The kernels are written once, as plain loops over equal-length slices that the compiler
 //! vectorises, and compiled twice: for the baseline CPU and, where the CPU has AVX2 (detected at
-//! run time, [`Lanes::detect`]), eight lanes wide. Both run the same operations in the same
-//! order on each cell, with no fused multiply-add, so they give the same bits (a test compares
+//! run time, [`Lanes::detect`]), eight lanes wide; where it has AVX-512 too, the gather-free
+//! read takes sixteen cells at a time. Every form runs the same operations in the same order
+//! on each cell, with no fused multiply-add, so they give the same bits (a test compares
 //! them), and the same bits as [`super::grid::Bilinear`] reading one field at a time.
 
 use super::grid::{hold, place_axis};
@@ -248,7 +249,20 @@ impl PairCarry<'_> {
             // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx2 => unsafe { self.row_avx2(y, out, finish) },
+            // SAFETY: `Lanes::Avx512` is only chosen where the CPU has AVX-512 and AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Lanes::Avx512 => unsafe { self.row_avx512(y, out, finish) },
         }
+    }
+
+    /// [`PairCarry::row`] compiled for AVX-512, reading sixteen cells at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f")]
+    unsafe fn row_avx512<F: FinishRow>(&self, y: usize, out: (&mut [f32], &mut [f32]), finish: &F) {
+        self.row_plain(Lanes::Avx512, y, out, finish);
     }
 
     /// [`PairCarry::row`] compiled for AVX2, reading through [`near`].
@@ -277,7 +291,7 @@ impl PairCarry<'_> {
         );
         let (out_a, out_b) = (&mut out_a[..cells], &mut out_b[..cells]);
         #[cfg(target_arch = "x86_64")]
-        let near = (lanes == Lanes::Avx2).then(|| near::Near::new(self.fields, cells));
+        let near = lanes.avx2().then(|| near::Near::new(self.fields, cells));
         let mut trace = Trace::new();
         let (mut shift_x, mut shift_y) = ([0.0f32; RUN], [0.0f32; RUN]);
         for start in (0..cells).step_by(RUN) {
@@ -295,10 +309,14 @@ impl PairCarry<'_> {
                     trace.read_pairs(packed, out_a, out_b);
                 }
                 #[cfg(target_arch = "x86_64")]
-                Lanes::Avx2 => {
+                Lanes::Avx2 | Lanes::Avx512 => {
                     let near = near.as_ref().expect("made above for AVX2");
-                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
-                    unsafe { near.read_run(&trace, y, start, &mut [out_a, out_b]) };
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2, and
+                    // `Lanes::Avx512` where it has AVX-512 too.
+                    unsafe {
+                        let sixteen = lanes == Lanes::Avx512;
+                        near.read_run(&trace, y, start, &mut [out_a, out_b], sixteen)
+                    };
                 }
             }
         }
@@ -346,7 +364,20 @@ impl FogCarry<'_> {
             // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx2 => unsafe { self.row_avx2(y, out) },
+            // SAFETY: `Lanes::Avx512` is only chosen where the CPU has AVX-512 and AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Lanes::Avx512 => unsafe { self.row_avx512(y, out) },
         }
+    }
+
+    /// [`FogCarry::row`] compiled for AVX-512, reading sixteen cells at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f")]
+    unsafe fn row_avx512(&self, y: usize, out: FogRow<'_>) {
+        self.row_plain(Lanes::Avx512, y, out);
     }
 
     /// [`FogCarry::row`] compiled for AVX2.
@@ -369,7 +400,7 @@ impl FogCarry<'_> {
     ) {
         let cells = self.cells;
         #[cfg(target_arch = "x86_64")]
-        let near = (lanes == Lanes::Avx2).then(|| near::Near::new(self.fields, cells));
+        let near = lanes.avx2().then(|| near::Near::new(self.fields, cells));
         let dt_s = self.dt_s;
         let (max_density, refill, spill) = (self.max_density, self.refill, self.spill);
         let (relax, settle, drift_limit) = (self.relax, self.settle, self.drift_limit);
@@ -431,7 +462,7 @@ impl FogCarry<'_> {
                     }
                 }
                 #[cfg(target_arch = "x86_64")]
-                Lanes::Avx2 => {
+                Lanes::Avx2 | Lanes::Avx512 => {
                     let near = near.as_ref().expect("made above for AVX2");
                     let mut outs = [
                         &mut *density_out,
@@ -439,8 +470,12 @@ impl FogCarry<'_> {
                         &mut *off_z_out,
                         &mut *lift_out,
                     ];
-                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
-                    unsafe { near.read_run(&trace, y, start, &mut outs) };
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2, and
+                    // `Lanes::Avx512` where it has AVX-512 too.
+                    unsafe {
+                        let sixteen = lanes == Lanes::Avx512;
+                        near.read_run(&trace, y, start, &mut outs, sixteen)
+                    };
                 }
             }
             let squeezes = &squeezes[..len];
@@ -533,7 +568,7 @@ pub(super) fn pack_row<const N: usize>(
         Lanes::Plain => pack_row_plain(fields, y, out_row),
         // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
-        Lanes::Avx2 => unsafe { pack_row_avx2(fields, y, out_row) },
+        Lanes::Avx2 | Lanes::Avx512 => unsafe { pack_row_avx2(fields, y, out_row) },
     }
 }
 

@@ -11,27 +11,39 @@ pub(super) enum Lanes {
     /// AVX2: eight lanes.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512 (with AVX2): sixteen lanes in the pressure sweep, the AVX2 kernels elsewhere.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Lanes {
     /// The widest this CPU runs.
     pub(super) fn detect() -> Lanes {
+        Self::available_here().pop().unwrap_or(Lanes::Plain)
+    }
+
+    /// Every choice this CPU runs, the widest last.
+    fn available_here() -> Vec<Lanes> {
+        let mut all = vec![Lanes::Plain];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            return Lanes::Avx2;
+            all.push(Lanes::Avx2);
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                all.push(Lanes::Avx512);
+            }
         }
-        Lanes::Plain
+        all
+    }
+
+    /// Whether the CPU has AVX2 (the AVX2 kernels run).
+    pub(super) fn avx2(self) -> bool {
+        self != Lanes::Plain
     }
 
     /// Every choice this CPU runs (the tests compare them).
     #[cfg(test)]
     pub(super) fn available() -> Vec<Lanes> {
-        let mut all = vec![Lanes::Plain];
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            all.push(Lanes::Avx2);
-        }
-        all
+        Self::available_here()
     }
 }
 
@@ -53,5 +65,26 @@ pub(super) mod avx2 {
             _mm256_set1_ps(super::super::stages::NEGLIGIBLE),
         );
         _mm256_andnot_ps(negligible, value)
+    }
+}
+
+/// AVX-512 forms of the per-cell operations, each giving in every lane the bits its scalar
+/// twin gives.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx512 {
+    use std::arch::x86_64::{
+        __m512, _CMP_LT_OQ, _mm512_abs_ps, _mm512_cmp_ps_mask, _mm512_maskz_mov_ps, _mm512_set1_ps,
+    };
+
+    /// [`super::super::stages::flush`] on sixteen lanes: 0 where `|value|` is below
+    /// `NEGLIGIBLE`, else the value (NaN kept, as the scalar comparison keeps it).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(in crate::sim) fn flush(value: __m512) -> __m512 {
+        let negligible = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(
+            _mm512_abs_ps(value),
+            _mm512_set1_ps(super::super::stages::NEGLIGIBLE),
+        );
+        _mm512_maskz_mov_ps(!negligible, value)
     }
 }

@@ -8,14 +8,15 @@
 //! to rayon with no aliasing, the inner loop is contiguous and vectorises, and it moves about
 //! half the memory of a full-grid ping-pong. Successive over-relaxation (`fluid.solver: sor`)
 //! is the same sweep moving each cell further; where the CPU has AVX2 the row loop runs eight
-//! lanes wide, with the same operations per cell, so the same bits as on any other CPU.
+//! lanes wide, sixteen with AVX-512 (`wide`), with the same operations per cell, so the same
+//! bits as on any other CPU.
 
 use rayon::prelude::*;
 
 #[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::__m256;
+use std::arch::x86_64::{__m256, __m512};
 
-use super::lanes::{self, Lanes};
+use super::lanes::Lanes;
 use super::stages::flush;
 use super::stencil::{divergence_run, row, rows_beside};
 use rows::ColourRows;
@@ -57,6 +58,13 @@ pub(super) trait Update: Copy + Send + Sync {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     unsafe fn wide(self, old: __m256, relaxed: __m256) -> __m256;
+
+    /// [`Update::scalar`] on sixteen lanes, the same operations in the same order.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn wide512(self, old: __m512, relaxed: __m512) -> __m512;
 }
 
 /// Gauss-Seidel: the relaxed value itself.
@@ -72,6 +80,12 @@ impl Update for GaussSeidel {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn wide(self, _old: __m256, relaxed: __m256) -> __m256 {
+        relaxed
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn wide512(self, _old: __m512, relaxed: __m512) -> __m512 {
         relaxed
     }
 }
@@ -96,6 +110,17 @@ impl Update for OverRelaxed {
         unsafe {
             let step = _mm256_mul_ps(_mm256_set1_ps(self.omega), _mm256_sub_ps(relaxed, old));
             _mm256_add_ps(old, step)
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn wide512(self, old: __m512, relaxed: __m512) -> __m512 {
+        use std::arch::x86_64::{_mm512_add_ps, _mm512_mul_ps, _mm512_set1_ps, _mm512_sub_ps};
+        // SAFETY (all three): the caller promises AVX-512.
+        unsafe {
+            let step = _mm512_mul_ps(_mm512_set1_ps(self.omega), _mm512_sub_ps(relaxed, old));
+            _mm512_add_ps(old, step)
         }
     }
 }
@@ -123,73 +148,6 @@ impl RelaxRow<'_> {
             let relaxed = (left[k] + right[k] + below[k] + above[k] - divergence[k]) * 0.25;
             self.out[k] = flush(update.scalar(self.out[k], relaxed));
         }
-    }
-
-    /// [`RelaxRow::relax`] in AVX2 vectors of eight slots, the same operations in the same
-    /// order on each slot, so the same bits. A row that is not a whole number of vectors ends
-    /// with a vector that overlaps the one before it; it is computed first, from the row as it
-    /// was, and stored last, so the slots both cover get the same value twice (SOR reads each
-    /// slot's old value, which must not have been replaced yet). Rows under eight slots (grids
-    /// under 18 cells) take the scalar loop.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn relax_avx2(self, update: impl Update) {
-        // SAFETY: this function's feature is AVX2.
-        unsafe { self.relax_wide(update) }
-    }
-
-    /// [`RelaxRow::relax_avx2`]'s body, inlined into AVX2 callers (a function with the
-    /// feature is not always inlined into another).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub(super) unsafe fn relax_wide(self, update: impl Update) {
-        use std::arch::x86_64::{
-            __m256, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps,
-            _mm256_storeu_ps, _mm256_sub_ps,
-        };
-        const WIDTH: usize = 8;
-        let slots = self.out.len();
-        if slots < WIDTH {
-            self.relax(update);
-            return;
-        }
-        let (left, right) = (&self.left[..slots], &self.right[..slots]);
-        let (below, above) = (&self.below[..slots], &self.above[..slots]);
-        let divergence = &self.divergence[..slots];
-        let out = self.out.as_mut_ptr();
-        // SAFETY: the caller promises AVX2.
-        let quarter = unsafe { _mm256_set1_ps(0.25) };
-        // The slots `k..k + 8`, as `relax` computes them.
-        let slots_at = |k: usize| -> __m256 {
-            debug_assert!(k + WIDTH <= slots);
-            // SAFETY: `k + 8 <= slots` and every slice holds `slots` floats; the CPU has AVX2
-            // (the caller's promise).
-            unsafe {
-                let sum = _mm256_add_ps(
-                    _mm256_loadu_ps(left.as_ptr().add(k)),
-                    _mm256_loadu_ps(right.as_ptr().add(k)),
-                );
-                let sum = _mm256_add_ps(sum, _mm256_loadu_ps(below.as_ptr().add(k)));
-                let sum = _mm256_add_ps(sum, _mm256_loadu_ps(above.as_ptr().add(k)));
-                let sum = _mm256_sub_ps(sum, _mm256_loadu_ps(divergence.as_ptr().add(k)));
-                let relaxed = _mm256_mul_ps(sum, quarter);
-                lanes::avx2::flush(update.wide(_mm256_loadu_ps(out.add(k)), relaxed))
-            }
-        };
-        let last = slots - WIDTH;
-        let tail = slots_at(last);
-        let mut k = 0;
-        while k < last {
-            let value = slots_at(k);
-            // SAFETY: `k < last`, so `k + 8 <= slots`.
-            unsafe { _mm256_storeu_ps(out.add(k), value) };
-            k += WIDTH;
-        }
-        // SAFETY: `last + 8 == slots`.
-        unsafe { _mm256_storeu_ps(out.add(last), tail) };
     }
 }
 
@@ -339,7 +297,7 @@ impl PressureSolver {
                         Lanes::Plain => row.run(),
                         // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                         #[cfg(target_arch = "x86_64")]
-                        Lanes::Avx2 => unsafe { row.run_avx2() },
+                        Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2() },
                     }
                 },
             );
@@ -386,6 +344,16 @@ impl PressureSolver {
                 (Lanes::Avx2, _) => unsafe {
                     self.sweep_in_step_avx2::<3>(iterations, WAVE, update)
                 },
+                // SAFETY (both): `Lanes::Avx512` is only chosen where the CPU has AVX-512 and
+                // AVX2.
+                #[cfg(target_arch = "x86_64")]
+                (Lanes::Avx512, 2) => unsafe {
+                    self.sweep_in_step_avx512::<2>(iterations, WAVE, update)
+                },
+                #[cfg(target_arch = "x86_64")]
+                (Lanes::Avx512, _) => unsafe {
+                    self.sweep_in_step_avx512::<3>(iterations, WAVE, update)
+                },
             }
             return;
         }
@@ -413,6 +381,10 @@ impl PressureSolver {
                             // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                             #[cfg(target_arch = "x86_64")]
                             Lanes::Avx2 => unsafe { row.relax_avx2(update) },
+                            // SAFETY: `Lanes::Avx512` is only chosen where the CPU has
+                            // AVX-512 and AVX2.
+                            #[cfg(target_arch = "x86_64")]
+                            Lanes::Avx512 => unsafe { row.relax_avx512(update) },
                         }
                     });
             }
@@ -482,24 +454,6 @@ impl PressureSolver {
             }
             done += depth as u32;
         }
-    }
-
-    /// [`PressureSolver::sweep_in_step`] with the rows in AVX2 ([`RelaxRow::relax_avx2`]).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn sweep_in_step_avx2<const SPACING: usize>(
-        &mut self,
-        iterations: u32,
-        wave: u32,
-        update: impl Update,
-    ) {
-        // SAFETY: the caller promises AVX2.
-        let relax =
-            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx2(colour, y, update) };
-        self.sweep_in_step::<SPACING>(iterations, wave, relax);
     }
 
     /// Root mean square over the interior cells of what the last solve left of `lap(p) = div`:
@@ -584,3 +538,5 @@ impl PressureSolver {
 mod rows;
 #[cfg(test)]
 mod tests;
+#[cfg(target_arch = "x86_64")]
+mod wide;

@@ -168,7 +168,7 @@ impl FluidSim {
                     Lanes::Plain => fields.pack(fluid_row, lift_row),
                     // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                     #[cfg(target_arch = "x86_64")]
-                    Lanes::Avx2 => unsafe { fields.pack_avx2(fluid_row, lift_row) },
+                    Lanes::Avx2 | Lanes::Avx512 => unsafe { fields.pack_avx2(fluid_row, lift_row) },
                 }
             });
     }

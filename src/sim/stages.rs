@@ -51,7 +51,7 @@ impl FluidSim {
                     Lanes::Plain => row.run(),
                     // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                     #[cfg(target_arch = "x86_64")]
-                    Lanes::Avx2 => unsafe { row.run_avx2() },
+                    Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2() },
                 }
             });
 
@@ -74,7 +74,7 @@ impl FluidSim {
                     Lanes::Plain => row.run(strength, threshold),
                     // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                     #[cfg(target_arch = "x86_64")]
-                    Lanes::Avx2 => unsafe { row.run_avx2(strength, threshold) },
+                    Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2(strength, threshold) },
                 }
             });
     }
@@ -169,7 +169,7 @@ impl FluidSim {
                                 Lanes::Plain => row.run(solver),
                                 // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
                                 #[cfg(target_arch = "x86_64")]
-                                Lanes::Avx2 => unsafe { row.run_avx2(solver) },
+                                Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2(solver) },
                             }
                         },
                     );

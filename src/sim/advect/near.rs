@@ -7,13 +7,22 @@
 //!
 //! A group where some lane lands further away, or whose loads would leave the grid (its first
 //! and last cells), is read cell by cell from the same fields ([`Near::read_one`]). The fields
-//! are read where they lie, one slice each, so the AVX2 advections need no packed copy.
+//! are read where they lie, one slice each, so the AVX2 advections need no packed copy. Where
+//! the CPU has AVX-512, sixteen cells go together first ([`Near::read_group16`]); a pair of
+//! groups that cannot is read as two groups of eight.
 
 use std::arch::x86_64::{
     __m256, __m256i, _mm256_add_epi32, _mm256_add_ps, _mm256_blendv_ps, _mm256_castsi256_ps,
     _mm256_cmpeq_epi32, _mm256_loadu_ps, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mul_ps,
     _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_ps, _mm256_sub_epi32,
     _mm256_sub_ps, _mm256_testz_si256,
+};
+
+use std::arch::x86_64::{
+    __m512, __mmask16, _mm512_add_epi32, _mm512_add_ps, _mm512_cmpeq_epi32_mask, _mm512_loadu_ps,
+    _mm512_loadu_si512, _mm512_mask_blend_ps, _mm512_mul_ps, _mm512_set1_epi32, _mm512_setr_epi32,
+    _mm512_setzero_si512, _mm512_storeu_ps, _mm512_sub_epi32, _mm512_sub_ps,
+    _mm512_test_epi32_mask,
 };
 
 use super::Trace;
@@ -44,10 +53,11 @@ impl<'a, const N: usize> Near<'a, N> {
     /// The fields at slots `0..outs[0].len()` of `trace` (a run of row `y` from column
     /// `start`, at most `RUN` slots) into `outs` (one slice per field, equal lengths).
     /// Always inlined into the carries' AVX2 row kernels, so what stays the same along a row
-    /// is worked out once a row, not once a run.
+    /// is worked out once a row, not once a run. `sixteen`: sixteen slots at a time first
+    /// ([`Near::read_group16`]).
     ///
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2, and AVX-512 where `sixteen` is set.
     #[inline(always)]
     pub(super) unsafe fn read_run(
         &self,
@@ -55,6 +65,7 @@ impl<'a, const N: usize> Near<'a, N> {
         y: usize,
         start: usize,
         outs: &mut [&mut [f32]; N],
+        sixteen: bool,
     ) {
         let len = outs[0].len();
         assert!(len <= trace.x0.len() && outs.iter().all(|out| out.len() == len));
@@ -67,12 +78,122 @@ impl<'a, const N: usize> Near<'a, N> {
             // A run that is not a whole number of groups ends with a group overlapping the one
             // before it: its slots get the same values again.
             let at = group.min(len - WIDTH);
+            // Sixteen slots at once where AVX-512 runs and they all read without a gather.
+            // SAFETY: the caller promises AVX-512 where `sixteen` is set.
+            if sixteen
+                && at + 2 * WIDTH <= len
+                && unsafe { self.read_group16(trace, y, start, at, outs) }
+            {
+                group += 2 * WIDTH;
+                continue;
+            }
             // SAFETY: the caller promises AVX2.
             if !unsafe { self.read_group(trace, y, start, at, outs) } {
                 (at..at + WIDTH).for_each(|k| self.read_one(trace, k, outs));
             }
             group += WIDTH;
         }
+    }
+
+    /// [`Near::read_group`] on sixteen slots `at..at + 16` in AVX-512: `false`, writing
+    /// nothing, unless every one lands within a cell of its own and the loads stay in the
+    /// grid.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn read_group16(
+        &self,
+        trace: &Trace,
+        y: usize,
+        start: usize,
+        at: usize,
+        outs: &mut [&mut [f32]; N],
+    ) -> bool {
+        const SIXTEEN: usize = 2 * WIDTH;
+        let cells = self.cells;
+        let x = start + at;
+        let below = (if y > 0 { y - 1 } else { y }) * cells;
+        let here = y * cells;
+        let above = (if y + 1 < cells { y + 1 } else { y }) * cells;
+        // The loads span columns `x - 1..x + 17` of those rows.
+        if below + x == 0 || above + x + SIXTEEN + 1 > cells * cells {
+            return false;
+        }
+        debug_assert!(at + SIXTEEN <= trace.x0.len());
+        // SAFETY: `at + 16 <= len <= RUN` (checked in `read_run`).
+        let (x0, y0) = unsafe {
+            (
+                _mm512_loadu_si512(trace.x0.as_ptr().add(at).cast()),
+                _mm512_loadu_si512(trace.y0.as_ptr().add(at).cast()),
+            )
+        };
+        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let left = _mm512_add_epi32(_mm512_set1_epi32(x as i32 - 1), lane);
+        let dx = _mm512_sub_epi32(x0, left);
+        let dy = _mm512_sub_epi32(y0, _mm512_set1_epi32(y as i32 - 1));
+        let not_0_or_1 = _mm512_set1_epi32(!1);
+        if _mm512_test_epi32_mask(dx, not_0_or_1) != 0
+            || _mm512_test_epi32_mask(dy, not_0_or_1) != 0
+        {
+            return false;
+        }
+        let zero = _mm512_setzero_si512();
+        let from_left: __mmask16 = _mm512_cmpeq_epi32_mask(dx, zero);
+        let from_below: __mmask16 = _mm512_cmpeq_epi32_mask(dy, zero);
+        // SAFETY: as above.
+        let (fx, fy) = unsafe {
+            (
+                _mm512_loadu_ps(trace.fx.as_ptr().add(at)),
+                _mm512_loadu_ps(trace.fy.as_ptr().add(at)),
+            )
+        };
+        let uniform = |mask: __mmask16| mask == 0 || mask == 0xffff;
+        let same_corners = uniform(from_left) && uniform(from_below);
+        let near_row = if from_below == 0xffff { below } else { here };
+        let far_row = if from_below == 0xffff { here } else { above };
+        let column = if from_left == 0xffff { x - 1 } else { x };
+        for (field, out) in self.fields.iter().zip(outs.iter_mut()) {
+            // SAFETY: every field holds `cells²` floats (checked in `new`); the loads read
+            // `below + x - 1 >= 0` up to `above + x + 17 <= cells²` (checked above); `out`
+            // holds `len >= at + 16` floats.
+            unsafe {
+                let base = field.as_ptr();
+                let [near_0, near_1, far_0, far_1] = if same_corners {
+                    let load =
+                        |row: usize, shift: usize| _mm512_loadu_ps(base.add(row + column + shift));
+                    [
+                        load(near_row, 0),
+                        load(near_row, 1),
+                        load(far_row, 0),
+                        load(far_row, 1),
+                    ]
+                } else {
+                    let load =
+                        |row: usize, shift: usize| _mm512_loadu_ps(base.add(row + x + shift - 1));
+                    // `low` where the mask is set, else `high`.
+                    let select = |low: __m512, high: __m512, mask: __mmask16| {
+                        _mm512_mask_blend_ps(mask, high, low)
+                    };
+                    let near: [__m512; 3] = std::array::from_fn(|shift| {
+                        select(load(below, shift), load(here, shift), from_below)
+                    });
+                    let far: [__m512; 3] = std::array::from_fn(|shift| {
+                        select(load(here, shift), load(above, shift), from_below)
+                    });
+                    [
+                        select(near[0], near[1], from_left),
+                        select(near[1], near[2], from_left),
+                        select(far[0], far[1], from_left),
+                        select(far[1], far[2], from_left),
+                    ]
+                };
+                // `Trace::read`'s blends, operation for operation.
+                let a = _mm512_add_ps(near_0, _mm512_mul_ps(_mm512_sub_ps(near_1, near_0), fx));
+                let b = _mm512_add_ps(far_0, _mm512_mul_ps(_mm512_sub_ps(far_1, far_0), fx));
+                let value = _mm512_add_ps(a, _mm512_mul_ps(_mm512_sub_ps(b, a), fy));
+                _mm512_storeu_ps(out.as_mut_ptr().add(at), value);
+            }
+        }
+        true
     }
 
     /// Slots `at..at + 8` without a gather, if each lands within a cell of its own (see the

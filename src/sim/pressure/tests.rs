@@ -102,7 +102,7 @@ fn the_avx2_row_gives_the_bits_of_the_plain_row() {
 
 #[test]
 fn split_solver_matches_plain_red_black_bit_for_bit() {
-    for cells in [4, 5, 9, 10, 17, 18, 19, 34, 53] {
+    for cells in [4, 5, 9, 10, 17, 18, 19, 34, 53, 70] {
         let count = cells * cells;
         // An arbitrary but fixed velocity field.
         let u: Vec<f32> = (0..count)
@@ -137,7 +137,7 @@ fn split_solver_matches_plain_red_black_bit_for_bit() {
 
 #[test]
 fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
-    for cells in [3, 4, 5, 9, 10, 17, 34, 53] {
+    for cells in [3, 4, 5, 9, 10, 17, 34, 53, 70] {
         let count = cells * cells;
         let u: Vec<f32> = (0..count)
             .map(|i| ((i * 41 % 19) as f32 - 9.0) * 0.6)
@@ -175,6 +175,16 @@ fn waves_of_iterations_match_plain_red_black_bit_for_bit() {
                         #[cfg(target_arch = "x86_64")]
                         (Lanes::Avx2, (depth, _)) => unsafe {
                             solver.sweep_in_step_avx2::<3>(iterations, depth, GaussSeidel)
+                        },
+                        // SAFETY (both): `Lanes::available` lists AVX-512 only where the CPU
+                        // has it and AVX2.
+                        #[cfg(target_arch = "x86_64")]
+                        (Lanes::Avx512, (depth, 2)) => unsafe {
+                            solver.sweep_in_step_avx512::<2>(iterations, depth, GaussSeidel)
+                        },
+                        #[cfg(target_arch = "x86_64")]
+                        (Lanes::Avx512, (depth, _)) => unsafe {
+                            solver.sweep_in_step_avx512::<3>(iterations, depth, GaussSeidel)
                         },
                     }
                     let pressure = stored_pressure(&solver, count, cells);

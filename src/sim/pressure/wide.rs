@@ -1,0 +1,223 @@
+//! The pressure sweep's rows in vectors: eight lanes with AVX2, sixteen with AVX-512 where the
+//! CPU has it ([`Lanes::Avx512`](super::super::lanes::Lanes)). Both run [`RelaxRow::relax`]'s
+//! operations in the same order on each slot, so the same bits as the scalar loop. The
+//! kernels' helpers are always inlined into the functions with the instructions and hold no
+//! closure over an intrinsic (a closure would be compiled without them).
+
+use std::arch::x86_64::{
+    __m256, __m512, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps,
+    _mm256_storeu_ps, _mm256_sub_ps, _mm512_add_ps, _mm512_loadu_ps, _mm512_mul_ps, _mm512_set1_ps,
+    _mm512_storeu_ps, _mm512_sub_ps,
+};
+
+use super::rows::ColourRows;
+use super::{PressureSolver, RelaxRow, Update};
+use crate::sim::lanes;
+
+impl RelaxRow<'_> {
+    /// [`RelaxRow::relax`] in AVX2 vectors of eight slots, the same operations in the same
+    /// order on each slot, so the same bits. A row that is not a whole number of vectors ends
+    /// with a vector that overlaps the one before it; it is computed first, from the row as it
+    /// was, and stored last, so the slots both cover get the same value twice (SOR reads each
+    /// slot's old value, which must not have been replaced yet). Rows under eight slots (grids
+    /// under 18 cells) take the scalar loop.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn relax_avx2(self, update: impl Update) {
+        // SAFETY: this function's feature is AVX2.
+        unsafe { self.relax_wide(update) }
+    }
+
+    /// [`RelaxRow::relax_avx2`]'s body, inlined into AVX2 callers (a function with the
+    /// feature is not always inlined into another). It holds no closure: a closure would be
+    /// compiled without the caller's instructions.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn relax_wide(self, update: impl Update) {
+        const WIDTH: usize = 8;
+        if self.out.len() < WIDTH {
+            self.relax(update);
+            return;
+        }
+        let row = self.starts();
+        let last = row.slots - WIDTH;
+        // SAFETY: `k + 8 <= slots` for every `k` read (`k < last`, and `last`); the caller
+        // promises AVX2.
+        unsafe {
+            let tail = row.relaxed_at(last, update);
+            let mut k = 0;
+            while k < last {
+                let value = row.relaxed_at(k, update);
+                _mm256_storeu_ps(row.out.add(k), value);
+                k += WIDTH;
+            }
+            _mm256_storeu_ps(row.out.add(last), tail);
+        }
+    }
+
+    /// Where each slice starts, every one checked to hold `out.len()` floats.
+    #[inline(always)]
+    pub(super) fn starts(self) -> RowStarts {
+        let slots = self.out.len();
+        RowStarts {
+            slots,
+            left: self.left[..slots].as_ptr(),
+            right: self.right[..slots].as_ptr(),
+            below: self.below[..slots].as_ptr(),
+            above: self.above[..slots].as_ptr(),
+            divergence: self.divergence[..slots].as_ptr(),
+            out: self.out.as_mut_ptr(),
+        }
+    }
+}
+
+/// A [`RelaxRow`] as the starts of its slices, each holding `slots` floats, for the wide
+/// kernels to read at offsets they check.
+pub(in crate::sim::pressure) struct RowStarts {
+    pub(super) slots: usize,
+    pub(super) left: *const f32,
+    pub(super) right: *const f32,
+    pub(super) below: *const f32,
+    pub(super) above: *const f32,
+    pub(super) divergence: *const f32,
+    pub(super) out: *mut f32,
+}
+
+impl RowStarts {
+    /// The slots `k..k + 8` as [`RelaxRow::relax`] computes them.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, and `k + 8 <= slots`.
+    #[inline(always)]
+    unsafe fn relaxed_at(&self, k: usize, update: impl Update) -> __m256 {
+        debug_assert!(k + 8 <= self.slots);
+        // SAFETY: the caller's promises; every slice holds `slots` floats.
+        unsafe {
+            let sum = _mm256_add_ps(
+                _mm256_loadu_ps(self.left.add(k)),
+                _mm256_loadu_ps(self.right.add(k)),
+            );
+            let sum = _mm256_add_ps(sum, _mm256_loadu_ps(self.below.add(k)));
+            let sum = _mm256_add_ps(sum, _mm256_loadu_ps(self.above.add(k)));
+            let sum = _mm256_sub_ps(sum, _mm256_loadu_ps(self.divergence.add(k)));
+            let relaxed = _mm256_mul_ps(sum, _mm256_set1_ps(0.25));
+            let old = _mm256_loadu_ps(self.out.add(k));
+            lanes::avx2::flush(update.wide(old, relaxed))
+        }
+    }
+}
+
+impl RelaxRow<'_> {
+    /// [`RelaxRow::relax`] in AVX-512 vectors of sixteen slots, as [`RelaxRow::relax_avx2`]
+    /// runs eight (the same overlapping last vector). Rows under sixteen slots take the AVX2
+    /// kernel.
+    #[target_feature(enable = "avx2,avx512f")]
+    pub(in crate::sim::pressure) fn relax_avx512(self, update: impl Update) {
+        // SAFETY: this function's features are AVX2 and AVX-512.
+        unsafe { self.relax_wide512(update) }
+    }
+
+    /// [`RelaxRow::relax_avx512`]'s body, inlined into its callers.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[inline(always)]
+    unsafe fn relax_wide512(self, update: impl Update) {
+        const WIDTH: usize = 16;
+        if self.out.len() < WIDTH {
+            // SAFETY: the caller promises AVX2.
+            unsafe { self.relax_wide(update) };
+            return;
+        }
+        let row = self.starts();
+        let last = row.slots - WIDTH;
+        // SAFETY: `k + 16 <= slots` for every `k` read (`k < last`, and `last`); the caller
+        // promises AVX-512.
+        unsafe {
+            let tail = row.relaxed_at512(last, update);
+            let mut k = 0;
+            while k < last {
+                let value = row.relaxed_at512(k, update);
+                _mm512_storeu_ps(row.out.add(k), value);
+                k += WIDTH;
+            }
+            _mm512_storeu_ps(row.out.add(last), tail);
+        }
+    }
+}
+
+impl RowStarts {
+    /// The slots `k..k + 16` as [`RelaxRow::relax`] computes them.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512, and `k + 16 <= slots`.
+    #[inline(always)]
+    unsafe fn relaxed_at512(&self, k: usize, update: impl Update) -> __m512 {
+        debug_assert!(k + 16 <= self.slots);
+        // SAFETY: the caller's promises; every slice holds `slots` floats.
+        unsafe {
+            let sum = _mm512_add_ps(
+                _mm512_loadu_ps(self.left.add(k)),
+                _mm512_loadu_ps(self.right.add(k)),
+            );
+            let sum = _mm512_add_ps(sum, _mm512_loadu_ps(self.below.add(k)));
+            let sum = _mm512_add_ps(sum, _mm512_loadu_ps(self.above.add(k)));
+            let sum = _mm512_sub_ps(sum, _mm512_loadu_ps(self.divergence.add(k)));
+            let relaxed = _mm512_mul_ps(sum, _mm512_set1_ps(0.25));
+            let old = _mm512_loadu_ps(self.out.add(k));
+            lanes::avx512::flush(update.wide512(old, relaxed))
+        }
+    }
+}
+
+impl ColourRows<'_> {
+    /// Relaxes [`ColourRows::row`] in AVX-512 ([`RelaxRow::relax_avx512`]); not inlined, as
+    /// [`ColourRows::relax_avx2`].
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[target_feature(enable = "avx2,avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn relax_avx512(&mut self, colour: usize, y: usize, update: impl Update) {
+        // SAFETY: this function's features are AVX2 and AVX-512.
+        unsafe { self.row(colour, y).relax_wide512(update) };
+    }
+}
+
+impl PressureSolver {
+    /// [`PressureSolver::sweep_in_step`] with the rows in AVX2 ([`RelaxRow::relax_avx2`]).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn sweep_in_step_avx2<const SPACING: usize>(
+        &mut self,
+        iterations: u32,
+        wave: u32,
+        update: impl Update,
+    ) {
+        // SAFETY: the caller promises AVX2.
+        let relax =
+            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx2(colour, y, update) };
+        self.sweep_in_step::<SPACING>(iterations, wave, relax);
+    }
+
+    /// [`PressureSolver::sweep_in_step`] with the rows in AVX-512
+    /// ([`RelaxRow::relax_avx512`]).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[target_feature(enable = "avx2,avx512f")]
+    pub(super) unsafe fn sweep_in_step_avx512<const SPACING: usize>(
+        &mut self,
+        iterations: u32,
+        wave: u32,
+        update: impl Update,
+    ) {
+        // SAFETY: the caller promises AVX2 and AVX-512.
+        let relax =
+            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx512(colour, y, update) };
+        self.sweep_in_step::<SPACING>(iterations, wave, relax);
+    }
+}
