@@ -141,8 +141,9 @@ fn bench_grid(grid: u32, threads: usize, stages: bool, quick: bool) {
         if solver.solver == PressureSolverKind::RedBlack {
             // Lets two builds be checked for bit-identical results before comparing times.
             println!(
-                "state_hash {grid}² after stirring: {:016x}",
-                sim.state_hash()
+                "state_hash {grid}² after stirring: {:016x} ({} kernels)",
+                sim.state_hash(),
+                sim.kernel_lanes()
             );
         }
         let mut residual_sim = sim.clone();

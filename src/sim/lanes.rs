@@ -35,6 +35,17 @@ impl Lanes {
         all
     }
 
+    /// The choice's name, for reports.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Lanes::Plain => "plain",
+            #[cfg(target_arch = "x86_64")]
+            Lanes::Avx2 => "AVX2",
+            #[cfg(target_arch = "x86_64")]
+            Lanes::Avx512 => "AVX-512",
+        }
+    }
+
     /// Whether the CPU has AVX2 (the AVX2 kernels run).
     pub(super) fn avx2(self) -> bool {
         self != Lanes::Plain

@@ -258,6 +258,12 @@ impl FluidSim {
         }
     }
 
+    /// Which instructions the step's row kernels run with on this CPU, picked once at run
+    /// time: `"plain"`, `"AVX2"` or `"AVX-512"` (every choice gives the same bits).
+    pub fn kernel_lanes(&self) -> &'static str {
+        self.lanes.name()
+    }
+
     /// Where the grid lies on the floor.
     pub fn mapping(&self) -> &GridMapping {
         &self.mapping
