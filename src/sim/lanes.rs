@@ -11,7 +11,8 @@ pub(super) enum Lanes {
     /// AVX2: eight lanes.
     #[cfg(target_arch = "x86_64")]
     Avx2,
-    /// AVX-512 (with AVX2): sixteen lanes in the pressure sweep, the AVX2 kernels elsewhere.
+    /// AVX-512 (with AVX2): sixteen lanes in the pressure sweep and the advections'
+    /// gather-free read, the AVX2 kernels elsewhere.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }
@@ -19,11 +20,11 @@ pub(super) enum Lanes {
 impl Lanes {
     /// The widest this CPU runs.
     pub(super) fn detect() -> Lanes {
-        Self::available_here().pop().unwrap_or(Lanes::Plain)
+        Self::available().pop().unwrap_or(Lanes::Plain)
     }
 
-    /// Every choice this CPU runs, the widest last.
-    fn available_here() -> Vec<Lanes> {
+    /// Every choice this CPU runs, the widest last (the tests compare them all).
+    pub(super) fn available() -> Vec<Lanes> {
         let mut all = vec![Lanes::Plain];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -49,12 +50,6 @@ impl Lanes {
     /// Whether the CPU has AVX2 (the AVX2 kernels run).
     pub(super) fn avx2(self) -> bool {
         self != Lanes::Plain
-    }
-
-    /// Every choice this CPU runs (the tests compare them).
-    #[cfg(test)]
-    pub(super) fn available() -> Vec<Lanes> {
-        Self::available_here()
     }
 }
 

@@ -10,11 +10,13 @@ use std::arch::x86_64::{
     _mm512_storeu_ps, _mm512_sub_ps,
 };
 
+use std::marker::PhantomData;
+
 use super::rows::ColourRows;
 use super::{PressureSolver, RelaxRow, Update};
 use crate::sim::lanes;
 
-impl RelaxRow<'_> {
+impl<'a> RelaxRow<'a> {
     /// [`RelaxRow::relax`] in AVX2 vectors of eight slots, the same operations in the same
     /// order on each slot, so the same bits. A row that is not a whole number of vectors ends
     /// with a vector that overlaps the one before it; it is computed first, from the row as it
@@ -58,7 +60,7 @@ impl RelaxRow<'_> {
 
     /// Where each slice starts, every one checked to hold `out.len()` floats.
     #[inline(always)]
-    pub(super) fn starts(self) -> RowStarts {
+    pub(super) fn starts(self) -> RowStarts<'a> {
         let slots = self.out.len();
         RowStarts {
             slots,
@@ -68,13 +70,14 @@ impl RelaxRow<'_> {
             above: self.above[..slots].as_ptr(),
             divergence: self.divergence[..slots].as_ptr(),
             out: self.out.as_mut_ptr(),
+            _row: PhantomData,
         }
     }
 }
 
 /// A [`RelaxRow`] as the starts of its slices, each holding `slots` floats, for the wide
-/// kernels to read at offsets they check.
-pub(in crate::sim::pressure) struct RowStarts {
+/// kernels to read at offsets they check; it holds the row's borrows for as long as it lives.
+pub(in crate::sim::pressure) struct RowStarts<'a> {
     pub(super) slots: usize,
     pub(super) left: *const f32,
     pub(super) right: *const f32,
@@ -82,9 +85,10 @@ pub(in crate::sim::pressure) struct RowStarts {
     pub(super) above: *const f32,
     pub(super) divergence: *const f32,
     pub(super) out: *mut f32,
+    _row: PhantomData<RelaxRow<'a>>,
 }
 
-impl RowStarts {
+impl RowStarts<'_> {
     /// The slots `k..k + 8` as [`RelaxRow::relax`] computes them.
     ///
     /// # Safety
@@ -147,7 +151,7 @@ impl RelaxRow<'_> {
     }
 }
 
-impl RowStarts {
+impl RowStarts<'_> {
     /// The slots `k..k + 16` as [`RelaxRow::relax`] computes them.
     ///
     /// # Safety
