@@ -346,11 +346,12 @@ pub(super) struct FogCarry<'a> {
     pub(super) cell_world: f32,
     /// `fluid.fog: Sources`: the per-cell rates, the share a step keeps and the gain.
     pub(super) sources: Option<(&'a [f32], f32, f32)>,
-    /// Whether the shock (`su`, `sv`) may hold anything but zeros. Where it holds none, the
-    /// carry reads neither: the backtrace is `u · dt` where it was `(u + su) · dt`, the same
+    /// Per row, whether the shock (`su`, `sv`) may hold anything but zeros there; `None`
+    /// where it holds none anywhere. A row with none in it or the rows next to it is carried
+    /// without reading it: the backtrace is `u · dt` where it was `(u + su) · dt`, the same
     /// bits but for the sign of a zero shift (which moves no read position and leaves the
     /// drift offsets the same once flushed), and every squeeze is exactly 1.
-    pub(super) shock_active: bool,
+    pub(super) shock_rows: Option<&'a [bool]>,
 }
 
 /// One row of the fog's four fields: density, off_x, off_z, lift.
@@ -408,7 +409,10 @@ impl FogCarry<'_> {
         let row = y * cells;
         let inner_row = y > 0 && y < cells - 1;
         // A NaN or infinite continuity factor would turn zero spreads into squeezes.
-        let shock = self.shock_active || !continuity_dt.is_finite();
+        let shock_near = self
+            .shock_rows
+            .is_some_and(|held| super::shock::near(held, y));
+        let shock = shock_near || !continuity_dt.is_finite();
         let [u, v, su, sv] = self.air;
         let (u_row, v_row) = (&u[row..row + cells], &v[row..row + cells]);
         let (su_row, sv_row) = (&su[row..row + cells], &sv[row..row + cells]);

@@ -26,6 +26,7 @@ mod multigrid;
 mod params;
 mod pressure;
 mod readout;
+mod shock;
 mod snapshot;
 mod sources;
 mod stages;
@@ -115,6 +116,14 @@ pub struct FluidSim {
     fog_sources: Option<(Vec<f32>, f32)>,
     /// Scratch of the diffusion stages, made on their first use.
     diffusion: Option<diffusion::DiffusionScratch>,
+    /// Per row, whether the shock holds anything but zeros there: found by
+    /// `advect_shock` before it carries the shock, then for what it carried (the fog's carry
+    /// reads that); and its scratch.
+    shock_rows: Vec<bool>,
+    shock_rows_next: Vec<bool>,
+    /// Whether the shock's and the fog's carries pass over rows with no shock near them
+    /// (`shock.rs`). Always on; tests turn it off to see it change no bit.
+    skip_calm_shock_rows: bool,
 }
 
 impl FluidSim {
@@ -189,6 +198,9 @@ impl FluidSim {
                 .then(|| Box::new(Multigrid::new(mapping.cells))),
             fog_sources,
             diffusion: None,
+            shock_rows: vec![false; mapping.cells],
+            shock_rows_next: vec![false; mapping.cells],
+            skip_calm_shock_rows: true,
         }
     }
 

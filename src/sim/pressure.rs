@@ -26,11 +26,11 @@ use rows::ColourRows;
 const WAVE: u32 = 8;
 
 /// Rows between successive iterations of one pass of [`PressureSolver::sweep_in_step`] on a
-/// `cells`-wide grid: three where a pass's rows stay in the first-level cache (then the rows
-/// of one position of the pass overlap), else two (fewer rows held: 256² ran slower with
-/// three, 96² faster).
+/// `cells`-wide grid: four where a pass's rows stay in the first-level cache (then the rows
+/// of one position of the pass overlap), else two (fewer rows held: 256² ran slower three
+/// apart, 96² faster).
 fn wave_spacing(cells: usize) -> usize {
-    if cells <= 128 { 3 } else { 2 }
+    if cells <= 128 { 4 } else { 2 }
 }
 
 /// Pressure and divergence split by checkerboard colour (`(x + y) % 2`).
@@ -245,6 +245,18 @@ impl DivergenceRow<'_> {
     }
 }
 
+/// For [`PressureSolver::sweep_in_step`]: relaxes rows `y, y - SPACING, …` (`count` of them)
+/// of one colour in plain code, one [`ColourRows::row`] at a time.
+fn relax_run_plain<const SPACING: usize>(
+    update: impl Update,
+) -> impl FnMut(&mut ColourRows<'_>, usize, usize, usize) {
+    move |rows, colour, y, count| {
+        for run in 0..count {
+            rows.row(colour, y - SPACING * run).relax(update);
+        }
+    }
+}
+
 /// First `x` of colour `colour` in row `y`.
 #[inline(always)]
 fn first_x(colour: usize, y: usize) -> usize {
@@ -331,10 +343,13 @@ impl PressureSolver {
     fn sweep(&mut self, iterations: u32, (lanes, min_rows): (Lanes, usize), update: impl Update) {
         let cells = self.cells;
         if cells <= min_rows || rayon::current_num_threads() == 1 {
-            let relax = |rows: &mut ColourRows<'_>, colour, y| rows.row(colour, y).relax(update);
             match (lanes, wave_spacing(cells)) {
-                (Lanes::Plain, 2) => self.sweep_in_step::<2>(iterations, WAVE, relax),
-                (Lanes::Plain, _) => self.sweep_in_step::<3>(iterations, WAVE, relax),
+                (Lanes::Plain, 2) => {
+                    self.sweep_in_step::<2>(iterations, WAVE, relax_run_plain::<2>(update))
+                }
+                (Lanes::Plain, _) => {
+                    self.sweep_in_step::<4>(iterations, WAVE, relax_run_plain::<4>(update))
+                }
                 // SAFETY (both): `Lanes::Avx2` is only chosen where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
                 (Lanes::Avx2, 2) => unsafe {
@@ -342,7 +357,7 @@ impl PressureSolver {
                 },
                 #[cfg(target_arch = "x86_64")]
                 (Lanes::Avx2, _) => unsafe {
-                    self.sweep_in_step_avx2::<3>(iterations, WAVE, update)
+                    self.sweep_in_step_avx2::<4>(iterations, WAVE, update)
                 },
                 // SAFETY (both): `Lanes::Avx512` is only chosen where the CPU has AVX-512 and
                 // AVX2.
@@ -352,7 +367,7 @@ impl PressureSolver {
                 },
                 #[cfg(target_arch = "x86_64")]
                 (Lanes::Avx512, _) => unsafe {
-                    self.sweep_in_step_avx512::<3>(iterations, WAVE, update)
+                    self.sweep_in_step_avx512::<4>(iterations, WAVE, update)
                 },
             }
             return;
@@ -395,29 +410,31 @@ impl PressureSolver {
     /// the grid: colour 0's row `y`, then colour 1's row `y - 1`, whose neighbours of colour 0
     /// (rows `y - 2` to `y`) are then all of this iteration, while colour 0's row `y + 1`
     /// still finds colour 1's rows `y` to `y + 2` of the last one. The same values as two
-    /// half-sweeps, read while they are still in the cache. `relax` relaxes one row.
+    /// half-sweeps, read while they are still in the cache.
     ///
-    /// Up to `wave` iterations go down the grid in the same pass, each `SPACING` rows (at
-    /// least two) behind the one before it: iteration `t + 1`'s colour 0 row `y` needs
-    /// iteration `t`'s colour 1 rows up to `y + 1`, done when iteration `t` stands at row
-    /// `y + 2`, and by then no row of colour 0 that iteration `t` still reads has been
-    /// replaced. Every row is computed from the same values as with one iteration a pass, while
-    /// the rows between stay in the cache.
+    /// Up to `wave` iterations go down the grid in the same pass, each `SPACING` rows (two or
+    /// four) behind the one before it: iteration `t + 1`'s colour 0 row `y` needs iteration
+    /// `t`'s colour 1 rows up to `y + 1`, done when iteration `t` stands at row `y + 2`, and by
+    /// then no row of colour 0 that iteration `t` still reads has been replaced. Every row is
+    /// computed from the same values as with one iteration a pass, while the rows between stay
+    /// in the cache.
     ///
     /// Two rows apart, each row reads the one relaxed just before it (iteration `t + 1`'s
     /// colour 0 row `y` reads iteration `t`'s colour 1 row `y + 1`), so the CPU waits for
-    /// every row in turn. Three or more apart, that row was written one position of the pass
-    /// earlier, so colour 0's rows of every iteration go first, then colour 1's (each reading
-    /// only its own iteration's colour 0 row of this position), and the CPU overlaps them, at
-    /// the cost of a pass that holds more rows ([`wave_spacing`]).
+    /// every row in turn. Four apart, that row was written one position of the pass earlier,
+    /// so colour 0's rows of every iteration go first, then colour 1's (each reading only its
+    /// own iteration's colour 0 row of this position), and the CPU overlaps them, at the cost
+    /// of a pass that holds more rows ([`wave_spacing`]). Those rows are all of one colour and
+    /// an even number of rows apart, so they read their neighbours alike: `relax` relaxes a
+    /// run of them, rows `y, y - SPACING, …` (`count` rows), one row at a time two apart.
     #[inline(always)]
     fn sweep_in_step<const SPACING: usize>(
         &mut self,
         iterations: u32,
         wave: u32,
-        mut relax: impl FnMut(&mut ColourRows<'_>, usize, usize),
+        mut relax: impl FnMut(&mut ColourRows<'_>, usize, usize, usize),
     ) {
-        const { assert!(SPACING >= 2) };
+        const { assert!(SPACING == 2 || SPACING == 4) };
         let cells = self.cells;
         let mut rows = ColourRows::new(&mut self.pressure, &self.divergence, cells, self.half);
         let mut done = 0;
@@ -427,29 +444,31 @@ impl PressureSolver {
             // relaxes colour 0's row `p` and colour 1's row `p - 1`.
             for step in 1..cells + SPACING * (depth - 1) {
                 let standing = depth.min(step.div_ceil(SPACING));
-                let positions = (0..standing)
-                    .map(|k| step - SPACING * k)
-                    .filter(|&p| p < cells);
                 if SPACING == 2 {
+                    let positions = (0..standing)
+                        .map(|k| step - SPACING * k)
+                        .filter(|&p| p < cells);
                     for p in positions {
                         if p <= cells - 2 {
-                            relax(&mut rows, 0, p);
+                            relax(&mut rows, 0, p, 1);
                         }
                         if p >= 2 {
-                            relax(&mut rows, 1, p - 1);
+                            relax(&mut rows, 1, p - 1, 1);
                         }
                     }
                     continue;
                 }
-                for p in positions.clone() {
-                    if p <= cells - 2 {
-                        relax(&mut rows, 0, p);
-                    }
+                // The iterations `k` whose colour 0 row `p = step - SPACING * k` is at most
+                // `cells - 2`, then those whose colour 1 row `p - 1` lies in `1..=cells - 2`.
+                let first = |highest: usize| (step.saturating_sub(highest)).div_ceil(SPACING);
+                let k0 = first(cells - 2);
+                if k0 < standing {
+                    relax(&mut rows, 0, step - SPACING * k0, standing - k0);
                 }
-                for p in positions {
-                    if p >= 2 {
-                        relax(&mut rows, 1, p - 1);
-                    }
+                let k1 = first(cells - 1);
+                let end1 = standing.min((step - 2) / SPACING + 1);
+                if step >= 2 && k1 < end1 {
+                    relax(&mut rows, 1, step - SPACING * k1 - 1, end1 - k1);
                 }
             }
             done += depth as u32;

@@ -195,53 +195,14 @@ impl FluidSim {
             });
     }
 
-    /// The shock wave travels outward with itself and fades; it never enters solids. Returns
-    /// whether there was any shock to carry: where there was none, it is still all zeros, and
-    /// [`FluidSim::carry_fog`] need not read it.
-    pub(super) fn advect_shock(&mut self, dt_s: f32) -> bool {
-        // Between blasts the shock is exactly zero (see `NEGLIGIBLE`), and advecting zeros gives
-        // zeros: skipping is exact.
-        if !any_nonzero(&self.su) && !any_nonzero(&self.sv) {
-            return false;
-        }
-        let cells = self.mapping.cells;
-        let fade = (-self.params.shock_fade * dt_s).exp();
-        let packed = packed_for_plain(
-            [&self.su, &self.sv],
-            &mut self.packed_pair,
-            cells,
-            (self.lanes, self.min_rows_per_task),
-        );
-        let carry = PairCarry {
-            dt_s,
-            cells,
-            vel_x: &self.su,
-            vel_y: &self.sv,
-            fields: [&self.su, &self.sv],
-            packed,
-        };
-        let lanes = self.lanes;
-        self.su_next
-            .par_chunks_mut(cells)
-            .zip(self.sv_next.par_chunks_mut(cells))
-            .zip(self.solid.par_chunks(cells))
-            .enumerate()
-            .with_min_len(self.min_rows_per_task)
-            .for_each(|(y, ((su_out, sv_out), solid_row))| {
-                carry.row(lanes, y, (su_out, sv_out), &FadeInOpen { fade, solid_row });
-            });
-        std::mem::swap(&mut self.su, &mut self.su_next);
-        std::mem::swap(&mut self.sv, &mut self.sv_next);
-        true
-    }
-
     /// Everything the fog is, carried by the ordinary air plus the shock wave: density (emptied
     /// where the blow opens the air, piled where it closes, then drifting back to 1 — piles
     /// spill faster than holes refill — or, with `fluid.fog: Sources`, fading by
     /// `exp(-fade · dt)` while the sources add `rate · (1 - exp(-fade · dt)) / fade`), the drift offsets (relaxing toward
     /// 0, clamped), and the lift (settling). `shock_active`: whether the shock may be anything
-    /// but zeros (what [`FluidSim::advect_shock`] returned); where it is not, the fog is
-    /// carried by the air alone, to the same bits (`advect::FogCarry::shock_active`).
+    /// but zeros (what [`FluidSim::advect_shock`] returned); rows with no shock near them
+    /// (`FluidSim::shock_rows`), or all of them where it is not, are carried by the air
+    /// alone, to the same bits (`advect::FogCarry::shock_rows`).
     pub(super) fn carry_fog(&mut self, dt_s: f32, shock_active: bool) {
         let cells = self.mapping.cells;
         let params = &self.params;
@@ -285,7 +246,7 @@ impl FluidSim {
             drift_limit: params.drift_limit,
             cell_world: self.mapping.cell_size_world(),
             sources,
-            shock_active,
+            shock_rows: shock_active.then_some(&self.shock_rows),
         };
         let lanes = self.lanes;
         self.density_next
@@ -328,38 +289,9 @@ impl FinishRow for KeepThenWalls<'_> {
     }
 }
 
-/// The shock's row after its advection: faded (flushed) in open cells, 0 in solids (which
-/// read a harmless in-range position).
-struct FadeInOpen<'a> {
-    fade: f32,
-    solid_row: &'a [u8],
-}
-
-impl FinishRow for FadeInOpen<'_> {
-    #[inline(always)]
-    fn finish(&self, su_out: &mut [f32], sv_out: &mut [f32]) {
-        let fade = self.fade;
-        for out in [su_out, sv_out] {
-            for (value, &solid) in out.iter_mut().zip(self.solid_row) {
-                // Branch-free: a select per cell, which vectorises.
-                let faded = flush(*value * fade);
-                *value = if solid == 0 { faded } else { 0.0 };
-            }
-        }
-    }
-}
-
-/// Whether any value of `field` is not zero (`-0.0` counts as zero), a chunk at a time so the
-/// comparisons vectorise.
-fn any_nonzero(field: &[f32]) -> bool {
-    field
-        .chunks(64)
-        .any(|chunk| chunk.iter().fold(false, |any, &value| any | (value != 0.0)))
-}
-
 /// `fields` packed per cell into `scratch` for the plain read (`grid::pack_fields`); `None`
 /// where the AVX2 read runs, which reads the fields where they lie (`advect::near`).
-fn packed_for_plain<'a, const N: usize>(
+pub(super) fn packed_for_plain<'a, const N: usize>(
     fields: [&[f32]; N],
     scratch: &'a mut Vec<[f32; N]>,
     cells: usize,

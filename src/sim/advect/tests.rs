@@ -50,6 +50,9 @@ fn velocity(cells: usize, seed: usize, scale: f32) -> Vec<f32> {
 /// some fall back), and anywhere, off the grid.
 const SCALES: [f32; 4] = [0.0, 0.05, 0.2, 1.0];
 
+/// `FogCarry::shock_rows` for grids of up to 128 cells with shock in every row.
+const SHOCK_EVERYWHERE: &[bool] = &[true; 128];
+
 #[test]
 fn every_lane_reads_the_bits_of_a_single_bilinear_read() {
     // Rows under one group, of whole groups, of whole runs and a partial one.
@@ -125,7 +128,7 @@ fn test_carry<'a>(
         drift_limit: 0.4,
         cell_world: 0.125,
         sources: None,
-        shock_active: true,
+        shock_rows: Some(SHOCK_EVERYWHERE),
     }
 }
 
@@ -191,9 +194,9 @@ fn the_fog_carried_past_no_shock_skips_it_to_the_same_bits() {
             );
             for drift_limit in [0.4, 0.0] {
                 let air = [&u, &v, &shock, &shock].map(Vec::as_slice);
-                let carry = |shock_active| FogCarry {
+                let carry = |shock_active: bool| FogCarry {
                     drift_limit,
-                    shock_active,
+                    shock_rows: shock_active.then_some(SHOCK_EVERYWHERE),
                     ..test_carry(cells, air, fields, Packed::new(&packed, cells))
                 };
                 let rows = |carry: &FogCarry<'_>, lanes: Lanes| -> Vec<u32> {
@@ -314,5 +317,41 @@ fn every_lane_and_thread_count_gives_the_same_steps() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn passing_over_rows_without_shock_changes_no_bit() {
+    let run = |lanes: Lanes, skip: bool| {
+        let mut sim = FluidSim::new(&FluidParams::default(), GridMapping::new(64, 12.0));
+        sim.lanes = lanes;
+        sim.skip_calm_shock_rows = skip;
+        sim.mark_solid_circle([-2.0, 1.0], 0.7);
+        let (mut hashes, mut calm_and_shocked) = (Vec::new(), 0);
+        for step in 0..60 {
+            sim.push_ball(&BallPush {
+                pos_world: [-3.0 + step as f32 * 0.1, 0.4, 0.5],
+                vel_world: [6.0, 0.0, 0.0],
+                radius_world: 0.6,
+                weight: 1.0,
+            });
+            // Two small blasts: a ring of shock over some rows, none in the others.
+            if step == 2 || step == 30 {
+                sim.blast([-1.0 + step as f32 * 0.05, 1.5], 1.0, 3.0, 0.8);
+            }
+            sim.step(1.0 / 60.0);
+            let shocked = sim.shock_rows.iter().filter(|&&held| held).count();
+            if shocked > 0 && shocked < 40 {
+                calm_and_shocked += 1;
+            }
+            hashes.push(sim.state_hash());
+        }
+        (hashes, calm_and_shocked)
+    };
+    for lanes in Lanes::available() {
+        let (skipping, calm_and_shocked) = run(lanes, true);
+        // The rows passed over were many, in most of the steps.
+        assert!(calm_and_shocked > 30, "{calm_and_shocked} steps, {lanes:?}");
+        assert_eq!(skipping, run(lanes, false).0, "{lanes:?}");
     }
 }

@@ -12,7 +12,7 @@ use std::arch::x86_64::{
 
 use std::marker::PhantomData;
 
-use super::rows::ColourRows;
+use super::rows::{ColourRows, RowForm};
 use super::{PressureSolver, RelaxRow, Update};
 use crate::sim::lanes;
 
@@ -37,25 +37,8 @@ impl<'a> RelaxRow<'a> {
     /// The CPU must support AVX2.
     #[inline(always)]
     pub(super) unsafe fn relax_wide(self, update: impl Update) {
-        const WIDTH: usize = 8;
-        if self.out.len() < WIDTH {
-            self.relax(update);
-            return;
-        }
-        let row = self.starts();
-        let last = row.slots - WIDTH;
-        // SAFETY: `k + 8 <= slots` for every `k` read (`k < last`, and `last`); the caller
-        // promises AVX2.
-        unsafe {
-            let tail = row.relaxed_at(last, update);
-            let mut k = 0;
-            while k < last {
-                let value = row.relaxed_at(k, update);
-                _mm256_storeu_ps(row.out.add(k), value);
-                k += WIDTH;
-            }
-            _mm256_storeu_ps(row.out.add(last), tail);
-        }
+        // SAFETY: the caller promises AVX2.
+        unsafe { self.starts().relax_wide(update) }
     }
 
     /// Where each slice starts, every one checked to hold `out.len()` floats.
@@ -86,6 +69,80 @@ pub(in crate::sim::pressure) struct RowStarts<'a> {
     pub(super) divergence: *const f32,
     pub(super) out: *mut f32,
     _row: PhantomData<RelaxRow<'a>>,
+}
+
+impl RowStarts<'_> {
+    /// [`RelaxRow::relax`] on these slots, one at a time (rows under one vector).
+    #[inline(always)]
+    fn relax_scalar(self, update: impl Update) {
+        let slots = self.slots;
+        // SAFETY: every slice holds `slots` floats and `out` overlaps none of the others
+        // (the borrows of the row these starts came from).
+        let row = unsafe {
+            RelaxRow {
+                out: std::slice::from_raw_parts_mut(self.out, slots),
+                left: std::slice::from_raw_parts(self.left, slots),
+                right: std::slice::from_raw_parts(self.right, slots),
+                below: std::slice::from_raw_parts(self.below, slots),
+                above: std::slice::from_raw_parts(self.above, slots),
+                divergence: std::slice::from_raw_parts(self.divergence, slots),
+            }
+        };
+        row.relax(update);
+    }
+
+    /// [`RelaxRow::relax_avx2`] on these slots.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn relax_wide(self, update: impl Update) {
+        const WIDTH: usize = 8;
+        if self.slots < WIDTH {
+            self.relax_scalar(update);
+            return;
+        }
+        let last = self.slots - WIDTH;
+        // SAFETY: `k + 8 <= slots` for every `k` read (`k < last`, and `last`); the caller
+        // promises AVX2.
+        unsafe {
+            let tail = self.relaxed_at(last, update);
+            let mut k = 0;
+            while k < last {
+                let value = self.relaxed_at(k, update);
+                _mm256_storeu_ps(self.out.add(k), value);
+                k += WIDTH;
+            }
+            _mm256_storeu_ps(self.out.add(last), tail);
+        }
+    }
+
+    /// [`RelaxRow::relax_avx512`] on these slots.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512.
+    #[inline(always)]
+    unsafe fn relax_wide512(self, update: impl Update) {
+        const WIDTH: usize = 16;
+        if self.slots < WIDTH {
+            // SAFETY: the caller promises AVX2.
+            unsafe { self.relax_wide(update) };
+            return;
+        }
+        let last = self.slots - WIDTH;
+        // SAFETY: `k + 16 <= slots` for every `k` read (`k < last`, and `last`); the caller
+        // promises AVX-512.
+        unsafe {
+            let tail = self.relaxed_at512(last, update);
+            let mut k = 0;
+            while k < last {
+                let value = self.relaxed_at512(k, update);
+                _mm512_storeu_ps(self.out.add(k), value);
+                k += WIDTH;
+            }
+            _mm512_storeu_ps(self.out.add(last), tail);
+        }
+    }
 }
 
 impl RowStarts<'_> {
@@ -128,26 +185,8 @@ impl RelaxRow<'_> {
     /// The CPU must support AVX2 and AVX-512.
     #[inline(always)]
     unsafe fn relax_wide512(self, update: impl Update) {
-        const WIDTH: usize = 16;
-        if self.out.len() < WIDTH {
-            // SAFETY: the caller promises AVX2.
-            unsafe { self.relax_wide(update) };
-            return;
-        }
-        let row = self.starts();
-        let last = row.slots - WIDTH;
-        // SAFETY: `k + 16 <= slots` for every `k` read (`k < last`, and `last`); the caller
-        // promises AVX-512.
-        unsafe {
-            let tail = row.relaxed_at512(last, update);
-            let mut k = 0;
-            while k < last {
-                let value = row.relaxed_at512(k, update);
-                _mm512_storeu_ps(row.out.add(k), value);
-                k += WIDTH;
-            }
-            _mm512_storeu_ps(row.out.add(last), tail);
-        }
+        // SAFETY: the caller promises AVX2 and AVX-512.
+        unsafe { self.starts().relax_wide512(update) }
     }
 }
 
@@ -176,16 +215,54 @@ impl RowStarts<'_> {
 }
 
 impl ColourRows<'_> {
-    /// Relaxes [`ColourRows::row`] in AVX-512 ([`RelaxRow::relax_avx512`]); not inlined, as
-    /// [`ColourRows::relax_avx2`].
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and AVX-512.
-    #[target_feature(enable = "avx2,avx512f")]
-    #[inline(never)]
-    pub(super) unsafe fn relax_avx512(&mut self, colour: usize, y: usize, update: impl Update) {
-        // SAFETY: this function's features are AVX2 and AVX-512.
-        unsafe { self.row(colour, y).relax_wide512(update) };
+    /// Where the rows `y, y - SPACING, …` (`count` of them, all in `1..=cells - 2`) of colour
+    /// `colour` start ([`ColourRows::place_run`]): [`ColourRows::row`]'s slices without making
+    /// them, row by row.
+    #[inline(always)]
+    fn run<const SPACING: usize>(&mut self, colour: usize, y: usize, count: usize) -> RowRun<'_> {
+        let (&form, first, back) = self.place_run::<SPACING>(colour, y, count);
+        RowRun {
+            form,
+            first,
+            back,
+            count,
+            _rows: PhantomData,
+        }
+    }
+}
+
+/// A run of rows of one colour that share a form ([`ColourRows::run`]), lent while it lives.
+struct RowRun<'a> {
+    form: RowForm,
+    /// Offset of the first row's start from row 1's.
+    first: usize,
+    /// How much less each next row's offset is.
+    back: usize,
+    count: usize,
+    _rows: PhantomData<&'a mut [f32]>,
+}
+
+impl RowRun<'_> {
+    /// Where the run's row `index` (`< count`) starts.
+    #[inline(always)]
+    fn row(&self, index: usize) -> RowStarts<'_> {
+        assert!(index < self.count);
+        let (form, at) = (&self.form, self.first - index * self.back);
+        // SAFETY: the offsets of `ColourRows::row`'s slices (see there) for a row of the run
+        // (`ColourRows::place_run` checked them all), which the run borrows; `&self` lends
+        // one row at a time only to `RowStarts`, whose kernels write only `out`.
+        unsafe {
+            RowStarts {
+                slots: form.slots,
+                left: form.left.add(at),
+                right: form.left.add(at + 1),
+                below: form.below.add(at),
+                above: form.above.add(at),
+                divergence: form.divergence.add(at),
+                out: form.out.add(at),
+                _row: PhantomData,
+            }
+        }
     }
 }
 
@@ -202,8 +279,13 @@ impl PressureSolver {
         update: impl Update,
     ) {
         // SAFETY: the caller promises AVX2.
-        let relax =
-            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx2(colour, y, update) };
+        let relax = |rows: &mut ColourRows<'_>, colour, y, count| {
+            let run = rows.run::<SPACING>(colour, y, count);
+            for index in 0..count {
+                // SAFETY: the caller promises AVX2.
+                unsafe { run.row(index).relax_wide(update) };
+            }
+        };
         self.sweep_in_step::<SPACING>(iterations, wave, relax);
     }
 
@@ -220,8 +302,13 @@ impl PressureSolver {
         update: impl Update,
     ) {
         // SAFETY: the caller promises AVX2 and AVX-512.
-        let relax =
-            |rows: &mut ColourRows<'_>, colour, y| unsafe { rows.relax_avx512(colour, y, update) };
+        let relax = |rows: &mut ColourRows<'_>, colour, y, count| {
+            let run = rows.run::<SPACING>(colour, y, count);
+            for index in 0..count {
+                // SAFETY: the caller promises AVX2 and AVX-512.
+                unsafe { run.row(index).relax_wide512(update) };
+            }
+        };
         self.sweep_in_step::<SPACING>(iterations, wave, relax);
     }
 }
