@@ -16,6 +16,7 @@
 
 mod advect;
 mod brush;
+mod confine;
 mod diffusion;
 mod forces;
 mod grid;

@@ -10,7 +10,7 @@ use super::advect::{FinishRow, FogCarry, Packed, PairCarry};
 use super::grid::pack_fields;
 use super::lanes::Lanes;
 use super::pressure::PressureSolver;
-use super::stencil::{curl_of, divergence_into, row, rows_beside};
+use super::stencil::{divergence_into, row, rows_beside};
 
 /// Magnitudes below this become exactly 0 wherever a field is advected or solved for. It is far
 /// below anything visible, and it keeps decaying fields out of the subnormal range, where the CPU
@@ -25,60 +25,6 @@ pub(super) fn flush(value: f32) -> f32 {
 }
 
 impl FluidSim {
-    /// Vorticity confinement: measures the curl, then pushes the air along the curl's gradient
-    /// so small swirls survive the grid's numerical smoothing. The push fades out below
-    /// `vorticity_threshold` (smoothstep from the threshold to twice it), so weak grid-scale
-    /// noise is not amplified and the air calms once the ball's swirls have died down.
-    pub(super) fn confine_vortices_then_walls(&mut self, dt_s: f32) {
-        let cells = self.mapping.cells;
-        let min_rows = self.min_rows_per_task;
-        let strength = self.params.vorticity * dt_s;
-        let threshold = self.params.vorticity_threshold;
-
-        let lanes = self.lanes;
-        self.curl
-            .par_chunks_mut(cells)
-            .enumerate()
-            .with_min_len(min_rows)
-            .for_each(|(y, curl_row)| {
-                let row = CurlRow {
-                    y,
-                    out: curl_row,
-                    u: &self.u,
-                    v: &self.v,
-                };
-                match lanes {
-                    Lanes::Plain => row.run(),
-                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
-                    #[cfg(target_arch = "x86_64")]
-                    Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2() },
-                }
-            });
-
-        let curl = &self.curl;
-        self.u
-            .par_chunks_mut(cells)
-            .zip(self.v.par_chunks_mut(cells))
-            .zip(self.solid.par_chunks(cells))
-            .enumerate()
-            .with_min_len(min_rows)
-            .for_each(|(y, ((u_row, v_row), solid_row))| {
-                let row = ConfineRow {
-                    y,
-                    curl,
-                    u_row,
-                    v_row,
-                    solid_row,
-                };
-                match lanes {
-                    Lanes::Plain => row.run(strength, threshold),
-                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
-                    #[cfg(target_arch = "x86_64")]
-                    Lanes::Avx2 | Lanes::Avx512 => unsafe { row.run_avx2(strength, threshold) },
-                }
-            });
-    }
-
     /// Semi-Lagrangian advection of the air by itself, losing a little speed each step (the
     /// air's inertia: it keeps moving after the ball stops and calms by itself).
     pub(super) fn advect_velocity_then_walls(&mut self, dt_s: f32) {
@@ -304,93 +250,6 @@ pub(super) fn packed_for_plain<'a, const N: usize>(
     Some(Packed::new(scratch, cells))
 }
 
-/// Row `y` of the curl of `(u, v)` (`stencil::curl_of` on every interior cell, 0 on the
-/// border), for vorticity confinement.
-struct CurlRow<'a> {
-    y: usize,
-    out: &'a mut [f32],
-    u: &'a [f32],
-    v: &'a [f32],
-}
-
-impl CurlRow<'_> {
-    #[inline(always)]
-    fn run(self) {
-        let (y, cells) = (self.y, self.out.len());
-        self.out.fill(0.0);
-        if y == 0 || y == cells - 1 {
-            return;
-        }
-        // `curl_of` on equal-length slices: no bounds checks, and the loop vectorises.
-        let inner = 1..cells - 1;
-        let v_row = row(self.v, cells, y);
-        let (left, right) = (&v_row[..cells - 2], &v_row[2..]);
-        let (u_below, u_above) = rows_beside(self.u, cells, y);
-        let (u_below, u_above) = (&u_below[inner.clone()], &u_above[inner.clone()]);
-        let out = &mut self.out[inner];
-        for k in 0..cells - 2 {
-            out[k] = curl_of([left[k], right[k]], [u_below[k], u_above[k]]);
-        }
-    }
-
-    /// [`CurlRow::run`] compiled for AVX2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(self) {
-        self.run();
-    }
-}
-
-/// Row `y` of vorticity confinement on the air, then the walls.
-struct ConfineRow<'a> {
-    y: usize,
-    curl: &'a [f32],
-    u_row: &'a mut [f32],
-    v_row: &'a mut [f32],
-    solid_row: &'a [u8],
-}
-
-impl ConfineRow<'_> {
-    #[inline(always)]
-    fn run(self, strength: f32, threshold: f32) {
-        let (y, cells) = (self.y, self.u_row.len());
-        if y >= 2 && y + 2 < cells {
-            // Equal-length slices over `x` in `2..cells - 2`: no bounds checks, and the loop
-            // vectorises.
-            let inner = 2..cells - 2;
-            let here = row(self.curl, cells, y);
-            let (left, right) = (&here[1..cells - 3], &here[3..cells - 1]);
-            let (below, above) = rows_beside(self.curl, cells, y);
-            let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
-            let here = &here[inner.clone()];
-            let (u_out, v_out) = (&mut self.u_row[inner.clone()], &mut self.v_row[inner]);
-            for k in 0..cells - 4 {
-                let grad_x = (right[k].abs() - left[k].abs()) * 0.5;
-                let grad_y = (above[k].abs() - below[k].abs()) * 0.5;
-                let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
-                let swirl = here[k] * strength * confinement_weight(here[k].abs(), threshold);
-                u_out[k] += (grad_y / length) * swirl;
-                v_out[k] -= (grad_x / length) * swirl;
-            }
-        }
-        walls_row(y, cells, self.u_row, self.v_row, self.solid_row);
-    }
-
-    /// [`ConfineRow::run`] compiled for AVX2: IEEE square roots and divisions in every lane,
-    /// the same operations in the same order, so the same bits.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(self, strength: f32, threshold: f32) {
-        self.run(strength, threshold);
-    }
-}
-
 /// One row of the projection's last pass: row `y` of the pressure in grid order (`here`), its
 /// gradient taken off the air's row, the walls applied. `beside` is scratch for the rows
 /// `y - 1` and `y + 1` (`2 * cells`).
@@ -457,7 +316,13 @@ fn subtract_gradient_row(
 /// normal velocity on the left and right columns for `u`, on the bottom and top rows for `v`).
 /// It reads nothing but the row, so the stages that end by writing a row apply it there.
 #[inline(always)]
-fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid_row: &[u8]) {
+pub(super) fn walls_row(
+    y: usize,
+    cells: usize,
+    u_row: &mut [f32],
+    v_row: &mut [f32],
+    solid_row: &[u8],
+) {
     // 32 cells at a time, skipped where none is solid (most): a select of the old value on
     // every cell compiles to masked stores, which are many times slower.
     const CHUNK: usize = 32;
@@ -493,15 +358,4 @@ fn walls_row(y: usize, cells: usize, u_row: &mut [f32], v_row: &mut [f32], solid
     if y == 0 || y == cells - 1 {
         v_row.fill(0.0);
     }
-}
-
-/// How much of the confinement applies at curl magnitude `curl_abs`: 0 below `threshold`,
-/// 1 from twice it, smooth in between; always 1 when the threshold is 0.
-#[inline(always)]
-fn confinement_weight(curl_abs: f32, threshold: f32) -> f32 {
-    if threshold <= 0.0 {
-        return 1.0;
-    }
-    let t = ((curl_abs - threshold) / threshold).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
