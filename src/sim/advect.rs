@@ -362,10 +362,10 @@ impl FogCarry<'_> {
     pub(super) fn row(&self, lanes: Lanes, y: usize, out: FogRow<'_>) {
         match lanes {
             Lanes::Plain => self.row_plain(lanes, y, out),
-            // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+            // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2 and FMA.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx2 => unsafe { self.row_avx2(y, out) },
-            // SAFETY: `Lanes::Avx512` is only chosen where the CPU has AVX-512 and AVX2.
+            // SAFETY: `Lanes::Avx512` is only chosen where the CPU has AVX-512, AVX2 and FMA.
             #[cfg(target_arch = "x86_64")]
             Lanes::Avx512 => unsafe { self.row_avx512(y, out) },
         }
@@ -374,19 +374,19 @@ impl FogCarry<'_> {
     /// [`FogCarry::row`] compiled for AVX-512, reading sixteen cells at a time.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and AVX-512.
+    /// The CPU must support AVX2, FMA and AVX-512.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f")]
+    #[target_feature(enable = "avx2,fma,avx512f")]
     unsafe fn row_avx512(&self, y: usize, out: FogRow<'_>) {
         self.row_plain(Lanes::Avx512, y, out);
     }
 
-    /// [`FogCarry::row`] compiled for AVX2.
+    /// [`FogCarry::row`] compiled for AVX2 (and FMA, which the squeeze's `exp` uses).
     ///
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2 and FMA.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,fma")]
     unsafe fn row_avx2(&self, y: usize, out: FogRow<'_>) {
         self.row_plain(Lanes::Avx2, y, out);
     }
@@ -546,14 +546,13 @@ impl FogCarry<'_> {
             any_squeeze |= exponent != 0.0;
             *spread = exponent;
         }
-        // exp(0) is exactly 1: skip the calls where there is no shock (most cells).
+        // exp(0) is exactly 1: skip the work where there is no shock (most cells). The
+        // exponents are held well inside `exp::EXP_LIMIT`.
+        const { assert!(CONTINUITY_EXPONENT_LIMIT <= super::exp::EXP_LIMIT) };
         if any_squeeze {
+            // Branch-free (`exp(0)` is exactly 1), so the loop vectorises.
             for exponent in squeezes[..len].iter_mut() {
-                *exponent = if *exponent == 0.0 {
-                    1.0
-                } else {
-                    exponent.exp()
-                };
+                *exponent = super::exp::exp(*exponent);
             }
         } else {
             squeezes.fill(1.0);

@@ -8,7 +8,7 @@
 pub(super) enum Lanes {
     /// The baseline CPU (SSE2 on x86-64).
     Plain,
-    /// AVX2: eight lanes.
+    /// AVX2 (with FMA, which every AVX2 CPU has and `exp` uses): eight lanes.
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 (with AVX2): sixteen lanes in the pressure sweep and the advections'
@@ -27,7 +27,8 @@ impl Lanes {
     pub(super) fn available() -> Vec<Lanes> {
         let mut all = vec![Lanes::Plain];
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
             all.push(Lanes::Avx2);
             if std::arch::is_x86_feature_detected!("avx512f") {
                 all.push(Lanes::Avx512);

@@ -18,6 +18,7 @@ mod advect;
 mod brush;
 mod confine;
 mod diffusion;
+mod exp;
 mod forces;
 mod grid;
 mod hash;
