@@ -119,6 +119,32 @@ struct ConfineRow<'a> {
 impl ConfineRow<'_> {
     #[inline(always)]
     fn run(self, strength: f32, threshold: f32) {
+        // SAFETY: not `wide`.
+        unsafe { self.run_in(strength, threshold, false) };
+    }
+
+    /// [`ConfineRow::run`] with its cells in AVX2 vectors of eight. Where all eight are calm —
+    /// the curl at most the threshold, so the weight is +0, and both gradients finite — the
+    /// push is a signed zero, and `(grad / length) · swirl` has the sign and value of
+    /// `grad · swirl` (the length is positive), so those vectors skip the square root and the
+    /// divisions; the others run every operation of the plain loop. Either way the same bits;
+    /// the cells left over after the last whole vector run the plain loop.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(self, strength: f32, threshold: f32) {
+        // SAFETY: the caller promises AVX2.
+        unsafe { self.run_in(strength, threshold, true) };
+    }
+
+    /// The row: its cells eight at a time first where `wide`, the rest one at a time.
+    ///
+    /// # Safety
+    /// With `wide`, the CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn run_in(self, strength: f32, threshold: f32, wide: bool) {
         let (y, cells) = (self.y, self.u_row.len());
         if y >= 2 && y + 2 < cells {
             // Equal-length slices over `x` in `2..cells - 2`: no bounds checks, and the loop
@@ -130,57 +156,29 @@ impl ConfineRow<'_> {
             let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
             let here = &here[inner.clone()];
             let (u_out, v_out) = (&mut self.u_row[inner.clone()], &mut self.v_row[inner]);
-            for k in 0..cells - 4 {
-                let grad_x = (right[k].abs() - left[k].abs()) * 0.5;
-                let grad_y = (above[k].abs() - below[k].abs()) * 0.5;
-                let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
-                let swirl = here[k] * strength * confinement_weight(here[k].abs(), threshold);
-                u_out[k] += (grad_y / length) * swirl;
-                v_out[k] -= (grad_x / length) * swirl;
-            }
-        }
-        walls_row(y, cells, self.u_row, self.v_row, self.solid_row);
-    }
-
-    /// [`ConfineRow::run`] in AVX2 vectors of eight cells. Where all eight are calm — the
-    /// curl at most the threshold, so the weight is +0, and both gradients finite — the push
-    /// is a signed zero, and `(grad / length) · swirl` has the sign and value of
-    /// `grad · swirl` (the length is positive), so those vectors skip the square root and the
-    /// divisions; the others run every operation of the plain loop. Either way the same bits;
-    /// the cells left over after the last whole vector run the plain loop.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(self, strength: f32, threshold: f32) {
-        let (y, cells) = (self.y, self.u_row.len());
-        if y >= 2 && y + 2 < cells {
-            let inner = 2..cells - 2;
-            let here = row(self.curl, cells, y);
-            let (left, right) = (&here[1..cells - 3], &here[3..cells - 1]);
-            let (below, above) = rows_beside(self.curl, cells, y);
-            let (below, above) = (&below[inner.clone()], &above[inner.clone()]);
-            let here = &here[inner.clone()];
-            let (u_out, v_out) = (&mut self.u_row[inner.clone()], &mut self.v_row[inner]);
             let count = cells - 4;
-            let wide = Confine8 {
-                here: here.as_ptr(),
-                left: left.as_ptr(),
-                right: right.as_ptr(),
-                below: below.as_ptr(),
-                above: above.as_ptr(),
-                u: u_out.as_mut_ptr(),
-                v: v_out.as_mut_ptr(),
-            };
-            let mut k = 0;
-            while k + 8 <= count {
-                // SAFETY: every slice holds `count` floats and `k + 8 <= count`; the caller
-                // promises AVX2.
-                unsafe { wide.push(k, strength, threshold) };
-                k += 8;
+            let mut first = 0;
+            #[cfg(target_arch = "x86_64")]
+            if wide {
+                let vectors = Confine8 {
+                    here: here.as_ptr(),
+                    left: left.as_ptr(),
+                    right: right.as_ptr(),
+                    below: below.as_ptr(),
+                    above: above.as_ptr(),
+                    u: u_out.as_mut_ptr(),
+                    v: v_out.as_mut_ptr(),
+                };
+                while first + 8 <= count {
+                    // SAFETY: every slice holds `count` floats and `first + 8 <= count`; the
+                    // caller promises AVX2.
+                    unsafe { vectors.push(first, strength, threshold) };
+                    first += 8;
+                }
             }
-            for k in k..count {
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = wide;
+            for k in first..count {
                 let grad_x = (right[k].abs() - left[k].abs()) * 0.5;
                 let grad_y = (above[k].abs() - below[k].abs()) * 0.5;
                 let length = (grad_x * grad_x + grad_y * grad_y).sqrt() + 1e-5;
