@@ -19,6 +19,7 @@ use std::arch::x86_64::{__m256, __m512};
 use super::lanes::Lanes;
 use super::stages::flush;
 use super::stencil::{divergence_run, row, rows_beside};
+use aligned::AlignedFloats;
 use rows::ColourRows;
 
 /// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
@@ -41,9 +42,9 @@ pub(super) struct PressureSolver {
     /// rows of odd grids, held at 0).
     half: usize,
     /// Pressure of each colour; persists between steps so each solve starts from the last.
-    pressure: [Vec<f32>; 2],
+    pressure: [AlignedFloats; 2],
     /// Divergence of each colour, refreshed before each solve.
-    divergence: [Vec<f32>; 2],
+    divergence: [AlignedFloats; 2],
 }
 
 /// How a relaxation moves a cell, given its old value and the Gauss-Seidel value from its four
@@ -267,7 +268,7 @@ impl PressureSolver {
     /// A solver for a `cells`-wide grid, starting from zero pressure.
     pub(super) fn new(cells: usize) -> Self {
         let half = cells.div_ceil(2);
-        let zeros = vec![0.0_f32; half * cells];
+        let zeros = AlignedFloats::zeros(half * cells);
         Self {
             cells,
             half,
@@ -480,7 +481,7 @@ impl PressureSolver {
     /// the air (before walls). Summed in `f64` in a fixed order.
     pub(super) fn residual_rms(&self) -> f64 {
         let (cells, half) = (self.cells, self.half);
-        let at = |field: &[Vec<f32>; 2], x: usize, y: usize| {
+        let at = |field: &[AlignedFloats; 2], x: usize, y: usize| {
             f64::from(field[(x + y) & 1][y * half + x / 2])
         };
         let mut sum = 0.0;
@@ -554,6 +555,7 @@ impl PressureSolver {
     }
 }
 
+mod aligned;
 mod rows;
 #[cfg(test)]
 mod tests;

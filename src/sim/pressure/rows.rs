@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use super::{RelaxRow, first_x};
+use super::{AlignedFloats, RelaxRow, first_x};
 
 /// Where the rows of one colour with one first `x` read and write: the row `y` of that form
 /// is `slots` floats from each pointer plus `(y - 1) * half`, its right neighbours one float
@@ -42,8 +42,8 @@ impl<'a> ColourRows<'a> {
     /// The colours' arrays of a `cells`-wide grid (at least 3), `half` slots a row, each
     /// checked here to hold `cells * half` floats.
     pub(super) fn new(
-        pressure: &'a mut [Vec<f32>; 2],
-        divergence: &'a [Vec<f32>; 2],
+        pressure: &'a mut [AlignedFloats; 2],
+        divergence: &'a [AlignedFloats; 2],
         cells: usize,
         half: usize,
     ) -> Self {
