@@ -15,6 +15,7 @@
 use rayon::prelude::*;
 
 use super::FluidSim;
+use super::aligned::AlignedFloats;
 use super::stages::flush;
 
 /// Red-black sweeps per diffusion solve. With `α` up to about 1 (a viscosity of
@@ -25,7 +26,7 @@ pub const DIFFUSION_SWEEPS: u32 = 20;
 #[derive(Debug, Clone, Default)]
 pub(super) struct DiffusionScratch {
     rhs: Vec<f32>,
-    next: Vec<f32>,
+    next: AlignedFloats,
 }
 
 /// How a solid neighbour counts in the sum.
@@ -41,7 +42,7 @@ impl DiffusionScratch {
     /// Solves `x - alpha ∇²x = x₀` for `field` (which holds `x₀` on entry and `x` on return).
     fn solve(
         &mut self,
-        field: &mut Vec<f32>,
+        field: &mut AlignedFloats,
         solid: &[u8],
         cells: usize,
         alpha: f32,
@@ -50,7 +51,9 @@ impl DiffusionScratch {
     ) {
         self.rhs.clear();
         self.rhs.extend_from_slice(field);
-        self.next.resize(field.len(), 0.0);
+        if self.next.len() != field.len() {
+            self.next = AlignedFloats::zeros(field.len());
+        }
         for _ in 0..DIFFUSION_SWEEPS {
             for colour in [0, 1] {
                 let (input, rhs) = (&*field, &self.rhs);

@@ -15,6 +15,7 @@
 //! any thread count. [`FluidSim::state_hash`] lets replays check that.
 
 mod advect;
+mod aligned;
 mod brush;
 mod confine;
 mod diffusion;
@@ -41,6 +42,7 @@ mod tests_sources;
 mod tests_units;
 mod wind;
 
+use aligned::AlignedFloats;
 use multigrid::Multigrid;
 use pressure::PressureSolver;
 
@@ -73,36 +75,36 @@ pub struct FluidSim {
     /// It never changes results.
     lanes: lanes::Lanes,
     /// Air velocity along +x (`i`), in cells per second.
-    u: Vec<f32>,
+    u: AlignedFloats,
     /// Air velocity along +z (`j`), in cells per second.
-    v: Vec<f32>,
+    v: AlignedFloats,
     /// Shock-wave velocity along +x, in cells per second (not projected).
-    su: Vec<f32>,
+    su: AlignedFloats,
     /// Shock-wave velocity along +z, in cells per second (not projected).
-    sv: Vec<f32>,
+    sv: AlignedFloats,
     /// Fog density: 1 at rest, 0 none, up to `max_density` piled up.
-    density: Vec<f32>,
+    density: AlignedFloats,
     /// How far along x the air carried the fog's wisps, in world units.
-    off_x: Vec<f32>,
+    off_x: AlignedFloats,
     /// How far along z the air carried the fog's wisps, in world units.
-    off_z: Vec<f32>,
+    off_z: AlignedFloats,
     /// How high the fog has been thrown, 0 to 1.
-    lift: Vec<f32>,
+    lift: AlignedFloats,
     /// Pressure from the last projection, in grid order (the solver keeps its own copy, split
     /// by checkerboard colour, and starts the next solve from it).
-    pressure: Vec<f32>,
+    pressure: AlignedFloats,
     /// 1 where a pillar or the altar stands, else 0.
     solid: Vec<u8>,
     // Scratch: the next value of each advected field and the curl; and the pressure solver.
-    u_next: Vec<f32>,
-    v_next: Vec<f32>,
-    su_next: Vec<f32>,
-    sv_next: Vec<f32>,
-    density_next: Vec<f32>,
-    off_x_next: Vec<f32>,
-    off_z_next: Vec<f32>,
-    lift_next: Vec<f32>,
-    curl: Vec<f32>,
+    u_next: AlignedFloats,
+    v_next: AlignedFloats,
+    su_next: AlignedFloats,
+    sv_next: AlignedFloats,
+    density_next: AlignedFloats,
+    off_x_next: AlignedFloats,
+    off_z_next: AlignedFloats,
+    lift_next: AlignedFloats,
+    curl: AlignedFloats,
     /// Scratch of the advections: the two fields carried by the air packed per cell (`u, v`,
     /// then `su, sv`), and the fog's four (`density, off_x, off_z, lift`), so one bilinear read
     /// loads every field of a cell at once (`grid::pack_fields`). Sized on first use, and only
@@ -158,7 +160,7 @@ impl FluidSim {
             ..mapping
         };
         let count = mapping.cell_count();
-        let zeros = vec![0.0_f32; count];
+        let zeros = AlignedFloats::zeros(count);
         let fog_sources = match &params.fog {
             FogModel::Relax => None,
             FogModel::Sources { sources, fade } => {
@@ -166,8 +168,12 @@ impl FluidSim {
             }
         };
         let density = match &fog_sources {
-            None => vec![1.0; count],
-            Some((rates, fade)) => sources::settled_density(rates, *fade, params.max_density),
+            None => AlignedFloats::from_slice(&vec![1.0; count]),
+            Some((rates, fade)) => AlignedFloats::from_slice(&sources::settled_density(
+                rates,
+                *fade,
+                params.max_density,
+            )),
         };
         FluidSim {
             params: params.clone(),

@@ -16,10 +16,10 @@ use rayon::prelude::*;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{__m256, __m512};
 
+use super::aligned::AlignedFloats;
 use super::lanes::Lanes;
 use super::stages::flush;
 use super::stencil::{divergence_run, row, rows_beside};
-use aligned::AlignedFloats;
 use rows::ColourRows;
 
 /// Iterations that one pass of [`PressureSolver::sweep_in_step`] carries down the grid at
@@ -555,7 +555,6 @@ impl PressureSolver {
     }
 }
 
-mod aligned;
 mod rows;
 #[cfg(test)]
 mod tests;

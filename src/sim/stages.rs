@@ -170,7 +170,7 @@ impl FluidSim {
             (rates.as_slice(), keep, gain_s)
         });
 
-        let fields = [&self.density, &self.off_x, &self.off_z, &self.lift].map(Vec::as_slice);
+        let fields = [&self.density, &self.off_x, &self.off_z, &self.lift].map(|field| &field[..]);
         let packed = packed_for_plain(
             fields,
             &mut self.packed_fog,

@@ -1,6 +1,7 @@
-//! The solver's colour arrays on 64-byte boundaries ([`AlignedFloats`]): a row of a
-//! sixteen-lane AVX-512 sweep whose slots start on a boundary reads and writes whole cache
-//! lines, where at an arbitrary start each vector would straddle two.
+//! The fluid's fields and the pressure solver's colour arrays on 64-byte boundaries
+//! ([`AlignedFloats`]): a row whose start is on a boundary is read and written in whole cache
+//! lines by sixteen-lane AVX-512 vectors (and never split by eight-lane ones), where at an
+//! arbitrary start every 64-byte vector would straddle two lines.
 
 use std::ops::{Deref, DerefMut};
 
@@ -23,6 +24,19 @@ impl AlignedFloats {
             blocks: vec![Block([0.0; 16]); len.div_ceil(16)],
             len,
         }
+    }
+
+    /// A copy of `values`.
+    pub(super) fn from_slice(values: &[f32]) -> Self {
+        let mut floats = Self::zeros(values.len());
+        floats.copy_from_slice(values);
+        floats
+    }
+}
+
+impl Default for AlignedFloats {
+    fn default() -> Self {
+        Self::zeros(0)
     }
 }
 
