@@ -546,11 +546,10 @@ impl FogCarry<'_> {
             any_squeeze |= exponent != 0.0;
             *spread = exponent;
         }
-        // exp(0) is exactly 1: skip the work where there is no shock (most cells). The
-        // exponents are held well inside `exp::EXP_LIMIT`.
+        // exp(0) is exactly 1: skip runs with no shock, and run the others branch-free (the
+        // loop vectorises). The exponents are held well inside `exp::EXP_LIMIT`.
         const { assert!(CONTINUITY_EXPONENT_LIMIT <= super::exp::EXP_LIMIT) };
         if any_squeeze {
-            // Branch-free (`exp(0)` is exactly 1), so the loop vectorises.
             for exponent in squeezes[..len].iter_mut() {
                 *exponent = super::exp::exp(*exponent);
             }

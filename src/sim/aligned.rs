@@ -20,8 +20,13 @@ pub(super) struct AlignedFloats {
 impl AlignedFloats {
     /// `len` zeros.
     pub(super) fn zeros(len: usize) -> Self {
+        Self::filled(len, 0.0)
+    }
+
+    /// `len` copies of `value`.
+    pub(super) fn filled(len: usize, value: f32) -> Self {
         Self {
-            blocks: vec![Block([0.0; 16]); len.div_ceil(16)],
+            blocks: vec![Block([value; 16]); len.div_ceil(16)],
             len,
         }
     }

@@ -168,7 +168,7 @@ impl FluidSim {
             }
         };
         let density = match &fog_sources {
-            None => AlignedFloats::from_slice(&vec![1.0; count]),
+            None => AlignedFloats::filled(count, 1.0),
             Some((rates, fade)) => AlignedFloats::from_slice(&sources::settled_density(
                 rates,
                 *fade,
