@@ -466,10 +466,11 @@ impl PressureSolver {
                 if k0 < standing {
                     relax(&mut rows, 0, step - SPACING * k0, standing - k0);
                 }
-                let k1 = first(cells - 1);
-                let end1 = standing.min((step - 2) / SPACING + 1);
-                if step >= 2 && k1 < end1 {
-                    relax(&mut rows, 1, step - SPACING * k1 - 1, end1 - k1);
+                if step >= 2 {
+                    let (k1, end1) = (first(cells - 1), standing.min((step - 2) / SPACING + 1));
+                    if k1 < end1 {
+                        relax(&mut rows, 1, step - SPACING * k1 - 1, end1 - k1);
+                    }
                 }
             }
             done += depth as u32;
