@@ -7,7 +7,6 @@
 //! differences found by `check`/`compare`, and an interruption. Nothing in the library exits
 //! the process; the binary prints [`Error::report`] and exits with [`Error::exit_code`].
 
-use crate::cli::FlagError;
 use crate::compare::CompareError;
 use crate::gpu::GpuError;
 use crate::output::sheet::SheetError;
@@ -149,6 +148,21 @@ pub enum Error {
         /// The signal that stopped the run (SIGINT, SIGTERM, SIGHUP).
         signal: i32,
     },
+}
+
+/// A flag value that could not be read: the flag, the value given, and how to write it.
+///
+/// It lives here, not in `cli`, so that the library's errors do not depend on the command
+/// line: `cli` builds it, and nothing below `cli` imports `cli`.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag} {value}: {reason}")]
+pub struct FlagError {
+    /// The flag, e.g. `--size`.
+    pub flag: &'static str,
+    /// The value given.
+    pub value: String,
+    /// What is wrong and how to write it.
+    pub reason: String,
 }
 
 /// A request that cannot work with this scene or with the other flags. Each message says how

@@ -1,20 +1,9 @@
 //! Flag values that need more than clap's parsing: picture sizes and probe points, with an
 //! error that names the flag and shows how to write the value.
 
-use crate::error::RequestError;
+use crate::error::{FlagError, RequestError};
 use crate::timeline::Chunk;
 
-/// A flag value that could not be read.
-#[derive(Debug, thiserror::Error)]
-#[error("{flag} {value}: {reason}")]
-pub struct FlagError {
-    /// The flag, e.g. `--size`.
-    pub flag: &'static str,
-    /// The value given.
-    pub value: String,
-    /// What is wrong and how to write it.
-    pub reason: String,
-}
 
 /// Parses `--sheets`: a comma list of sheet counts, each 1..=512 (the range of `fog.sheets`),
 /// returned ascending without repeats.

@@ -5,7 +5,7 @@
 //! tie every hash to that library's formatting of numbers and whitespace, so an upgrade could
 //! silently change them all. Instead the scene is written through serde into the small,
 //! documented, tagged byte stream below, and the hash is 64-bit FNV-1a of those bytes
-//! ([`crate::world::fnv1a64`]). Only fogbank can change this encoding, and a change to it is a
+//! ([`crate::sim::fnv1a64`]). Only fogbank can change this encoding, and a change to it is a
 //! change to [`FORMAT_VERSION`].
 //!
 //! # The encoding, version 1
@@ -104,7 +104,7 @@ pub fn encode<T: Serialize + ?Sized>(
 
 /// FNV-1a 64 of the canonical bytes of `value`.
 pub fn hash<T: Serialize + ?Sized>(value: &T, skip_top_level: &[&str]) -> Result<u64, EncodeError> {
-    encode(value, skip_top_level).map(|bytes| crate::world::fnv1a64(&bytes))
+    encode(value, skip_top_level).map(|bytes| crate::sim::fnv1a64(&bytes))
 }
 
 /// Sections of a scene the world's 60 Hz step never reads: they change the picture, never the
