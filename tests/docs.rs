@@ -367,6 +367,10 @@ fn fogbank_arguments(line: &str) -> Option<Vec<String>> {
         Some("fogbank") => Some(words.to_vec()),
         Some("cargo") if words.get(1).map(String::as_str) == Some("run") => {
             let dashes = words.iter().position(|w| w == "--")?;
+            // `cargo run --example NAME -- …` runs another program.
+            if words[..dashes].iter().any(|w| w == "--example" || w == "--bin") {
+                return None;
+            }
             let mut args = vec!["fogbank".to_string()];
             args.extend(words[dashes + 1..].iter().cloned());
             Some(args)
@@ -492,6 +496,10 @@ fn the_command_checker_reads_shell_lines_and_rejects_unknown_flags() {
         ["fogbank", "render", "--frames", "0..3"]
     );
     assert_eq!(fogbank_arguments("bash scripts/setup.sh"), None);
+    assert_eq!(
+        fogbank_arguments("cargo run --release --example render_clip -- a.ron out"),
+        None
+    );
     let args = |line: &str| fogbank_arguments(line).unwrap();
     assert_eq!(command_fault(&args("fogbank still --frame 300 --out a.png")), None);
     assert!(command_fault(&args("fogbank still --frmae 300 --out a.png")).is_some());
