@@ -5,8 +5,8 @@
 //! motion, the [`sim`] steps the fluid, [`world`] joins them into one deterministic state that
 //! [`playback`] walks frame by frame; the [`pipeline`] runs the frame loop, where the [`gpu`]
 //! renders [`frame`] inputs into pictures that [`output`] writes and [`compare`] judges.
-//! [`cli`] and [`commands`] are the command line on top; [`error`] maps every failure to an
-//! exit code.
+//! [`cli`] and [`commands`] are the command line on top, and nothing below them imports them:
+//! the library does not know the command line. [`error`] maps every failure to an exit code.
 
 pub mod ball;
 pub mod ci;

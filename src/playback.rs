@@ -1,9 +1,10 @@
 //! Playback: steps the world forward to each chosen output frame and reports its state.
 //!
 //! Output frames are visited in increasing order; between two of them the world takes exactly
-//! the steps the [`Timeline`] prescribes, and the ball's events of those steps are gathered so
-//! each frame reports what happened since the previous one. Frames are never stepped backwards:
-//! the fluid cannot be rewound.
+//! the steps the [`Timeline`] prescribes, and the ball's events and the lightning strikes of
+//! those steps are gathered so each frame reports what happened since the previous one.
+//! Frames are never stepped backwards: the fluid cannot be rewound. The frame's inputs carry
+//! the walkers' capsules posed at the frame's own time, not at its last step's.
 //!
 //! A playback can also start from a cached snapshot (`fogbank simulate --cache DIR` writes
 //! `DIR/step_NNNNNNNN.snap`; [`Playback::from_cache`] starts from the latest one at or before

@@ -359,16 +359,19 @@ fn shell_words(line: &str) -> Option<Vec<String>> {
 fn fogbank_arguments(line: &str) -> Option<Vec<String>> {
     let line = line.trim().trim_start_matches("$ ");
     let words = shell_words(line)?;
-    let start = words
-        .iter()
-        .position(|w| !(w.contains('=') && !w.starts_with('-')))?;
+    // Skip `NAME=value` words: the environment given to the command.
+    let assignment = |w: &String| w.contains('=') && !w.starts_with('-');
+    let start = words.iter().position(|w| !assignment(w))?;
     let words = &words[start..];
     match words.first().map(String::as_str) {
         Some("fogbank") => Some(words.to_vec()),
         Some("cargo") if words.get(1).map(String::as_str) == Some("run") => {
             let dashes = words.iter().position(|w| w == "--")?;
             // `cargo run --example NAME -- …` runs another program.
-            if words[..dashes].iter().any(|w| w == "--example" || w == "--bin") {
+            if words[..dashes]
+                .iter()
+                .any(|w| w == "--example" || w == "--bin")
+            {
                 return None;
             }
             let mut args = vec!["fogbank".to_string()];
@@ -387,7 +390,9 @@ fn command_fault(arguments: &[String]) -> Option<String> {
         Ok(parsed) => parsed,
         Err(error) => return Some(error.render().to_string()),
     };
-    let reads_environment = arguments.windows(2).any(|w| w[0] == "--chunk" && w[1] == "auto");
+    let reads_environment = arguments
+        .windows(2)
+        .any(|w| w[0] == "--chunk" && w[1] == "auto");
     if reads_environment {
         return None;
     }
@@ -428,15 +433,23 @@ fn every_documented_fogbank_command_parses() {
     let mut faults = Vec::new();
     for file in prose_files() {
         for block in blocks(&read(&file)) {
-            let Block::Code(language, lines) = block else { continue };
+            let Block::Code(language, lines) = block else {
+                continue;
+            };
             if !matches!(language.as_str(), "sh" | "bash" | "shell" | "console") {
                 continue;
             }
             for (line, text) in lines {
-                let Some(arguments) = fogbank_arguments(&text) else { continue };
+                let Some(arguments) = fogbank_arguments(&text) else {
+                    continue;
+                };
                 checked += 1;
                 if let Some(fault) = command_fault(&arguments) {
-                    faults.push(format!("{}:{line}: `{}`\n{fault}", file.display(), text.trim()));
+                    faults.push(format!(
+                        "{}:{line}: `{}`\n{fault}",
+                        file.display(),
+                        text.trim()
+                    ));
                 }
             }
         }
@@ -454,17 +467,32 @@ fn the_prose_checker_finds_long_sentences_and_long_cells() {
     assert_eq!(faults.len(), 1, "{faults:?}");
     assert!(faults[0].starts_with("long.md:1: a sentence of 61 words"));
     // Sixty words split over lines still make one sentence; a full stop ends it.
-    let wrapped = format!("{}\n{}.\n", vec!["a"; 30].join(" "), vec!["b"; 31].join(" "));
+    let wrapped = format!(
+        "{}\n{}.\n",
+        vec!["a"; 30].join(" "),
+        vec!["b"; 31].join(" ")
+    );
     assert_eq!(prose_faults("wrapped.md", &wrapped).len(), 1);
-    let two = format!("{}. {}.\n", vec!["a"; 30].join(" "), vec!["b"; 31].join(" "));
+    let two = format!(
+        "{}. {}.\n",
+        vec!["a"; 30].join(" "),
+        vec!["b"; 31].join(" ")
+    );
     assert!(prose_faults("two.md", &two).is_empty());
     // A list item or heading ends a sentence without a full stop.
-    let items = format!("- {}\n- {}\n", vec!["a"; 40].join(" "), vec!["b"; 40].join(" "));
+    let items = format!(
+        "- {}\n- {}\n",
+        vec!["a"; 40].join(" "),
+        vec!["b"; 40].join(" ")
+    );
     assert!(prose_faults("items.md", &items).is_empty());
     // Code blocks are not prose.
     let code = format!("```sh\n{}\n```\n", vec!["x"; 100].join(" "));
     assert!(prose_faults("code.md", &code).is_empty());
-    let table = format!("| a | b |\n|---|---|\n| `x \\| y` | {} |\n", "c".repeat(201));
+    let table = format!(
+        "| a | b |\n|---|---|\n| `x \\| y` | {} |\n",
+        "c".repeat(201)
+    );
     let faults = prose_faults("table.md", &table);
     assert_eq!(faults.len(), 1, "{faults:?}");
     assert!(faults[0].contains("a table cell of 201 characters"));
@@ -484,7 +512,14 @@ fn the_link_checker_finds_missing_files() {
 fn the_command_checker_reads_shell_lines_and_rejects_unknown_flags() {
     assert_eq!(
         shell_words(r#"fogbank still --set 'camera=Fixed(a: 1)' "x y" a\ b # note"#).unwrap(),
-        ["fogbank", "still", "--set", "camera=Fixed(a: 1)", "x y", "a b"]
+        [
+            "fogbank",
+            "still",
+            "--set",
+            "camera=Fixed(a: 1)",
+            "x y",
+            "a b"
+        ]
     );
     assert_eq!(shell_words("echo $HOME"), None);
     assert_eq!(
@@ -501,7 +536,10 @@ fn the_command_checker_reads_shell_lines_and_rejects_unknown_flags() {
         None
     );
     let args = |line: &str| fogbank_arguments(line).unwrap();
-    assert_eq!(command_fault(&args("fogbank still --frame 300 --out a.png")), None);
+    assert_eq!(
+        command_fault(&args("fogbank still --frame 300 --out a.png")),
+        None
+    );
     assert!(command_fault(&args("fogbank still --frmae 300 --out a.png")).is_some());
     assert!(command_fault(&args("fogbank render --size 12x")).is_some());
     assert!(command_fault(&args("fogbank render --frames 9..2")).is_some());

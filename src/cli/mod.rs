@@ -20,9 +20,9 @@ mod args;
 mod docs;
 mod values;
 
+pub use crate::error::FlagError;
 use args::*;
 pub use docs::{Shell, completion_script, man_pages};
-pub use crate::error::FlagError;
 pub use values::{parse_chunk, parse_probe, parse_sheet_counts, parse_size};
 
 /// Offline renderer and video exporter for ground fog that behaves like a fluid.

@@ -4,7 +4,6 @@
 use crate::error::{FlagError, RequestError};
 use crate::timeline::Chunk;
 
-
 /// Parses `--sheets`: a comma list of sheet counts, each 1..=512 (the range of `fog.sheets`),
 /// returned ascending without repeats.
 pub fn parse_sheet_counts(text: &str) -> Result<Vec<u32>, FlagError> {

@@ -4,6 +4,41 @@
 //!
 //! Scene colours are display (sRGB) values; shading happens in linear light, so every colour
 //! goes through [`srgb_to_linear`] ([`crate::color`]) once, here on the CPU, before it reaches a shader.
+//!
+//! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
+//! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
+//! noise lattice (`fog_lattice` pass).
+//!
+//! # Forms per scene and adapter
+//!
+//! The shaders take the form that suits the scene and the kind of adapter, chosen once when
+//! the frame binding is made. Every form runs the same sums in the same order, so the pictures
+//! keep their bytes; `gpu/tests/adapter_forms.rs` renders the GPU forms on lavapipe and
+//! compares.
+//!
+//! A CPU adapter (lavapipe) runs every branch of a shader for every pixel, taken or not, so a
+//! discard saves nothing. It leaves a loop only once no pixel of its block has a turn left. It
+//! loads uniforms and storage one lane at a time, but reads a fragment's flat inputs once a
+//! block. Only a pipeline constant removes code there, so the forms are pipeline constants set
+//! through `PassBuilder::with_constants`:
+//!
+//! - `LAMPS_IN_SCENE` ([`FrameBinding::lamp_constants`]) compiles the lamps out of scenes
+//!   without any; scene.wgsl's `WEATHER_IN_SCENE` (set by the `scene` pass) does so for
+//!   `wet_stone`.
+//! - `DISTANCE_FOG_FORM` ([`FrameBinding::distance_fog_constants`]) compiles out the distance
+//!   fog's modes not taken and, with no height falloff, its exponentials.
+//! - `FIRES_UNROLLED` ([`FrameBinding::fire_constants`]): on a CPU adapter with at most
+//!   [`MAX_FIRES_UNROLLED`] fires, every loop over the fires has a constant count, so each
+//!   fire's uniforms are read at a constant index. With more fires the fog's glow goes by a
+//!   bit mask of the fires in range (`FIRE_GLOW_BY_MASK`).
+//! - `FOG_NOISE_LATTICE`: on a GPU, where the lattice fits, the fog loads its noise from the
+//!   lattice the `fog_lattice` pass hashed; a CPU adapter, which loads slower than it hashes,
+//!   hashes.
+//!
+//! Two forms are not constants. The raster `fog` pass on a CPU adapter hands its fragments
+//! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]). The raster `scene`
+//! pass there draws the floor last, so the depth test spares the floor's noise behind what
+//! stands on it ([`FrameBinding::cpu_adapter`]).
 
 use bytemuck::{Pod, Zeroable};
 

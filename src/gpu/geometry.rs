@@ -5,7 +5,7 @@
 //!
 //! Everything is plain triangle lists in world space with per-vertex normals, albedo (linear)
 //! and a material id. Triangles are wound counter-clockwise seen from outside, which
-//! [`push_triangle`] enforces from an outward hint, so back-face culling is safe.
+//! [`Mesh::push_triangle`] enforces from an outward hint, so back-face culling is safe.
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;

@@ -16,13 +16,19 @@
 //!   maps (a spot's one face, a point lamp's six), drawn from the hall, the ball and any extra
 //!   casters before the scene.
 //! - `scene` (shaders/scene.wgsl): floor, pillars, altar, ball, lights, distance fog, into a
-//!   linear half-float target and a depth target.
+//!   linear half-float target and a depth target. With a per-pixel fog compositor it is drawn
+//!   in compute (`passes/scene_compute.rs`, shaders/scene_compute.wgsl).
 //! - `reflection` (shaders/reflection.wgsl): scenes with weather, wet frames; the hall
 //!   mirrored in the wet floor.
 //! - `fog` (shaders/fog.wgsl): the fog sheets, back to front, blended over it.
 //! - `fog_compute` (shaders/fog_compute.wgsl): the same sheets crossed per pixel, front to
 //!   back, in a compute shader, recorded instead of `fog` when [`RenderConfig::compositor`]
 //!   says so (the fast path where fragment work is slow).
+//! - `raymarch` (shaders/raymarch.wgsl): the reference, recorded instead of `fog`; the
+//!   continuous fog marched per pixel.
+//! - `fog_half` (shaders/fog_half.wgsl): with `output.fog_resolution: Half`, recorded by the
+//!   `fog` or `fog_compute` pass in its own slot; the fog at half size, brought up along the
+//!   scene's depth.
 //! - `flame` (shaders/flame.wgsl): one procedural flame per torch and brazier, added over the
 //!   fog.
 //! - `fog_layer` (shaders/fog.wgsl): with `--layers`, the fog sheets again, alone, over

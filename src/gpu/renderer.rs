@@ -1,16 +1,19 @@
 //! The headless renderer: one frame's inputs in, one finished 8-bit sRGB frame out, with
 //! several frames in flight so the GPU keeps working while the caller encodes PNGs.
 //!
-//! Per frame, in order (ARCHITECTURE.md, "Data flow"): upload the uniforms and the two fluid maps,
-//! then the `fire_flicker` pass (scenes with fires), the `fog_lattice` pass, the `shadow` pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor), the `fog` pass (or the `fog_compute` pass, as
-//! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `overlay`
-//! pass (views that have one), the `encode` pass to sRGB, and a copy into a staging buffer of
-//! the `ReadbackRing` that is mapped asynchronously. [`RenderConfig::readback`] adds the
-//! linear colour target to the copies (`--format exr`), and the fog layer (`passes/fog_layer.rs`,
-//! drawn after the fog by a raster pass of its own, or written by the `fog_compute` pass
-//! itself) with its copy (`--layers`), and for scenes with weather the weather layer
-//! (`passes/weather_layer.rs`: the `bolt` and `rain` passes' draws again, alone, after the
-//! `rain` pass) with its copy.
+//! Per frame, in order ([`Renderer::submit`]; ARCHITECTURE.md, "Data flow"): upload the
+//! uniforms, the two fluid maps and the walkers' capsules, then the `fire_flicker` pass
+//! (scenes with fires), the `fog_lattice` pass (GPUs, where the lattice fits), the `shadow`
+//! pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with
+//! weather, on a wet floor), the `fog` pass (or the `fog_compute` or `raymarch` pass, as
+//! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `bolt`
+//! and `rain` passes (scenes with weather), the `overlay` pass (views that have one), the
+//! `encode` pass to sRGB, and a copy into a staging buffer of the `ReadbackRing` that is
+//! mapped asynchronously. [`RenderConfig::readback`] adds the linear colour target to the
+//! copies (`--format exr`), and the fog layer (`passes/fog_layer.rs`, drawn after the fog by a
+//! raster pass of its own, or written by the `fog_compute` pass itself) with its copy
+//! (`--layers`), and for scenes with weather the weather layer (`passes/weather_layer.rs`: the
+//! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
 
 use std::sync::Arc;
 

@@ -5,8 +5,11 @@
 //! the fires as lights, `lamps.wgsl` for the lamps and their shadow maps), concatenated
 //! here from `include_str!`. The `fog_compute` module also takes the raster `fog` pass's file
 //! in front of its own, for `shade_sheet` and the fog's bindings, and so do the `raymarch` and
-//! `flame` modules, for `fog_medium`, the marches and the bindings. Pipelines and the naga validation test both take their source
-//! from [`ShaderName::source`], so what is tested is exactly what runs.
+//! `flame` modules, for `fog_medium`, the marches and the bindings. The two per-pixel
+//! compositors (`fog_compute`, `raymarch`) also take `per_pixel.wgsl`, their ray, bindings and
+//! compositing; `scene_compute` takes `scene.wgsl`, for `shade_surface`. Pipelines and the naga
+//! validation test both take their source from [`ShaderName::source`], so what is tested is
+//! exactly what runs.
 
 use crate::gpu::GpuError;
 use crate::gpu::context::{ErrorSink, scoped};

@@ -1,5 +1,7 @@
 //! The pictures the passes draw into: the linear half-float colour target, the depth target
-//! the fog is tested against, and the 8-bit sRGB picture that is read back.
+//! the fog is tested against, and the 8-bit sRGB picture that is read back. With a per-pixel
+//! fog compositor the pictures can also be written as storage textures, and the compute
+//! `scene` pass's depths get a float picture of their own (`hit_depth_view`).
 //!
 //! One set per renderer, reused every frame: the queue runs frames in order, and each frame's
 //! readback copy is recorded before the next frame's passes.

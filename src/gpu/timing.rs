@@ -3,7 +3,7 @@
 //!
 //! Pass times come from timestamp queries written between the passes: after each pass the
 //! renderer records an empty compute pass whose only job is to write a timestamp at its start
-//! ([`PassTimer::mark`]). Backends write those once every earlier command has finished (Vulkan:
+//! (`PassTimer::mark`). Backends write those once every earlier command has finished (Vulkan:
 //! `BOTTOM_OF_PIPE`), so the difference between two marks is the pass between them. Each
 //! frame's marks are resolved into a buffer in the frame's own submission, copied to a staging
 //! buffer and mapped like the frame's pixels, and read when the frame comes back: timing never

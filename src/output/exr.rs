@@ -80,8 +80,8 @@ pub const REC709_CHROMATICITIES: exr::meta::attribute::Chromaticities =
     };
 
 /// How an EXR's pixels are compressed. Every choice is lossless and read by every EXR reader;
-/// they trade file size against encoding time (measured on a 1920×1080 temple frame in the
-/// README).
+/// they trade file size against encoding time (sizes and times of a 1920×1080 temple frame
+/// are in the benchmark records, `benches/runs/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ExrCompression {
     /// Uncompressed: the fastest to write, the largest (16.6 MB at 1920×1080).

@@ -7,8 +7,9 @@
 //! [`fog`], [`fires`], [`lamps`], [`weather`], [`walkers`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
-//! checks in [`validate`], and [`load`] ties them together. [`canonical`] hashes a scene,
-//! [`print`] writes one back as RON and [`schema`] describes the format for editors.
+//! checks in [`validate`], and [`load`](mod@load) ties them together. [`canonical`] hashes a
+//! scene, [`print`](mod@print) writes one back as RON and [`schema`] describes the format for
+//! editors.
 //!
 //! Conventions: world Y is up, the floor is at y = 0, lengths are world units (the hall is 24
 //! across), times are seconds, angles say their unit in the name, and colours are display

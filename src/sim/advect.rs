@@ -11,6 +11,13 @@
 //! read takes sixteen cells at a time. Every form runs the same operations in the same order
 //! on each cell, with no fused multiply-add, so they give the same bits (a test compares
 //! them), and the same bits as [`super::grid::Bilinear`] reading one field at a time.
+//!
+//! [`PairCarry`] carries two fields by their own velocity (the air, the shock wave) and
+//! [`FogCarry`] the fog's four by the sum of both. A run of [`RUN`] cells is traced back and
+//! placed at once. On the baseline CPU the packed fields are read with no bounds checks, a
+//! cell's two or four fields blended in one SSE vector. What finishes a carried row (the air's
+//! decay and walls, the shock's fade) is a [`FinishRow`] type inlined into the row kernel, so it
+//! runs as wide as the carry.
 
 use super::grid::{hold, place_axis};
 use super::lanes::Lanes;

@@ -2,6 +2,11 @@
 //! world x, z into grid coordinates for everything (solids, the ball, blasts, probes, the
 //! shader's maps), and one bilinear reader serves every advection, so the conventions cannot
 //! drift apart.
+//!
+//! The fluid is stored as a structure of arrays: one `cells × cells` row-major field per
+//! quantity, each an `AlignedFloats` starting on a 64-byte boundary (`aligned.rs`).
+//! [`pack_fields`] lays the fields an advection carries side by side per cell, once a step, for
+//! the baseline CPU's read.
 
 /// The square of floor the fluid covers, `[-area_world/2, area_world/2]` in world x and z,
 /// split into `cells` by `cells` cells.

@@ -2,6 +2,11 @@
 //! and the AVX2 forms of the small per-cell operations they share. Every choice runs the same
 //! operations in the same order on each cell, with no fused multiply-add, so every choice gives
 //! the same bits (the kernels' tests compare them); only the speed differs.
+//!
+//! The fluid picks its `Lanes` once. Every per-row kernel of the step runs with it:
+//! confinement's curl and push, the advections, the red-black rows, the projection's last pass,
+//! and the packing of the shader's maps. A helper that calls intrinsics is an always-inlined
+//! function, never a closure: a closure would be compiled without its caller's instructions.
 
 /// Which instructions the row kernels run with; every choice gives the same bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,10 +3,20 @@
 //! It lives apart from the GPU and the scene file: callers stir it (the ball, blasts), step it
 //! at a fixed `dt`, and read it back as the two RGBA8 maps the fog shader samples.
 //!
-//! Per step ([`FluidSim::step`]): vorticity confinement, walls, semi-Lagrangian advection of the
-//! air with decay, walls, warm-started pressure projection, walls, the separate shock-wave field
-//! (which projection would erase, being all divergence), and last the fog itself — density,
-//! drift offsets and lift — carried by the sum of both velocities.
+//! Per step ([`FluidSim::step`]): vorticity confinement, the optional viscosity
+//! (`fluid.viscosity`), an optional first projection (`fluid.projections: 2`), semi-Lagrangian
+//! advection of the air with decay, warm-started pressure projection, the separate shock-wave
+//! field (which projection would erase, being all divergence), the fog itself — density, drift
+//! offsets and lift — carried by the sum of both velocities, and the optional fog diffusion.
+//! The walls are applied as confinement, advection and projection write each row, so the air
+//! is not read again for them. What stirs the fluid from outside (the ball, blasts, streams,
+//! wind, walkers) is applied by the world between steps.
+//!
+//! Every parameter is in world units and seconds ([`FluidParams`]). The grid keeps its
+//! velocities in cells per second and converts at the boundary through
+//! [`GridMapping::cell_size_world`], so a scene gives the same fog on any grid (`tests_units`).
+//! The row kernels run with the widest instructions the CPU has (`lanes`), each choice to the
+//! same bits.
 //!
 //! Determinism is a property, not an accident: every stage writes each output row from input
 //! buffers only (the red-black pressure sweeps read one colour and write the other; the

@@ -10,6 +10,14 @@
 //! is the same sweep moving each cell further; where the CPU has AVX2 the row loop runs eight
 //! lanes wide, sixteen with AVX-512 (`wide`), with the same operations per cell, so the same
 //! bits as on any other CPU.
+//!
+//! On several threads each half-sweep hands its rows to rayon. On one thread both colours of
+//! an iteration go down the grid in one pass, and several iterations follow each other down
+//! it, two or four rows apart, while their rows are still in the cache
+//! ([`PressureSolver::sweep_in_step`]). The one-pass sweep places its rows through the four
+//! row forms of `rows`, with no checks per row. Every cell reads the same neighbour values
+//! either way. After the solve the projection takes the pressure back in grid order and its
+//! gradient off the air in one pass per row ([`PressureSolver::grid_row`]).
 
 use rayon::prelude::*;
 

@@ -1,6 +1,9 @@
 //! Reading the fluid back out: the two RGBA8 maps the fog shader samples, point probes and
 //! summary statistics for tests and logs, and derived fields (divergence, curl, speed) for the
 //! debug views. Nothing here changes the state.
+//!
+//! The maps are packed a run of texels at a time, each texel worked out as one `u32`, so the
+//! arithmetic vectorises; the result is the same with every `Lanes`.
 
 use rayon::prelude::*;
 

@@ -1,11 +1,13 @@
 //! The world: the ball, the camera and the fluid stepped together at exactly 60 Hz.
 //!
-//! This is the one place where the ball's motion stirs the fluid: each step the weather (when
-//! the scene has one) moves on and its wind drags the air, the ball is pushed
-//! into the fluid as a moving obstacle, the fires' heat lifts the fog over them, the fluid
-//! steps, the ball moves (taking off and landing blast the air), and the camera eases after it
-//! — the example's order. Everything here is deterministic, and [`World::state_hash`] names
-//! the whole state in 16 hex digits so replays can be checked.
+//! This is the one place where anything stirs the fluid. Each step, in this order: the weather
+//! (when the scene has one) moves on and its wind drags the air; the `fluid.streams` push it;
+//! the ball is pushed into the fluid as a moving obstacle; each walker, in list order, pushes
+//! the air and clears the fog round it (`sim/brush.rs`); the fires' heat lifts the fog over
+//! them; the fluid steps; the ball moves (taking off and landing blast the air); and the
+//! follow camera eases after the ball or a walker. The ball's part is the example's order.
+//! Everything here is deterministic, and [`World::state_hash`] names the whole state in 16 hex
+//! digits so replays can be checked.
 
 use crate::ball::{BallEvent, BallMotion};
 use crate::frame::CameraPose;

@@ -19,6 +19,15 @@
 //! With `output.fog_resolution: Half` the pass owns a [`FogHalf`]: the same sheets are drawn at
 //! half width and height against a half-size depth, then brought up to the picture's size
 //! along the scene's depth (`fog_half.rs`).
+//!
+//! A CPU adapter loads each uniform float lane by lane, even at a constant offset, but reads a
+//! fragment's flat inputs once a block. So where the frame binding says so
+//! (`fog_uniforms_as_inputs`: a CPU adapter with at most seven fires, unrolled, and enough
+//! inter-stage variables), the pass draws with `vs_fog_with_uniforms` and
+//! `fs_fog_with_uniforms`. The vertices read each fire as the glow reads it, the fog's knobs,
+//! the eye and the projection, and hand them to the fragments as flat inputs. The same values
+//! through the same code, so the same bytes. The compute compositors, the flames and GPUs read
+//! the uniforms.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

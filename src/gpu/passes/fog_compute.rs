@@ -2,11 +2,11 @@
 //! (shaders/fog_compute.wgsl), an alternative to the raster `fog` pass that gives the same
 //! picture.
 //!
-//! Datacentre GPUs run fragment work far slower than compute (about 25× on an H200), and the
-//! raster pass is all fragment work: every sheet covers most of the picture. Here one
-//! invocation per pixel crosses the sheet planes front to back along its view ray, shades each
-//! crossing with the same `shade_sheet` as the raster pass, stops at the scene's depth or once
-//! the fog is opaque, and writes the fog over the scene (ARCHITECTURE.md, "Data flow").
+//! Datacentre GPUs run fragment work far slower than compute, and the raster pass is all
+//! fragment work: every sheet covers most of the picture. Here one invocation per pixel
+//! crosses the sheet planes front to back along its view ray, shades each crossing with the
+//! same `shade_sheet` as the raster pass, stops at the scene's depth or once the fog is
+//! opaque, and writes the fog over the scene (ARCHITECTURE.md, "Data flow").
 //!
 //! The pass reads the scene colour from a copy it makes of the picture, reads the scene depth,
 //! and writes the picture through a storage binding, so the `flame`, `overlay` and `encode`

@@ -20,6 +20,12 @@
 //!    window only, reading the picture from a copy of that window (`cs_reflection`).
 //!
 //! It runs right after the `scene` pass, so the ground fog, drawn next, lies over it.
+//!
+//! The mirrored picture has a depth target of its own, and its scene is always the raster
+//! `scene` pass. The flames and the bolt are recorded into it through pipelines that test that
+//! target (`record_mirrored`), whatever the picture's own passes do. Its frame binding shares
+//! the picture's fires, their flicker and the fog's noise lattice (`FrameBinding::sharing_fires`),
+//! so the `fire_flicker` and `fog_lattice` passes serve both.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};

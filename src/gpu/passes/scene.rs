@@ -5,6 +5,11 @@
 //! (camera, ball position, light intensity) change per frame. With a per-pixel fog compositor
 //! the picture's scene is drawn in compute instead ([`super::scene_compute`], the same
 //! shading); the raster pipeline stays for the mirrored hall of the `reflection` pass.
+//!
+//! scene.wgsl's `WEATHER_IN_SCENE` compiles the wet floor (`wet_stone`) out of scenes without
+//! weather. On a CPU adapter the raster pass draws the floor last, so the depth test spares the
+//! floor's noise behind pillars and terrain; the depth test `Less` keeps the same nearest
+//! surface either way.
 
 use bytemuck::{Pod, Zeroable};
 

@@ -2,14 +2,20 @@
 //! stage, for the per-pixel fog compositors.
 //!
 //! The GPUs those compositors are for can run fragment work many times slower than compute
-//! work: on the NVIDIA H200 the raster `scene` pass took 3.2 ms at 1920×1080, 0.93 ms of it
-//! with a fragment shader that only wrote a constant. Here a setup dispatch prepares each
-//! triangle (corners, edges, the pixels it may cover), a raster dispatch casts each pixel's
-//! ray at the triangles its 16 × 16 tile gathered and shades the nearest hit with the raster
-//! pass's own `shade_surface`, and a full-screen raster pass with no colour target copies the
-//! hit depths into the depth target, which the passes after the scene test against. The
-//! picture is the raster pass's within rounding: the same points, attributes interpolated at
-//! the same places, the same shading.
+//! work, even with a fragment shader that only writes a constant (see the benchmark records).
+//! Here a setup dispatch prepares each triangle (corners, edges, the pixels it may cover,
+//! clipped at the near plane, back faces culled). A raster dispatch casts each pixel's ray at
+//! the triangles its 16 × 16 tile gathered, keeps the nearest hit (the lowest triangle on a
+//! tie, as the depth test `Less` keeps the first drawn) and shades it with the raster pass's
+//! own `shade_surface`. The picture is the raster pass's within rounding: the same points,
+//! attributes interpolated at the same places, the same shading.
+//!
+//! The hit depths go to a float picture (`Targets::hit_depth_view`; depth formats cannot be
+//! storage textures). Every pass that reads the scene's depth as a texture reads
+//! `Targets::scene_depth_view`, which is that picture here. The flames, the bolt and the rain
+//! test it in their shaders, with no depth attachment ([`reads_hit_depths`]). A depth-only
+//! full-screen pass copies the depths into the depth target only where a raster pass after the
+//! scene tests against it, the overlay's lines ([`fills_depth_target`]).
 //!
 //! The walkers' capsules, meshed each frame, are copied behind the hall's vertices before the
 //! dispatches, so they are drawn in the same way and in the same order as the raster pass

@@ -7,7 +7,12 @@
 //! it gets frame N back when the ring is full and its slot is needed again (or at `finish`),
 //! by which time the copier has usually long finished it while the GPU works on the frames
 //! after it. Frames come back in submission order. Memory is bounded by the ring:
-//! `slots × padded row × height` bytes per picture.
+//! `slots × padded row × height` bytes per picture. The ring has [`FRAMES_IN_FLIGHT`] slots,
+//! fewer for large frames with half-float pictures, and never fewer than three.
+//!
+//! The copy out drops the rows' 256-byte padding and lands in a buffer of the ring's
+//! [`FramePool`], so no frame allocates; the buffer goes back to the pool when its last
+//! consumer drops it.
 //!
 //! A slot always holds the 8-bit sRGB picture; [`Readback`] adds a staging buffer per slot for
 //! the linear half-float colour target (`--format exr`), one for the fog layer and, for scenes

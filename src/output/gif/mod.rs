@@ -17,6 +17,11 @@
 //!    (Floyd–Steinberg), the pattern is fixed to the screen, so still areas stay still from
 //!    frame to frame instead of crawling, and flat palette colours stay flat.
 //!
+//! The three stages are public ([`count_colours`], [`choose_palette`], [`map_pixels`]) so that
+//! benchmarks can time them apart; [`quantize`] runs them in a row. Counting and mapping split
+//! the frame into bands of rows on the current rayon pool, to the same result on any number of
+//! threads.
+//!
 //! A frame with at most 256 distinct colours is stored exactly, without dithering. Alpha is
 //! ignored: GIF has only on/off transparency and fog frames are opaque. All of this is
 //! deterministic: no randomness, and ties break by colour value.

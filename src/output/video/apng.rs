@@ -12,7 +12,7 @@
 //! compressed at zlib level 2 with adaptive row filters ([`COMPRESSION`]).
 //!
 //! Each frame's image data is its own zlib stream, so frames are filtered and deflated in
-//! parallel ([`super::ordered`]) by the `png` crate itself (as a still PNG, whose one `IDAT`
+//! parallel (`ordered.rs`) by the `png` crate itself (as a still PNG, whose one `IDAT`
 //! holds exactly the stream the crate's animation writer would store), and this module writes
 //! the chunks around them in order. The bytes are those of the `png` crate's own animation
 //! writer, whatever the number of threads (a test compares them).
@@ -30,7 +30,7 @@ use crate::frame::Frame;
 /// 1920×1080 this is 6× faster than the `png` crate's balanced setting (level 6) for files
 /// about a fifth larger; balanced cost 0.28 s a frame, which capped a 16-core machine below
 /// 60 frames/s, and the `png` crate's fast setting (fdeflate) is faster still but makes files
-/// 44 % larger. See README.md, "Benchmarks".
+/// 44 % larger. The figures are in the benchmark records, `benches/runs/`.
 pub const COMPRESSION: png::DeflateCompression = png::DeflateCompression::Level(2);
 /// The row filter chosen per row by the `png` crate.
 const FILTER: png::Filter = png::Filter::Adaptive;

@@ -9,7 +9,7 @@
 //!
 //! Each frame has its own palette, so frames are quantised and LZW-compressed in parallel, one
 //! frame per frame thread, the colour count and the mapping in bands of rows on the row pool
-//! ([`super::ordered`]), and appended in order by the `gif` crate
+//! (`ordered.rs`), and appended in order by the `gif` crate
 //! (`Encoder::write_lzw_pre_encoded_frame`): the same bytes as compressing them one by one,
 //! whatever the number of threads.
 

@@ -3,10 +3,11 @@
 //! Parsing only proves the file has the right shape; this module proves the values make sense:
 //! sizes positive, numbers finite, pillars inside the hall, the fluid grid within 8..=2048, and
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
-//! so [`super::diagnostics`] can point at the line. The checks are split by theme: [`view`]
-//! (picture, camera, lights), [`hall`], [`ball`], [`fog`] (the sheets and the fluid), [`fluid_extras`] (the fluid's fog model, streams
-//! and optional stages), [`fires`], [`lamps`], [`weather`] and [`walkers`]. Warnings flag values that are legal but
-//! probably not what the author wanted ("no lights: the frame will be black").
+//! so [`super::diagnostics`] can point at the line. The checks are split by theme: `view`
+//! (picture, camera, lights), `hall`, `ball`, `fog` (the sheets and the fluid), `fluid_extras`
+//! (the fluid's fog model, streams and optional stages), `fires`, `lamps`, `weather` and
+//! `walkers`. Warnings flag values that are legal but probably not what the author wanted ("no
+//! lights: the frame will be black").
 
 mod ball;
 mod fires;

@@ -3,7 +3,7 @@
 //! (the lower-left neighbour `x0` is `x - 1` or `x`, `y0` is `y - 1` or `y`). Then every corner
 //! a lane reads is one of nine cells around it, so nine contiguous loads per field (rows `y - 1`
 //! to `y + 1`, columns shifted by -1, 0 and +1) and per-lane selects give each lane exactly the
-//! four values [`Trace::read`] reads, and the same three blends give the same bits.
+//! four values `Trace::read` reads, and the same three blends give the same bits.
 //!
 //! A group where some lane lands further away, or whose loads would leave the grid (its first
 //! and last cells), is read cell by cell from the same fields ([`Near::read_one`]). The fields

@@ -3,6 +3,10 @@
 //! operations in the same order on each slot, so the same bits as the scalar loop. The
 //! kernels' helpers are always inlined into the functions with the instructions and hold no
 //! closure over an intrinsic (a closure would be compiled without them).
+//!
+//! A row that is not a whole number of vectors ends with a vector that overlaps the one before
+//! it. That last vector is computed first, from the row as it was, and stored last, so SOR
+//! reads only old values and the slots both cover get the same value twice.
 
 use std::arch::x86_64::{
     __m256, __m512, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps,
