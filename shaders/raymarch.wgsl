@@ -8,7 +8,9 @@
 // square, from the fog's floor to the highest the lifted fog reaches — in `steps` equal steps,
 // and stops once the fog is opaque. Each ray starts a per-pixel random fraction of a step
 // along (`pixel_hash`, an integer hash: deterministic and the same on every adapter), so the
-// march's own error is grain that shrinks as the steps grow, never bands.
+// march's own error is grain that shrinks as the steps grow, never bands. Each of a frame's
+// samples (`output.samples`) moves that start by its own fraction of a step
+// (`MarchKnobs::size`'s w, 0.0 for a single sample), so the grain averages away too.
 //
 // The bindings, the pixel's ray and the compositing are per_pixel.wgsl's, shared with the
 // `fog_compute` pass (whose binding 5, the sheet heights, is bound here too but unread).
@@ -31,7 +33,7 @@ fn raymarch_pixel(id: vec2<u32>) -> RayFog {
         ray_world,
         t_scene_world,
         march.size.z,
-        pixel_hash(id),
+        fract(pixel_hash(id) + bitcast<f32>(march.size.w)),
         fog,
         fluid_map,
         lift_map,

@@ -198,6 +198,15 @@ pub enum RequestError {
          --fog-resolution) is Half: use --fog-resolution full with --layers"
     )]
     LayersAtHalfFog,
+    /// `--layers` with more than one sample a pixel.
+    #[error(
+        "--layers writes the fog and the weather as single-sample layers and `output.samples` \
+         (or --samples) is {samples}: render the layers with --samples 1"
+    )]
+    LayersWithSamples {
+        /// Samples a pixel asked for.
+        samples: u32,
+    },
     /// A contact sheet of too many stills.
     #[error(
         "--frames chooses {count} stills; a sheet takes at most {max}: choose fewer, e.g. every \

@@ -5,6 +5,7 @@
 //! turns it into a [`Frame`]. Nothing here refers to the scene file.
 
 use crate::frame_pool::FrameBytes;
+use crate::samples::SampleOffset;
 
 /// The picture variants a render can show (`--view`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
@@ -115,6 +116,10 @@ pub struct FrameInputs<'a> {
     /// Solid capsules drawn in the hall this frame (the people's bodies, heads and legs), in
     /// a fixed order; empty for a scene without people.
     pub capsules: &'a [Capsule],
+    /// Where this picture's sample falls in its pixel and between the fog's steps:
+    /// [`SampleOffset::CENTRE`] for a single-sample frame. The renderer sets it for each of a
+    /// frame's samples (`crate::samples`).
+    pub sample: SampleOffset,
 }
 
 /// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed,

@@ -24,6 +24,7 @@ pub mod people;
 pub mod pipeline;
 pub mod playback;
 pub mod rng;
+pub mod samples;
 pub mod scene;
 pub mod sim;
 pub mod terrain;

@@ -15,6 +15,7 @@
 
 use crate::ball::BallEvent;
 use crate::frame::{CameraPose, Capsule, FrameInputs, WeatherFrame};
+use crate::samples::SampleOffset;
 use crate::scene::Scene;
 use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
@@ -329,6 +330,7 @@ impl Playback {
             lift_map: &self.lift_map,
             weather,
             capsules: &self.capsules,
+            sample: SampleOffset::CENTRE,
         }
     }
 }

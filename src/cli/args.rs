@@ -121,6 +121,16 @@ pub(super) struct GpuArgs {
     /// reports which ran). Default: the scene's `output.fog_resolution` (full).
     #[arg(long, value_enum, value_name = "RES")]
     pub(super) fog_resolution: Option<FogResolutionArg>,
+    /// Samples a pixel (1 to 256): each frame is drawn N times, each with its own sub-pixel
+    /// offset and offset of the fog's sheets or raymarch steps, and the pictures are averaged
+    /// in linear light. Default: the scene's `output.samples` (1).
+    #[arg(long, value_name = "N", value_parser = samples_range())]
+    pub(super) samples: Option<u32>,
+}
+
+/// The range `--samples` takes: `output.samples`'s.
+pub(super) fn samples_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(crate::samples::MAX_SAMPLES))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -380,6 +390,10 @@ pub(super) struct QualityArgs {
     /// Use the adapter with this index in `fogbank info`'s list (env FOGBANK_GPU).
     #[arg(long, value_name = "INDEX", conflicts_with = "adapter")]
     pub(super) gpu: Option<usize>,
+    /// Samples a pixel (1 to 256) of every render, the raymarch reference's included, so the
+    /// rows compare like with like. Default: the scene's `output.samples` (1).
+    #[arg(long, value_name = "N", value_parser = samples_range())]
+    pub(super) samples: Option<u32>,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
 }

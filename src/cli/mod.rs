@@ -184,6 +184,7 @@ impl Cli {
                     compositor: CompositorArg::Auto,
                     steps: None,
                     fog_resolution: None,
+                    samples: a.samples,
                 })?,
                 quiet: a.quiet.quiet,
             }),
@@ -271,6 +272,7 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
             FogResolutionArg::Half => FogResolution::Half,
             FogResolutionArg::Auto => FogResolution::Auto,
         }),
+        samples: args.samples,
     })
 }
 

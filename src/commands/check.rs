@@ -17,9 +17,12 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     let loaded = load_scene(&settings.scene)?;
     let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
     let recorded = Recorded::fill_in(settings, &mut reporter);
-    let scene = settings
+    let mut scene = settings
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, recorded.size));
+    if let Some(samples) = recorded.samples {
+        scene.output.samples = samples;
+    }
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
         frames: recorded.frames,
@@ -42,15 +45,16 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     Ok(report.failed == 0)
 }
 
-/// The size, frames and view a check renders: those given on the command line, and for the
-/// ones left out, what the folder's golden.json recorded when the references were blessed (so
-/// `fogbank check --golden DIR` re-renders exactly what DIR holds). Blessing, or a folder
-/// without a readable golden.json, leaves them to the scene's defaults (the check itself
-/// reports an unreadable golden.json).
+/// The size, frames, view and samples a check renders: those given on the command line, and
+/// for the ones left out, what the folder's golden.json recorded when the references were
+/// blessed (so `fogbank check --golden DIR` re-renders exactly what DIR holds). Blessing, or a
+/// folder without a readable golden.json, leaves them to the scene's defaults (the check
+/// itself reports an unreadable golden.json).
 struct Recorded {
     size: Option<(u32, u32)>,
     frames: Option<FrameSet>,
     view: View,
+    samples: Option<u32>,
 }
 
 impl Recorded {
@@ -87,7 +91,21 @@ impl Recorded {
                 taken.join(", ")
             ));
         }
-        Recorded { size, frames, view }
+        // Samples a pixel: --samples, else what golden.json recorded (when it holds more
+        // than one), else the scene's.
+        let samples = settings.gpu.samples.or_else(|| {
+            let recorded = sidecar.as_ref()?.samples;
+            (recorded > 1).then(|| {
+                taken.push(format!("{recorded} samples"));
+                recorded
+            })
+        });
+        Recorded {
+            size,
+            frames,
+            view,
+            samples,
+        }
     }
 }
 

@@ -53,13 +53,18 @@ pub struct GpuChoice {
     pub compositor: Compositor,
     /// `--fog-resolution`: replaces the scene's `output.fog_resolution` when given.
     pub fog_resolution: Option<FogResolution>,
+    /// `--samples`: replaces the scene's `output.samples` when given.
+    pub samples: Option<u32>,
 }
 
 impl GpuChoice {
-    /// `scene` with this choice's `--fog-resolution` applied, or unchanged.
+    /// `scene` with this choice's `--fog-resolution` and `--samples` applied, or unchanged.
     pub fn apply_to(&self, mut scene: Scene) -> Scene {
         if let Some(resolution) = self.fog_resolution {
             scene.output.fog_resolution = resolution;
+        }
+        if let Some(samples) = self.samples {
+            scene.output.samples = samples;
         }
         scene
     }

@@ -8,7 +8,9 @@ use crate::pipeline::{self, PAYING_LEVELS, QualityOptions, QualityReport};
 
 pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
-    let scene = pipeline::sized_scene(&loaded.scene, settings.size);
+    let scene = settings
+        .gpu
+        .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
     let context = settings.gpu.open()?;
     let options = QualityOptions {
         frames: settings.frames.clone(),

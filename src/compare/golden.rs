@@ -343,6 +343,7 @@ pub fn check(
             size: [scene.output.width, scene.output.height],
             view: options.view.name().to_string(),
             frames: frames.frames().to_vec(),
+            samples: scene.output.samples,
             tolerance,
         }
         .write(golden)?;

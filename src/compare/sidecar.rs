@@ -32,8 +32,20 @@ pub struct GoldenSidecar {
     pub view: String,
     /// Output frame numbers that have golden images.
     pub frames: Vec<u32>,
+    /// Samples a pixel the references were rendered with (`output.samples`); written when
+    /// above 1, and 1 when left out.
+    #[serde(default = "one_sample", skip_serializing_if = "is_one_sample")]
+    pub samples: u32,
     /// Tolerance for checks on the same adapter and driver.
     pub tolerance: Tolerance,
+}
+
+fn one_sample() -> u32 {
+    1
+}
+
+fn is_one_sample(samples: &u32) -> bool {
+    *samples == 1
 }
 
 impl GoldenSidecar {
@@ -126,8 +138,26 @@ mod tests {
             size: [160, 90],
             view: "default".into(),
             frames: vec![0, 30, 90],
+            samples: 1,
             tolerance: Tolerance::default(),
         }
+    }
+
+    #[test]
+    fn samples_are_written_above_one_and_read_as_one_when_left_out() {
+        let single = sample();
+        let json = serde_json::to_string(&single).unwrap();
+        assert!(!json.contains("samples"), "{json}");
+        let read: GoldenSidecar = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.samples, 1);
+        let sampled = GoldenSidecar {
+            samples: 16,
+            ..sample()
+        };
+        let json = serde_json::to_string(&sampled).unwrap();
+        assert!(json.contains("\"samples\":16"), "{json}");
+        let read: GoldenSidecar = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, sampled);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3};
 
-use crate::frame::CameraPose;
+use crate::frame::{CameraPose, FrameInputs};
 
 /// Near clipping plane, world units.
 pub(crate) const NEAR_WORLD: f32 = 0.1;
@@ -46,6 +46,24 @@ pub(crate) fn clip_from_world(pose: &CameraPose, aspect: f32) -> Mat4 {
     let clip_from_view =
         directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
     clip_from_view * view_from_world
+}
+
+/// World to clip space for the frame `inputs` on a picture of `size_px` (width, height): the
+/// camera's projection, moved by the sample's sub-pixel offset so that each pixel sees the
+/// scene at its centre plus that offset (x right, y down). The centre sample's is
+/// [`clip_from_world`] itself, bit for bit. Every pass that projects or casts rays takes its
+/// matrix from here, so a sample's geometry, fog and rays agree.
+pub(crate) fn frame_clip_from_world(inputs: &FrameInputs<'_>, size_px: (u32, u32)) -> Mat4 {
+    let (width, height) = size_px;
+    let clip = clip_from_world(&inputs.camera, width as f32 / height as f32);
+    let [x_px, y_px] = inputs.sample.pixel_px;
+    if x_px == 0.0 && y_px == 0.0 {
+        return clip;
+    }
+    // A picture moved left by the offset shows at each pixel centre what lay the offset to its
+    // right; clip y points up, pixel rows down.
+    let shift_ndc = Vec3::new(-2.0 * x_px / width as f32, 2.0 * y_px / height as f32, 0.0);
+    Mat4::from_translation(shift_ndc) * clip
 }
 
 #[cfg(test)]

@@ -113,12 +113,16 @@ impl FrameStatics {
 
 impl FrameUniforms {
     /// The uniforms for one frame of a picture `width` by `height` pixels.
-    pub(crate) fn new(statics: &FrameStatics, inputs: &FrameInputs<'_>, aspect: f32) -> Self {
+    pub(crate) fn new(
+        statics: &FrameStatics,
+        inputs: &FrameInputs<'_>,
+        size_px: (u32, u32),
+    ) -> Self {
         let ball = inputs.ball_pos_world;
         let lamp = [ball[0], ball[1] + statics.lamp_height_world, ball[2]];
         let lamp_color = scale(statics.lamp_color_linear, inputs.ball_light_intensity);
         FrameUniforms {
-            clip_from_world: camera::clip_from_world(&inputs.camera, aspect).to_cols_array_2d(),
+            clip_from_world: camera::frame_clip_from_world(inputs, size_px).to_cols_array_2d(),
             eye_world: extend(inputs.camera.eye_world, inputs.time_s),
             ball_world: extend(ball, statics.ball_radius_world),
             ball_light_world: extend(lamp, statics.lamp_range_world),

@@ -26,6 +26,7 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::{LampLights, LampResources};
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::accumulate::AccumulatePass;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
@@ -50,6 +51,7 @@ use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
+use crate::samples::SampleSchedule;
 use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
@@ -96,6 +98,108 @@ fn record_frame_inputs(
     }
 }
 
+/// The passes every sample of a frame records, in order, borrowed from the [`Renderer`].
+struct SamplePasses<'a> {
+    scene: &'a mut ScenePass,
+    capsules: Option<&'a CapsuleMesh>,
+    reflection: Option<&'a mut ReflectionPass>,
+    compositor: Compositor,
+    fog: &'a FogPass,
+    fog_compute: Option<&'a FogComputePass>,
+    fog_layer: Option<&'a FogLayer>,
+    flame: &'a FlamePass,
+    bolt: Option<&'a mut BoltPass>,
+    rain: Option<&'a mut RainPass>,
+    weather_layer: Option<&'a WeatherLayer>,
+    overlay: &'a OverlayPass,
+}
+
+impl SamplePasses<'_> {
+    /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
+    /// for the reflection the mirror of `uniforms` and the frame's distance fog.
+    fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        inputs: &FrameInputs<'_>,
+        (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
+        config: &RenderConfig,
+    ) {
+        self.scene.prepare(queue, inputs, self.capsules);
+        self.fog.prepare(queue, inputs);
+        if let Some(layer) = self.fog_layer {
+            layer.prepare(queue, inputs);
+        }
+        if let Some(fog_compute) = self.fog_compute {
+            fog_compute.prepare(queue, inputs);
+        }
+        self.flame.prepare(queue, inputs);
+        if let Some(bolt) = self.bolt.as_deref_mut() {
+            bolt.prepare(queue, inputs, config.width, config.height);
+        }
+        if let Some(rain) = self.rain.as_deref_mut() {
+            rain.prepare(queue, inputs);
+        }
+        if let Some(reflection) = self.reflection.as_deref_mut() {
+            reflection.prepare(queue, uniforms, distance_fog);
+        }
+    }
+
+    /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
+    /// each on `timer`.
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        timer: &mut Option<PassTimer>,
+    ) {
+        self.scene.record(encoder, targets, frame, self.capsules);
+        mark(timer, encoder, "scene");
+        let bolt = self.bolt.as_deref();
+        let rain = self.rain.as_deref();
+        if let Some(reflection) = self.reflection.as_deref() {
+            let drawn = (&*self.scene, self.capsules, self.flame, bolt);
+            reflection.record(encoder, targets, frame, drawn);
+            mark(timer, encoder, "reflection");
+        }
+        match self.fog_compute {
+            Some(fog_compute) => {
+                fog_compute.record(encoder, targets, frame);
+                // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
+                let pass = match self.compositor {
+                    Compositor::Raymarch { .. } => "raymarch",
+                    _ => "fog_compute",
+                };
+                mark(timer, encoder, pass);
+            }
+            None => {
+                self.fog.record(encoder, targets, frame);
+                mark(timer, encoder, "fog");
+            }
+        }
+        if let Some(layer) = self.fog_layer {
+            layer.record(encoder, frame);
+            mark(timer, encoder, "fog_layer");
+        }
+        self.flame.record(encoder, targets, frame);
+        mark(timer, encoder, "flame");
+        if let Some(bolt) = bolt {
+            bolt.record(encoder, targets, frame);
+            mark(timer, encoder, "bolt");
+        }
+        if let Some(rain) = rain {
+            rain.record(encoder, targets, frame);
+            mark(timer, encoder, "rain");
+        }
+        if let Some(layer) = self.weather_layer {
+            layer.record(encoder, targets, frame, (bolt, rain));
+            mark(timer, encoder, "weather_layer");
+        }
+        self.overlay.record(encoder, targets, frame);
+        mark(timer, encoder, "overlay");
+    }
+}
+
 /// Renders frames of one scene at one size and view.
 pub struct Renderer {
     device: wgpu::Device,
@@ -134,6 +238,11 @@ pub struct Renderer {
     /// The hall mirrored in the wet floor, for scenes with weather.
     reflection: Option<ReflectionPass>,
     overlay: OverlayPass,
+    /// Where each of a frame's samples falls: one sample, the pixel's centre, unless the
+    /// scene asks for more (`output.samples`).
+    samples: SampleSchedule,
+    /// Sums a frame's samples and resolves their mean; `None` for a single sample.
+    accumulate: Option<AccumulatePass>,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
     fog_layer: Option<FogLayer>,
@@ -168,6 +277,12 @@ impl Renderer {
             return Err(GpuError::GridSize { grid, max });
         }
 
+        let size_px = (config.width, config.height);
+        // The layers are single-sample pictures: a render that asks for them draws one sample
+        // (`RequestError::LayersWithSamples` refuses the two together before it gets here).
+        let layers = config.readback.fog_layer_f16 || weather_layer;
+        let samples = SampleSchedule::new(if layers { 1 } else { scene.output.samples });
+        let sampled = samples.len() > 1;
         let device_type = ctx.adapter_info.device_type;
         let compositor = config.compositor.resolve(device_type);
         let device = ctx.device.clone();
@@ -184,12 +299,7 @@ impl Renderer {
                 lamps,
                 frame,
                 FluidMaps::new(&device, grid),
-                Targets::new(
-                    &device,
-                    config.width,
-                    config.height,
-                    compositor.is_per_pixel(),
-                ),
+                Targets::new(&device, size_px, compositor.is_per_pixel(), sampled),
             )
         })?;
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
@@ -299,6 +409,15 @@ impl Renderer {
             None => None,
         };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+        let accumulate = match sampled {
+            true => {
+                let count = samples.len() as u32;
+                Some(AccumulatePass::new(
+                    &device, &errors, &targets, size_px, count,
+                )?)
+            }
+            false => None,
+        };
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let slots = ring_slots(
             (config.width, config.height),
@@ -345,6 +464,8 @@ impl Renderer {
             rain,
             reflection,
             overlay,
+            samples,
+            accumulate,
             encode,
             fog_layer,
             weather_layer,
@@ -401,16 +522,14 @@ impl Renderer {
         let started = Instant::now();
         let mut submitting = started;
 
-        let aspect = self.config.width as f32 / self.config.height as f32;
-        let mut uniforms = FrameUniforms::new(&self.statics, inputs, aspect);
+        let size_px = (self.config.width, self.config.height);
         // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
-        let weather_fog = match (&self.weather, &inputs.weather) {
+        let weather_look = match (&self.weather, &inputs.weather) {
             (Some(look), Some(weather)) => {
-                let [r, g, b] = look.ambient(weather);
-                // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
-                uniforms.ambient_color = [r, g, b, weather.wetness];
                 self.scene.set_clear_color(look.sky(weather));
-                Some(look.distance_fog(weather))
+                // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
+                let [r, g, b] = look.ambient(weather);
+                Some(([r, g, b, weather.wetness], look.distance_fog(weather)))
             }
             _ => None,
         };
@@ -419,6 +538,7 @@ impl Renderer {
             device,
             queue,
             errors,
+            statics,
             frame,
             fire_flicker,
             fog_lattice,
@@ -434,6 +554,8 @@ impl Renderer {
             rain,
             reflection,
             overlay,
+            samples,
+            accumulate,
             encode,
             fog_layer,
             weather_layer,
@@ -445,89 +567,88 @@ impl Renderer {
         } = self;
 
         scoped(device, errors, "frame rendering", || {
-            frame.write(queue, &uniforms);
-            if let Some(fog) = &weather_fog {
-                frame.write_distance_fog(queue, fog);
-            }
+            // What the frame's samples share: the maps and the people, uploaded once.
             maps.write(queue, inputs);
             if let Some(capsules) = capsules.as_mut() {
                 capsules.upload(queue, inputs.capsules);
             }
-            scene.prepare(queue, inputs, capsules.as_ref());
-            if let Some(fog_lattice) = fog_lattice {
-                fog_lattice.prepare(queue, inputs);
+            if let Some((_, fog)) = &weather_look {
+                frame.write_distance_fog(queue, fog);
             }
-            fog.prepare(queue, inputs);
-            if let Some(layer) = fog_layer {
-                layer.prepare(queue, inputs);
-            }
-            if let Some(fog_compute) = fog_compute {
-                fog_compute.prepare(queue, inputs);
-            }
-            flame.prepare(queue, inputs);
-            if let Some(bolt) = bolt.as_mut() {
-                bolt.prepare(queue, inputs, config.width, config.height);
-            }
-            if let Some(rain) = rain.as_mut() {
-                rain.prepare(queue, inputs);
-            }
-            if let Some(reflection) = reflection.as_mut() {
-                reflection.prepare(queue, &uniforms, weather_fog.as_ref());
-            }
-
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-            mark(timer, &mut encoder, "start");
-            let passes = (&*fire_flicker, &*fog_lattice);
-            let shadow = (shadow, capsules.as_ref());
-            record_frame_inputs(passes, shadow, device, &mut encoder, timer);
-            scene.record(&mut encoder, targets, frame, capsules.as_ref());
-            mark(timer, &mut encoder, "scene");
-            if let Some(reflection) = reflection {
-                reflection.record(
-                    &mut encoder,
-                    targets,
-                    frame,
-                    (scene, capsules.as_ref(), flame, bolt.as_ref()),
-                );
-                mark(timer, &mut encoder, "reflection");
-            }
-            match fog_compute {
-                Some(fog_compute) => {
-                    fog_compute.record(&mut encoder, targets, frame);
-                    // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
-                    let pass = match compositor {
-                        Compositor::Raymarch { .. } => "raymarch",
-                        _ => "fog_compute",
-                    };
-                    mark(timer, &mut encoder, pass);
+            let mut passes = SamplePasses {
+                scene,
+                capsules: capsules.as_ref(),
+                reflection: reflection.as_mut(),
+                compositor: *compositor,
+                fog,
+                fog_compute: fog_compute.as_ref(),
+                fog_layer: fog_layer.as_ref(),
+                flame,
+                bolt: bolt.as_mut(),
+                rain: rain.as_mut(),
+                weather_layer: weather_layer.as_ref(),
+                overlay,
+            };
+            // Queues sample `k`'s uniforms and knobs, and records its passes.
+            let mut record = |k: usize, inputs: &FrameInputs<'_>, timer: &mut Option<PassTimer>| {
+                let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
+                if let Some((ambient, _)) = &weather_look {
+                    uniforms.ambient_color = *ambient;
                 }
-                None => {
-                    fog.record(&mut encoder, targets, frame);
-                    mark(timer, &mut encoder, "fog");
+                frame.write(queue, &uniforms);
+                if k == 0
+                    && let Some(fog_lattice) = fog_lattice
+                {
+                    fog_lattice.prepare(queue, inputs);
                 }
+                let fog_now = weather_look.as_ref().map(|(_, fog)| fog);
+                passes.prepare(queue, inputs, (&uniforms, fog_now), config);
+                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("frame"),
+                });
+                if k == 0 {
+                    mark(timer, &mut encoder, "start");
+                    // The fires' flicker, the fog's noise lattice and the lamps' shadow maps
+                    // depend on the frame's time alone: every sample reads the first's.
+                    let world = (&*fire_flicker, &*fog_lattice);
+                    let shadow = (&mut *shadow, capsules.as_ref());
+                    record_frame_inputs(world, shadow, device, &mut encoder, timer);
+                }
+                passes.record(&mut encoder, targets, frame, timer);
+                if let Some(accumulate) = accumulate.as_ref() {
+                    accumulate.record_sample(&mut encoder, k as u32);
+                    mark(timer, &mut encoder, "accumulate");
+                }
+                encoder
+            };
+            // Each sample is a submission of its own, so the uniforms written for it reach the
+            // GPU after the previous sample's passes and before its own
+            // (`Queue::write_buffer`). The first sample's passes are timed one by one, the
+            // later ones together (the mark `samples`).
+            let offsets = samples.offsets();
+            let (last, before_last) = offsets.split_last().unwrap_or((&offsets[0], &[]));
+            for (k, &sample) in before_last.iter().enumerate() {
+                let mut untimed = None;
+                let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
+                let encoder = record(k, &FrameInputs { sample, ..*inputs }, sample_timer);
+                queue.submit([encoder.finish()]);
             }
-            if let Some(layer) = fog_layer {
-                layer.record(&mut encoder, frame);
-                mark(timer, &mut encoder, "fog_layer");
+            let k = before_last.len();
+            let mut untimed = None;
+            let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
+            let mut encoder = record(
+                k,
+                &FrameInputs {
+                    sample: *last,
+                    ..*inputs
+                },
+                sample_timer,
+            );
+            if let Some(accumulate) = accumulate.as_ref() {
+                accumulate.record_resolve(&mut encoder);
+                // Every sample after the first, and the mean of them all.
+                mark(timer, &mut encoder, "samples");
             }
-            flame.record(&mut encoder, targets, frame);
-            mark(timer, &mut encoder, "flame");
-            if let Some(bolt) = bolt.as_ref() {
-                bolt.record(&mut encoder, targets, frame);
-                mark(timer, &mut encoder, "bolt");
-            }
-            if let Some(rain) = rain.as_ref() {
-                rain.record(&mut encoder, targets, frame);
-                mark(timer, &mut encoder, "rain");
-            }
-            if let Some(layer) = weather_layer {
-                layer.record(&mut encoder, targets, frame, (bolt.as_ref(), rain.as_ref()));
-                mark(timer, &mut encoder, "weather_layer");
-            }
-            overlay.record(&mut encoder, targets, frame);
-            mark(timer, &mut encoder, "overlay");
             encode.record(&mut encoder, targets);
             mark(timer, &mut encoder, "encode");
             let sources = ReadbackSources {

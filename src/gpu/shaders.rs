@@ -34,6 +34,7 @@ const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
 const REFLECTION_WGSL: &str = include_str!("../../shaders/reflection.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
+const ACCUMULATE_WGSL: &str = include_str!("../../shaders/accumulate.wgsl");
 
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,13 +53,14 @@ pub(crate) enum ShaderName {
     Rain,
     Reflection,
     Overlay,
+    Accumulate,
     Encode,
 }
 
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 15] = [
+    pub(crate) const ALL: [ShaderName; 16] = [
         ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
@@ -73,6 +75,7 @@ impl ShaderName {
         ShaderName::Rain,
         ShaderName::Reflection,
         ShaderName::Overlay,
+        ShaderName::Accumulate,
         ShaderName::Encode,
     ];
 
@@ -94,6 +97,7 @@ impl ShaderName {
             ShaderName::Rain => "rain",
             ShaderName::Reflection => "reflection",
             ShaderName::Overlay => "overlay",
+            ShaderName::Accumulate => "accumulate",
             ShaderName::Encode => "encode",
         }
     }
@@ -153,6 +157,7 @@ impl ShaderName {
             ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
             ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
+            ShaderName::Accumulate => &[ACCUMULATE_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
         parts.join("\n")

@@ -40,14 +40,20 @@ pub(crate) struct Targets {
 impl Targets {
     /// The targets of a `width` × `height` picture. With `fog_compute` the linear picture and
     /// the finished one can also be written as storage textures, as the `fog_compute` and the
-    /// compute `encode` passes do; the depth can always be read as a texture (the fog passes
-    /// read it).
-    pub(crate) fn new(device: &wgpu::Device, width: u32, height: u32, fog_compute: bool) -> Self {
-        let color_compute = if fog_compute {
-            wgpu::TextureUsages::STORAGE_BINDING
-        } else {
-            wgpu::TextureUsages::empty()
+    /// compute `encode` passes do; with `sampled` the linear picture can, as the `accumulate`
+    /// pass writes the mean of a frame's samples into it. The depth can always be read as a
+    /// texture (the fog passes read it).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        (width, height): (u32, u32),
+        fog_compute: bool,
+        sampled: bool,
+    ) -> Self {
+        let storage_if = |yes: bool| match yes {
+            true => wgpu::TextureUsages::STORAGE_BINDING,
+            false => wgpu::TextureUsages::empty(),
         };
+        let color_compute = storage_if(fog_compute);
         // Every fog compositor reads the scene's depth as a texture.
         let depth_compute = wgpu::TextureUsages::TEXTURE_BINDING;
         let texture =
@@ -58,7 +64,7 @@ impl Targets {
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::COPY_SRC
-                | color_compute,
+                | storage_if(fog_compute || sampled),
         );
         let depth = texture(
             "targets.depth",

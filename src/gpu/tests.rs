@@ -98,6 +98,7 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
         lift_map: &maps.1,
         weather: None,
         capsules: &[],
+        sample: crate::samples::SampleOffset::CENTRE,
     }
 }
 

@@ -116,6 +116,10 @@ impl RenderOptions {
         if self.layers && scene.output.fog_resolution == FogResolution::Half {
             return Err(RequestError::LayersAtHalfFog.into());
         }
+        if self.layers && scene.output.samples > 1 {
+            let samples = scene.output.samples;
+            return Err(RequestError::LayersWithSamples { samples }.into());
+        }
         if self.skip_existing && (self.video.is_some() || !self.write_frames) {
             return Err(RequestError::SkipExistingWithVideo.into());
         }

@@ -98,7 +98,14 @@ impl Default for Fog {
 impl Fog {
     /// Height of sheet `index` (0 = lowest), world units: the middle of its slab.
     pub fn sheet_height(&self, index: u32) -> f32 {
-        self.bottom + (self.sheets_top - self.bottom) * (index as f32 + 0.5) / self.sheets as f32
+        self.sheet_height_at(index, 0.5)
+    }
+
+    /// The height of sheet `index` when the sheets stand at `phase` (0..1) of their slabs
+    /// instead of the middle: one sample's sheets (`crate::samples`). `phase` 0.5 is
+    /// [`Fog::sheet_height`].
+    pub fn sheet_height_at(&self, index: u32, phase: f32) -> f32 {
+        self.bottom + (self.sheets_top - self.bottom) * (index as f32 + phase) / self.sheets as f32
     }
 
     /// Spacing between sheets, world units.

@@ -1,4 +1,5 @@
-//! The `output` section: picture size, frame rate, clip length and the fog's resolution.
+//! The `output` section: picture size, frame rate, clip length, the fog's resolution and the
+//! samples a pixel.
 //!
 //! Kept apart from everything else because it only chooses which states are shown, never the
 //! states themselves: the simulation's hash leaves it out (see [`super::canonical`]).
@@ -6,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Picture size, frame rate, clip length and the fog's resolution.
+/// Picture size, frame rate, clip length, the fog's resolution and the samples a pixel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Output {
@@ -24,6 +25,15 @@ pub struct Output {
     /// of the serialized scene when `Full`, so scenes without it keep their hash.
     #[serde(skip_serializing_if = "FogResolution::is_full")]
     pub fog_resolution: FogResolution,
+    /// Samples a pixel, 1..=256 (`--samples`): each frame is drawn this many times with
+    /// sub-pixel and fog-step offsets and averaged in linear light (see `crate::samples`).
+    /// Default: 1, the single-sample picture. Left out of the serialized scene when 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub samples: u32,
+}
+
+fn is_one(value: &u32) -> bool {
+    *value == 1
 }
 
 /// How finely the fog sheets are drawn over the picture (`output.fog_resolution`,
@@ -78,6 +88,7 @@ impl Default for Output {
             frames: None,
             seconds: Some(Self::DEFAULT_SECONDS),
             fog_resolution: FogResolution::Full,
+            samples: 1,
         }
     }
 }

@@ -29,6 +29,7 @@
 //! through the same code, so the same bytes. The compute compositors, the flames and GPUs read
 //! the uniforms.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use bytemuck::{Pod, Zeroable};
@@ -45,6 +46,7 @@ use crate::gpu::passes::builder::{
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
+use crate::samples::SampleOffset;
 use crate::scene::{Fog, Scene};
 
 /// Everything `shade_sheet` reads besides the point, the view direction and the maps.
@@ -156,6 +158,25 @@ pub(crate) fn sheet_heights(fog: &Fog) -> Vec<f32> {
     (0..fog.sheets).map(|i| fog.sheet_height(i)).collect()
 }
 
+/// The sheets' heights for one sample of a frame, lowest first: `centre` (the heights of
+/// [`sheet_heights`]) for the centre sample, else each sheet moved to the sample's phase of its
+/// slab (`crate::samples`), so a frame's samples see the fog between the sheets too.
+pub(crate) fn sample_sheet_heights<'h>(
+    fog: &Fog,
+    centre: &'h [f32],
+    sample: &SampleOffset,
+) -> Cow<'h, [f32]> {
+    if sample.is_centre() {
+        return Cow::Borrowed(centre);
+    }
+    let phase = sample.depth_phase;
+    Cow::Owned(
+        (0..fog.sheets)
+            .map(|i| fog.sheet_height_at(i, phase))
+            .collect(),
+    )
+}
+
 /// The height (world) the fog reaches nowhere this frame: the rest top (`layer`'s y, which the
 /// density-height shape only lowers) plus the lift height times the largest lift in the lift
 /// map (`lift_map`, RGBA8 with the lift in red), which the shader's bilinear reads of the map
@@ -208,6 +229,8 @@ pub(crate) struct FogPass {
     #[cfg(test)]
     every_sheet: bool,
     heights_world: Vec<f32>,
+    /// The fog section, for the sheets' heights of each sample.
+    fog: Fog,
     /// The half-size targets and upsampling, with `output.fog_resolution: Half`.
     half: Option<FogHalf>,
 }
@@ -306,6 +329,7 @@ impl FogPass {
             sheet_order,
             drawn: AtomicU32::new(heights_world.len() as u32),
             heights_world,
+            fog: scene.fog.clone(),
             #[cfg(test)]
             every_sheet: false,
             half,
@@ -332,13 +356,13 @@ impl FogPass {
     }
 
     /// How many sheets `prepare` draws for `knobs` and `inputs`.
-    fn sheets_to_draw(&self, knobs: &FogKnobs, inputs: &FrameInputs<'_>) -> usize {
+    fn sheets_to_draw(&self, heights: &[f32], knobs: &FogKnobs, inputs: &FrameInputs<'_>) -> usize {
         #[cfg(test)]
         if self.every_sheet {
-            return self.heights_world.len();
+            return heights.len();
         }
         let ceiling_world = fog_ceiling_world(knobs, inputs.lift_map);
-        sheets_under(&self.heights_world, knobs.layer[3], ceiling_world)
+        sheets_under(heights, knobs.layer[3], ceiling_world)
     }
 
     /// Queues this frame's knobs and the order of the sheets it draws (applied at the next
@@ -346,10 +370,11 @@ impl FogPass {
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
-        let drawn = self.sheets_to_draw(&knobs, inputs);
+        let heights = sample_sheet_heights(&self.fog, &self.heights_world, &inputs.sample);
+        let drawn = self.sheets_to_draw(&heights, &knobs, inputs);
         self.drawn.store(drawn as u32, Ordering::Relaxed);
         if drawn > 0 {
-            let order = back_to_front(&self.heights_world[..drawn], inputs.camera.eye_world[1]);
+            let order = back_to_front(&heights[..drawn], inputs.camera.eye_world[1]);
             queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&order));
         }
     }

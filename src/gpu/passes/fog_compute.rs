@@ -24,6 +24,9 @@
 //! `cs_fog_half`: the march at half width and height against the half-size depth, the fog alone
 //! into the half-size fog target, then brought up to the picture's size along the scene's depth.
 
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bytemuck::{Pod, Zeroable};
 
 use crate::frame::{FrameInputs, View};
@@ -35,11 +38,14 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
     PassBuilder, filterable_texture, storage_buffer, storage_texture, texture, uniform,
 };
-use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
+use crate::gpu::passes::fog::{
+    FogKnobs, fog_ceiling_world, sample_sheet_heights, sheet_heights, sheets_under,
+};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
-use crate::scene::Scene;
+use crate::samples::SampleOffset;
+use crate::scene::{Fog, Scene};
 
 /// Side of the square workgroup, pixels: keep in sync with `@workgroup_size` in
 /// shaders/fog_compute.wgsl and shaders/raymarch.wgsl.
@@ -121,7 +127,9 @@ pub(crate) struct MarchKnobs {
     /// Clip space to world space: the inverse of the frame's `clip_from_world`.
     pub world_from_clip: [[f32; 4]; 4],
     /// x: picture width (pixels); y: picture height (pixels); z: sheets crossed this frame,
-    /// the lowest (those under the fog's ceiling; the `raymarch` pass: steps per ray); w: unused.
+    /// the lowest (those under the fog's ceiling; the `raymarch` pass: steps per ray); w: the
+    /// bits of the f32 the raymarch's start moves by, in steps (the sample's phase less 0.5;
+    /// 0 for a single sample).
     pub size: [u32; 4],
 }
 
@@ -161,10 +169,18 @@ pub(crate) struct FogComputePass {
     /// The march's size (pixels): the picture's, or at half size the half-size targets'.
     width: u32,
     height: u32,
-    /// The picture's width over its height (the camera's, whatever the march's size).
-    aspect: f32,
+    /// The picture's size (pixels), whatever the march's: the camera's aspect and the scale
+    /// of a sample's sub-pixel offset.
+    picture_size_px: (u32, u32),
     /// Sheets crossed (or raymarch steps) per ray; nothing is recorded at 0.
     count: u32,
+    /// The sheets' heights as the march reads them (binding 5), rewritten for each sample
+    /// off the centre.
+    heights_buffer: wgpu::Buffer,
+    /// Whether `heights_buffer` holds a sample's heights rather than the centre's.
+    heights_shifted: AtomicBool,
+    /// The fog section, for the sheets' heights of each sample.
+    fog: Fog,
     /// The sheets' heights (world), lowest first; empty for the raymarch. Each frame only those
     /// under the fog's ceiling are crossed (as the raster pass draws them: the same bytes).
     heights_world: Vec<f32>,
@@ -220,7 +236,7 @@ impl FogComputePass {
         let heights_buffer = build.buffer_init(
             "sheet_heights",
             bytemuck::cast_slice(&heights_world),
-            wgpu::BufferUsages::STORAGE,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         );
         let color_linear = targets.color_linear_view.texture();
         let (width, height) = (color_linear.width(), color_linear.height());
@@ -295,12 +311,15 @@ impl FogComputePass {
             scene_copy,
             width: march_width,
             height: march_height,
-            aspect: width as f32 / height as f32,
+            picture_size_px: (width, height),
             count,
             heights_world: match marched {
                 Marched::Sheets => sheet_heights(&scene.fog),
                 Marched::Medium { .. } => Vec::new(),
             },
+            heights_buffer,
+            heights_shifted: AtomicBool::new(false),
+            fog: scene.fog.clone(),
             #[cfg(test)]
             every_sheet: false,
             half,
@@ -319,24 +338,33 @@ impl FogComputePass {
     /// the loop in fog_compute.wgsl then crosses fewer sheets, with the same sums (a sheet left
     /// out was skipped with `continue` or came after a `break`). The raymarch's steps as they
     /// are.
-    fn crossed(&self, inputs: &FrameInputs<'_>) -> u32 {
+    fn crossed(&self, heights_world: &[f32], inputs: &FrameInputs<'_>) -> u32 {
         #[cfg(test)]
         if self.every_sheet {
             return self.count;
         }
-        if self.heights_world.is_empty() {
+        if heights_world.is_empty() {
             return self.count;
         }
         let ceiling_world = fog_ceiling_world(&self.knobs, inputs.lift_map);
-        sheets_under(&self.heights_world, self.knobs.layer[3], ceiling_world) as u32
+        sheets_under(heights_world, self.knobs.layer[3], ceiling_world) as u32
+    }
+
+    /// The sheets' heights the march crosses for `inputs`' sample (`sample_sheet_heights`);
+    /// none for the raymarch.
+    fn heights_for<'h>(&'h self, inputs: &FrameInputs<'_>) -> Cow<'h, [f32]> {
+        sample_sheet_heights(&self.fog, &self.heights_world, &inputs.sample)
     }
 
     /// The march's knobs for a camera at `inputs` (the same matrix as the frame uniforms).
     pub(crate) fn march_knobs(&self, inputs: &FrameInputs<'_>) -> MarchKnobs {
-        let clip_from_world = camera::clip_from_world(&inputs.camera, self.aspect);
+        let clip_from_world = camera::frame_clip_from_world(inputs, self.picture_size_px);
+        let crossed = self.crossed(&self.heights_for(inputs), inputs);
+        // The raymarch's start moved by the sample's phase: 0.0 (bits 0) for the centre.
+        let phase_shift = inputs.sample.depth_phase - SampleOffset::CENTRE.depth_phase;
         MarchKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
-            size: [self.width, self.height, self.crossed(inputs), 0],
+            size: [self.width, self.height, crossed, phase_shift.to_bits()],
         }
     }
 
@@ -352,6 +380,16 @@ impl FogComputePass {
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
         let march = self.march_knobs(inputs);
         queue.write_buffer(&self.march_buffer, 0, bytemuck::bytes_of(&march));
+        // A sample off the centre crosses its own sheets; the next centre sample puts the
+        // centre's heights back. A single-sample frame never writes them.
+        let shifted = !inputs.sample.is_centre();
+        if !self.heights_world.is_empty()
+            && (shifted || self.heights_shifted.load(Ordering::Relaxed))
+        {
+            let heights = self.heights_for(inputs);
+            queue.write_buffer(&self.heights_buffer, 0, bytemuck::cast_slice(&heights));
+            self.heights_shifted.store(shifted, Ordering::Relaxed);
+        }
     }
 
     /// Records the copy of the scene colour and the march over what the `scene` pass left in

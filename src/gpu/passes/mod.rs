@@ -4,6 +4,7 @@
 //! bind-group layouts and bind groups, pipelines, render passes) is in [`builder`]; a pass
 //! file holds what is its own.
 
+pub(crate) mod accumulate;
 pub(crate) mod bolt;
 pub(crate) mod builder;
 pub(crate) mod encode;

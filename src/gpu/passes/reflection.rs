@@ -244,7 +244,7 @@ impl ReflectionPass {
             width.div_ceil(REFLECTION_DIVISOR).max(1),
             height.div_ceil(REFLECTION_DIVISOR).max(1),
         );
-        let reflection_targets = Targets::new(device, size.0, size.1, false);
+        let reflection_targets = Targets::new(device, size, false, false);
         let mirrored_frame =
             frame.sharing_fires(device, &DistanceFogParams::new(&scene.distance_fog), lamps);
         let knobs_buffer = build.uniform_buffer::<ReflectionKnobs>("knobs");

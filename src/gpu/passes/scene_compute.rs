@@ -177,8 +177,7 @@ impl SceneCompute {
         let capsule_vertices = capsules.map_or(0, CapsuleMesh::vertex_count);
         self.triangle_count = (self.hall_vertex_count + capsule_vertices) / 3;
         let (width, height) = self.size_px;
-        let aspect = width as f32 / height as f32;
-        let clip_from_world = camera::clip_from_world(&inputs.camera, aspect);
+        let clip_from_world = camera::frame_clip_from_world(inputs, (width, height));
         let knobs = RasterKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
             size: [width, height, self.triangle_count, 0],

@@ -9,6 +9,7 @@ pub(super) fn check_output(c: &mut Checker, scene: &Scene) {
     c.int_range("output.width", o.width, 1..=MAX_SIZE_PX);
     c.int_range("output.height", o.height, 1..=MAX_SIZE_PX);
     c.int_range("output.fps", o.fps, 1..=1000);
+    c.int_range("output.samples", o.samples, 1..=crate::samples::MAX_SAMPLES);
     if let Some(frames) = o.frames {
         c.int_range("output.frames", frames, 1..=10_000_000);
     }
