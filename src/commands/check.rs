@@ -84,13 +84,6 @@ impl Recorded {
             }
             recorded.unwrap_or_default()
         });
-        if !taken.is_empty() {
-            reporter.note(&format!(
-                "as recorded in {}: {}",
-                GoldenSidecar::path_in(&settings.golden_dir).display(),
-                taken.join(", ")
-            ));
-        }
         // Samples a pixel: --samples, else what golden.json recorded (when it holds more
         // than one), else the scene's.
         let samples = settings.gpu.samples.or_else(|| {
@@ -100,6 +93,13 @@ impl Recorded {
                 recorded
             })
         });
+        if !taken.is_empty() {
+            reporter.note(&format!(
+                "as recorded in {}: {}",
+                GoldenSidecar::path_in(&settings.golden_dir).display(),
+                taken.join(", ")
+            ));
+        }
         Recorded {
             size,
             frames,

@@ -33,10 +33,15 @@ pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
 fn print_table(report: &QualityReport, adapter: &str) {
     let frames: Vec<String> = report.frames.iter().map(|f| f.to_string()).collect();
     println!(
-        "{}x{}, frames {}, against a raymarch of {} steps ({:.1} ms a frame) on {adapter}",
+        "{}x{}, frames {}, {} a pixel, against a raymarch of {} steps ({:.1} ms a frame) on \
+         {adapter}",
         report.width,
         report.height,
         frames.join(","),
+        match report.samples {
+            1 => "1 sample".to_string(),
+            n => format!("{n} samples"),
+        },
         report.steps,
         report.reference_frame_time_ms
     );

@@ -84,6 +84,8 @@ pub struct QualityReport {
     pub frames: Vec<u32>,
     /// Steps per ray of the reference.
     pub steps: u32,
+    /// Samples a pixel of every render, the reference's included (`output.samples`).
+    pub samples: u32,
     /// Mean wall time of one reference frame, milliseconds.
     pub reference_frame_time_ms: f64,
     /// One row per compositor and sheet count, compositor by compositor, counts ascending.
@@ -346,6 +348,7 @@ pub fn quality(
         height: scene.output.height,
         frames: frames.to_vec(),
         steps: options.steps,
+        samples: scene.output.samples,
         reference_frame_time_ms: measured[0].time_s_sum / frame_count * 1000.0,
         rows,
         enough_sheets: enough,
