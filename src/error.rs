@@ -198,6 +198,18 @@ pub enum RequestError {
          --fog-resolution) is Half: use --fog-resolution full with --layers"
     )]
     LayersAtHalfFog,
+    /// A shutter open with fewer than two samples a pixel.
+    #[error(
+        "the shutter is open for {shutter} of each frame with {samples} sample a pixel: motion \
+         blur spreads a frame's samples over the shutter's interval, so it needs at least two; \
+         add --samples 16 (or --shutter 0)"
+    )]
+    ShutterWithoutSamples {
+        /// The shutter asked for.
+        shutter: f32,
+        /// Samples a pixel asked for.
+        samples: u32,
+    },
     /// `--layers` with more than one sample a pixel.
     #[error(
         "--layers writes the fog and the weather as single-sample layers and `output.samples` \

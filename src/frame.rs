@@ -120,6 +120,55 @@ pub struct FrameInputs<'a> {
     /// [`SampleOffset::CENTRE`] for a single-sample frame. The renderer sets it for each of a
     /// frame's samples (`crate::samples`).
     pub sample: SampleOffset,
+    /// With a shutter (`output.shutter` above 0): what each of the frame's samples sees at
+    /// its own moment, in the schedule's order. Empty without one: every sample sees the
+    /// frame's moment.
+    pub motion: &'a [MotionSample],
+}
+
+/// What one sample of a frame sees at its own moment of the shutter's interval: the world
+/// between the two 60 Hz steps round that moment, blended, and what is a function of the
+/// absolute time (the walkers, the flicker, the rain, the bolt) at that moment itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotionSample {
+    /// The sample's moment, seconds.
+    pub time_s: f32,
+    /// The camera, blended between the two steps.
+    pub camera: CameraPose,
+    /// Centre of the ball, world units, blended between the two steps.
+    pub ball_pos_world: [f32; 3],
+    /// The ball's spin, radians, blended between the two steps.
+    pub ball_spin_rad: f32,
+    /// The ball light's intensity at the moment.
+    pub ball_light_intensity: f32,
+    /// The fluid map, blended between the two steps' maps.
+    pub fluid_map: Vec<u8>,
+    /// The lift map, blended between the two steps' maps.
+    pub lift_map: Vec<u8>,
+    /// The weather, blended between the two steps; `None` without weather.
+    pub weather: Option<WeatherFrame>,
+    /// The walkers' capsules posed at the moment.
+    pub capsules: Vec<Capsule>,
+}
+
+impl MotionSample {
+    /// The inputs of the sample `sample` of `frame` that sees this moment.
+    pub fn inputs<'a>(&'a self, frame: &FrameInputs<'a>, sample: SampleOffset) -> FrameInputs<'a> {
+        FrameInputs {
+            time_s: self.time_s,
+            camera: self.camera,
+            ball_pos_world: self.ball_pos_world,
+            ball_spin_rad: self.ball_spin_rad,
+            ball_light_intensity: self.ball_light_intensity,
+            fluid_map: &self.fluid_map,
+            lift_map: &self.lift_map,
+            weather: self.weather,
+            capsules: &self.capsules,
+            sample,
+            motion: &[],
+            ..*frame
+        }
+    }
 }
 
 /// A finished frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, tightly packed,

@@ -14,13 +14,14 @@
 //! steps since the snapshot).
 
 use crate::ball::BallEvent;
-use crate::frame::{CameraPose, Capsule, FrameInputs, WeatherFrame};
-use crate::samples::SampleOffset;
+use crate::frame::{CameraPose, Capsule, FrameInputs, MotionSample, WeatherFrame};
+use crate::samples::{SampleOffset, SampleSchedule};
 use crate::scene::Scene;
 use crate::sim::SnapshotError;
 use crate::timeline::Timeline;
 use crate::weather::{Strike, WeatherState};
 use crate::world::World;
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -112,7 +113,88 @@ pub struct Playback {
     lift_map: Vec<u8>,
     /// The walkers' capsules of the latest [`Playback::frame_inputs`].
     capsules: Vec<Capsule>,
+    /// With a shutter: the samples' moments and the recent steps they blend.
+    motion_plan: Option<MotionPlan>,
+    /// What each sample of the latest [`Playback::frame_inputs`] sees; empty without a
+    /// shutter.
+    motion: Vec<MotionSample>,
     cache_writer: Option<CacheWriter>,
+}
+
+/// Motion blur's bookkeeping (`output.shutter` above 0 with more than one sample): each
+/// sample's moment relative to its frame's, and what the renderer needs of each recent step.
+struct MotionPlan {
+    /// Each sample's moment relative to the frame's, in 60 Hz steps, in the schedule's order.
+    offsets_steps: Vec<f64>,
+    /// The recent steps, oldest first, one a step with none missing.
+    history: VecDeque<StepLook>,
+}
+
+impl MotionPlan {
+    /// The plan for `scene`, or `None` when its frames are instants.
+    fn for_scene(scene: &Scene) -> Option<MotionPlan> {
+        let output = &scene.output;
+        if output.shutter <= 0.0 || output.samples < 2 {
+            return None;
+        }
+        let schedule = SampleSchedule::new(output.samples);
+        let offsets_s = schedule.time_offsets_s(output.shutter, output.fps);
+        let per_s = f64::from(crate::timeline::STEPS_PER_SECOND);
+        Some(MotionPlan {
+            offsets_steps: offsets_s.iter().map(|t| t * per_s).collect(),
+            history: VecDeque::new(),
+        })
+    }
+
+    /// Whole steps a frame's samples reach before it.
+    fn steps_behind(&self) -> u64 {
+        let earliest = self.offsets_steps.iter().fold(0.0f64, |a, &b| a.min(b));
+        (-earliest).ceil() as u64
+    }
+
+    /// Whole steps a frame's samples reach after it.
+    fn steps_ahead(&self) -> u64 {
+        let latest = self.offsets_steps.iter().fold(0.0f64, |a, &b| a.max(b));
+        latest.ceil() as u64
+    }
+}
+
+/// What the renderer needs of the world after one step, for the samples that blend it.
+#[derive(Clone)]
+struct StepLook {
+    step: u64,
+    camera: CameraPose,
+    ball_pos_world: [f32; 3],
+    ball_spin_rad: f32,
+    fluid_map: Vec<u8>,
+    lift_map: Vec<u8>,
+    weather: Option<WeatherFrame>,
+}
+
+impl StepLook {
+    /// The look of `world` as it is now.
+    fn of(world: &World) -> StepLook {
+        let step = world.steps();
+        let time_s = step as f64 / f64::from(crate::timeline::STEPS_PER_SECOND);
+        let cells = world.scene().fluid.grid as usize;
+        let mut fluid_map = vec![0; cells * cells * 4];
+        let mut lift_map = vec![0; cells * cells * 4];
+        let offset_range = world.scene().fog.offset_range;
+        world
+            .fluid()
+            .write_maps(&mut fluid_map, &mut lift_map, offset_range);
+        StepLook {
+            step,
+            camera: world.camera_pose(time_s),
+            ball_pos_world: world.ball().pos_world,
+            ball_spin_rad: world.ball().spin_rad,
+            fluid_map,
+            lift_map,
+            weather: world
+                .weather()
+                .and_then(|weather| weather_frame(world.scene(), weather, time_s)),
+        }
+    }
 }
 
 impl Playback {
@@ -133,7 +215,10 @@ impl Playback {
             fps: scene.output.fps,
             frame_count: scene.output.frame_count(),
         };
-        let target_steps = timeline.steps_before(first_frame);
+        // With a shutter the first frame's samples reach back a few steps: start before them,
+        // so a render from the cache sees the steps a full render does.
+        let behind = MotionPlan::for_scene(scene).map_or(0, |plan| plan.steps_behind());
+        let target_steps = timeline.steps_before(first_frame).saturating_sub(behind);
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Self::new(scene), 0)),
@@ -211,8 +296,44 @@ impl Playback {
             fluid_map: vec![0; cells * cells * 4],
             lift_map: vec![0; cells * cells * 4],
             capsules: Vec::new(),
+            motion_plan: MotionPlan::for_scene(scene),
+            motion: Vec::new(),
             cache_writer: None,
         }
+        .with_first_look()
+    }
+
+    /// With motion blur, records the starting step, the first a frame's samples can reach.
+    fn with_first_look(mut self) -> Self {
+        self.record_look();
+        self
+    }
+
+    /// With motion blur, keeps what the renderer needs of the current step, and forgets the
+    /// steps no later frame's samples reach back to.
+    fn record_look(&mut self) {
+        let Some(plan) = self.motion_plan.as_mut() else {
+            return;
+        };
+        plan.history.push_back(StepLook::of(&self.world));
+        let keep = plan.steps_behind() + 1;
+        while plan.history.len() as u64 > keep {
+            plan.history.pop_front();
+        }
+    }
+
+    /// Steps the world once, gathering its events and strike, writing a snapshot if due and
+    /// keeping its look for motion blur.
+    fn step_once(&mut self) {
+        self.events.extend(self.world.step());
+        let steps = self.world.steps();
+        if let Some(strike) = self.world.weather().and_then(|w| w.last_strike)
+            && strike.step == steps
+        {
+            self.strikes.push(strike);
+        }
+        self.write_snapshot_if_due();
+        self.record_look();
     }
 
     /// Writes a snapshot if the cache asks for one at the current step.
@@ -261,14 +382,7 @@ impl Playback {
     ) -> Option<FrameState> {
         let target_steps = self.timeline.steps_before(frame);
         while self.world.steps() < target_steps {
-            self.events.extend(self.world.step());
-            let steps = self.world.steps();
-            if let Some(strike) = self.world.weather().and_then(|w| w.last_strike)
-                && strike.step == steps
-            {
-                self.strikes.push(strike);
-            }
-            self.write_snapshot_if_due();
+            self.step_once();
             if on_step().is_break() {
                 return None;
             }
@@ -305,10 +419,16 @@ impl Playback {
         (self.world.fluid(), &self.fluid_map, &self.lift_map)
     }
 
-    /// The renderer's inputs for `state`, which must be the current state.
+    /// The renderer's inputs for `state`, which must be the current state. With a shutter
+    /// (`output.shutter` above 0 and more than one sample) they carry what each sample sees
+    /// ([`FrameInputs::motion`]).
     pub fn frame_inputs(&mut self, state: &FrameState) -> FrameInputs<'_> {
         let spin_rad = self.world.ball().spin_rad;
-        let weather = weather_frame(self.world.scene(), state);
+        let scene = self.world.scene();
+        let weather = state
+            .weather
+            .as_ref()
+            .and_then(|weather| weather_frame(scene, weather, state.time_s));
         // The walkers are posed at the frame's own time (a pure function of it), so a frame
         // shows the same people at any frame rate.
         self.capsules.clear();
@@ -319,6 +439,7 @@ impl Playback {
         self.world
             .fluid()
             .write_maps(&mut self.fluid_map, &mut self.lift_map, offset_range);
+        self.motion = self.motion_samples(state);
         FrameInputs {
             frame_index: state.frame,
             time_s: state.time_s as f32,
@@ -331,13 +452,110 @@ impl Playback {
             weather,
             capsules: &self.capsules,
             sample: SampleOffset::CENTRE,
+            motion: &self.motion,
         }
     }
 }
 
-/// What the renderer needs of the weather at `state`; `None` without weather.
-fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
-    let (weather, profile) = (state.weather.as_ref()?, scene.weather.as_ref()?);
+impl Playback {
+    /// What each sample of the frame at `state` sees (empty without a shutter): each
+    /// sample's moment between the two steps round it blended, the walkers posed at the moment
+    /// itself. The steps after the frame's come from a copy of the world stepped on, so the
+    /// world itself stays at the frame. A moment before the first step kept (the clip's
+    /// start) takes that step.
+    fn motion_samples(&self, state: &FrameState) -> Vec<MotionSample> {
+        let Some(plan) = self.motion_plan.as_ref() else {
+            return Vec::new();
+        };
+        let mut ahead = self.world.clone();
+        let mut looks: Vec<StepLook> = plan.history.iter().cloned().collect();
+        for _ in 0..plan.steps_ahead() {
+            ahead.step();
+            looks.push(StepLook::of(&ahead));
+        }
+        let scene = self.world.scene();
+        let (Some(first), Some(last)) = (looks.first(), looks.last()) else {
+            return Vec::new();
+        };
+        let (first, last) = (first.step, last.step);
+        let per_s = f64::from(crate::timeline::STEPS_PER_SECOND);
+        plan.offsets_steps
+            .iter()
+            .map(|&offset| {
+                let at = (state.steps as f64 + offset).clamp(first as f64, last as f64);
+                let before = (at.floor() as u64).min(last);
+                let after = (before + 1).min(last);
+                let weight = (at - before as f64) as f32;
+                let look = |step: u64| &looks[(step - first) as usize];
+                let (a, b) = (look(before), look(after));
+                let time_s = state.time_s + offset / per_s;
+                let mut capsules = Vec::new();
+                for walker in self.world.walkers() {
+                    walker.capsules(&walker.pose(time_s), &mut capsules);
+                }
+                MotionSample {
+                    time_s: time_s as f32,
+                    camera: CameraPose {
+                        eye_world: lerp3(a.camera.eye_world, b.camera.eye_world, weight),
+                        target_world: lerp3(a.camera.target_world, b.camera.target_world, weight),
+                        fov_y_deg: lerp(a.camera.fov_y_deg, b.camera.fov_y_deg, weight),
+                    },
+                    ball_pos_world: lerp3(a.ball_pos_world, b.ball_pos_world, weight),
+                    ball_spin_rad: lerp(a.ball_spin_rad, b.ball_spin_rad, weight),
+                    ball_light_intensity: scene.lights.ball.intensity_at(time_s),
+                    fluid_map: blend_bytes(&a.fluid_map, &b.fluid_map, weight),
+                    lift_map: blend_bytes(&a.lift_map, &b.lift_map, weight),
+                    weather: match (a.weather, b.weather) {
+                        (Some(x), Some(y)) => Some(blend_weather(&x, &y, weight)),
+                        (x, _) => x,
+                    },
+                    capsules,
+                }
+            })
+            .collect()
+    }
+}
+
+fn lerp(a: f32, b: f32, weight: f32) -> f32 {
+    a + (b - a) * weight
+}
+
+fn lerp3(a: [f32; 3], b: [f32; 3], weight: f32) -> [f32; 3] {
+    [0, 1, 2].map(|i| lerp(a[i], b[i], weight))
+}
+
+/// Two RGBA8 maps blended texel by texel, rounded to the nearest byte.
+fn blend_bytes(a: &[u8], b: &[u8], weight: f32) -> Vec<u8> {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| lerp(f32::from(x), f32::from(y), weight).round() as u8)
+        .collect()
+}
+
+/// Two steps' weather blended; the later strike where they differ.
+fn blend_weather(a: &WeatherFrame, b: &WeatherFrame, weight: f32) -> WeatherFrame {
+    let pair = |x: [f32; 2], y: [f32; 2]| [lerp(x[0], y[0], weight), lerp(x[1], y[1], weight)];
+    WeatherFrame {
+        fog_density: lerp(a.fog_density, b.fog_density, weight),
+        gloom: lerp(a.gloom, b.gloom, weight),
+        rain: lerp(a.rain, b.rain, weight),
+        wetness: lerp(a.wetness, b.wetness, weight),
+        flash: lerp(a.flash, b.flash, weight),
+        wind_world_per_s: pair(a.wind_world_per_s, b.wind_world_per_s),
+        drift_world: pair(a.drift_world, b.drift_world),
+        noise_drift_world: lerp3(a.noise_drift_world, b.noise_drift_world, weight),
+        fog_light: lerp(a.fog_light, b.fog_light, weight),
+        last_strike: if weight < 0.5 {
+            a.last_strike
+        } else {
+            b.last_strike
+        },
+    }
+}
+
+/// What the renderer needs of `weather` at `time_s`; `None` for a scene without weather.
+fn weather_frame(scene: &Scene, weather: &WeatherState, time_s: f64) -> Option<WeatherFrame> {
+    let profile = scene.weather.as_ref()?;
     let share = f64::from(profile.wind.noise_share);
     // The sheets dim as the storm's ambient replaces the clear one, and light up in a flash.
     let clear_ambient = scene.lights.ambient.intensity;
@@ -358,7 +576,7 @@ fn weather_frame(scene: &Scene, state: &FrameState) -> Option<WeatherFrame> {
         drift_world: weather.drift_world.map(|d| d as f32),
         noise_drift_world: [
             (weather.drift_world[0] * share) as f32,
-            scene.fog.wind[1] * state.time_s as f32,
+            scene.fog.wind[1] * time_s as f32,
             (weather.drift_world[1] * share) as f32,
         ],
         fog_light,

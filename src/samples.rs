@@ -5,15 +5,22 @@
 //! averages the pictures in linear light. Sample `i` of N shifts the camera by a sub-pixel
 //! offset and moves the fog's sampling along each ray by a fraction of a step (the sheets'
 //! heights, the raymarch's start). So geometry edges become coverage and the fog's slab
-//! steps become noise, and both average away as N grows.
+//! steps become noise, and both average away as N grows. With a shutter
+//! (`output.shutter`, `--shutter`) each sample also sees the world at its own moment of the
+//! shutter's interval: motion blur (see `Playback::motion_samples`).
 //!
-//! The offsets follow the R₃ low-discrepancy sequence (Roberts, "The unreasonable
-//! effectiveness of quasirandom sequences", 2018): point `i` is
-//! `frac(0.5 + i · (1/φ, 1/φ², 1/φ³))`, where φ ≈ 1.2207 is the real root of `x⁴ = x + 1`.
-//! Any prefix of it covers the unit cube evenly, so every N is well spread. The sequence is
-//! computed in `f64` from the index alone and rounded to `f32` once: the same offsets on every
-//! run, machine and thread count. Its seed is the fixed 0.5, which makes sample 0 the pixel's
-//! centre at the middle of a step: with one sample the picture is the single-sample one,
+//! Each dimension has a low-discrepancy sequence of its own, all seeded at the fixed 0.5:
+//!
+//! - the sub-pixel offset: the R₂ sequence (Roberts, "The unreasonable effectiveness of
+//!   quasirandom sequences", 2018), `frac(0.5 + i · (1/g, 1/g²))` with g ≈ 1.3247 the plastic
+//!   number, the real root of `x³ = x + 1`; any prefix covers the pixel evenly;
+//! - the fog's phase: the golden-ratio sequence, `frac(0.5 + i/φ)`;
+//! - the moment in the shutter: `frac(0.5 + v(i))`, with `v` the base-2 van der Corput
+//!   sequence, so 2ᵏ samples split the shutter's interval into equal parts.
+//!
+//! Each is computed in `f64` from the index alone and rounded to `f32` once: the same offsets
+//! on every run, machine and thread count. The seed makes sample 0 the pixel's centre at the
+//! middle of a step and of the shutter: with one sample the picture is the single-sample one,
 //! byte for byte.
 //!
 //! Reconstruction is a box filter one pixel wide: every sample weighs 1/N. The offsets span
@@ -23,8 +30,15 @@
 /// The most samples a pixel a scene may ask for (`output.samples`).
 pub const MAX_SAMPLES: u32 = 256;
 
-/// φ for three dimensions: the real root of `x⁴ = x + 1`.
-const PHI_3: f64 = 1.220_744_084_605_759_5;
+/// The plastic number, the real root of `x³ = x + 1`: the R₂ sequence's φ for two dimensions.
+const PLASTIC: f64 = 1.324_717_957_244_746;
+/// The golden ratio: the R₁ sequence's φ.
+const GOLDEN: f64 = 1.618_033_988_749_895;
+
+/// The base-2 van der Corput radical inverse of `i`: its bits mirrored about the point.
+fn van_der_corput(i: u32) -> f64 {
+    f64::from(i.reverse_bits()) / 4_294_967_296.0
+}
 
 /// Where one sample falls: its offset inside the pixel and its phase between the fog's steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,6 +49,9 @@ pub struct SampleOffset {
     /// this fraction of its slab (0.5, the middle, for a single sample), and the raymarch
     /// starts this fraction of a step further along (0.5 adds nothing).
     pub depth_phase: f32,
+    /// When the sample sees the world, as a fraction of the shutter's interval in `[0, 1)`:
+    /// 0.5 is the frame's own moment.
+    pub time_phase: f32,
 }
 
 impl SampleOffset {
@@ -42,6 +59,7 @@ impl SampleOffset {
     pub const CENTRE: SampleOffset = SampleOffset {
         pixel_px: [0.0, 0.0],
         depth_phase: 0.5,
+        time_phase: 0.5,
     };
 
     /// Whether this is [`SampleOffset::CENTRE`], the picture without sub-samples.
@@ -66,17 +84,14 @@ impl SampleSchedule {
     /// The schedule for `count` samples a pixel (at least one: 0 is taken as 1).
     pub fn new(count: u32) -> SampleSchedule {
         let count = count.max(1);
-        let alpha = [
-            1.0 / PHI_3,
-            1.0 / (PHI_3 * PHI_3),
-            1.0 / (PHI_3 * PHI_3 * PHI_3),
-        ];
+        let step = [1.0 / PLASTIC, 1.0 / (PLASTIC * PLASTIC), 1.0 / GOLDEN];
         let offsets = (0..count)
             .map(|i| {
-                let point = alpha.map(|a| (0.5 + f64::from(i) * a).fract());
+                let [x, y, depth] = step.map(|a| (0.5 + f64::from(i) * a).fract());
                 SampleOffset {
-                    pixel_px: [(point[0] - 0.5) as f32, (point[1] - 0.5) as f32],
-                    depth_phase: point[2] as f32,
+                    pixel_px: [(x - 0.5) as f32, (y - 0.5) as f32],
+                    depth_phase: depth as f32,
+                    time_phase: (0.5 + van_der_corput(i)).fract() as f32,
                 }
             })
             .collect();
@@ -102,6 +117,17 @@ impl SampleSchedule {
     pub fn weight(&self) -> f32 {
         1.0 / self.offsets.len() as f32
     }
+
+    /// Each sample's moment relative to the frame's, in seconds, for a shutter open
+    /// `shutter` of a frame interval at `fps`, centred on the frame: `(time_phase − 0.5) ×
+    /// shutter / fps`. All zero for a shutter of 0; sample 0's is always zero.
+    pub fn time_offsets_s(&self, shutter: f32, fps: u32) -> Vec<f64> {
+        let open_s = f64::from(shutter) / f64::from(fps.max(1));
+        self.offsets
+            .iter()
+            .map(|o| (f64::from(o.time_phase) - 0.5) * open_s)
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -121,17 +147,17 @@ mod tests {
     #[test]
     fn the_schedule_is_pinned() {
         let schedule = SampleSchedule::new(4);
-        let bits: Vec<[u32; 3]> = schedule
+        let bits: Vec<[u32; 4]> = schedule
             .offsets()
             .iter()
-            .map(|o| [o.pixel_px[0], o.pixel_px[1], o.depth_phase].map(f32::to_bits))
+            .map(|o| [o.pixel_px[0], o.pixel_px[1], o.depth_phase, o.time_phase].map(f32::to_bits))
             .collect();
-        // [x, y, depth phase] as f32 bits.
-        let expected: [[u32; 3]; 4] = [
-            [0x00000000, 0x00000000, 0x3f000000],
-            [0xbe392ad7, 0xbea86cf9, 0x3d4b92ba],
-            [0xbeb92ad7, 0x3eaf260e, 0x3f197257],
-            [0x3eea3fbd, 0x3c5722a7, 0x3e18ae0c],
+        // [x, y, depth phase, time phase] as f32 bits.
+        let expected: [[u32; 4]; 4] = [
+            [0x00000000, 0x00000000, 0x3f000000, 0x3f000000],
+            [0xbe7b0159, 0xbedc3de5, 0x3df1bbce, 0x00000000],
+            [0xbefb0159, 0x3e0f086d, 0x3f3c6ef3, 0x3f400000],
+            [0x3e877dfa, 0xbe94b9ae, 0x3eb54cda, 0x3e800000],
         ];
         assert_eq!(bits, expected, "{:?}", schedule.offsets());
         // A prefix of a longer schedule is the shorter one.
@@ -148,11 +174,12 @@ mod tests {
                 assert!((-0.5..0.5).contains(&v), "{o:?}");
             }
             assert!((0.0..1.0).contains(&o.depth_phase), "{o:?}");
+            assert!((0.0..1.0).contains(&o.time_phase), "{o:?}");
             let q = usize::from(o.pixel_px[0] >= 0.0) + 2 * usize::from(o.pixel_px[1] >= 0.0);
             quadrants[q] += 1;
             phase_halves[usize::from(o.depth_phase >= 0.5)] += 1;
         }
-        // A low-discrepancy set: each quadrant and each half within a few points of even.
+        // A low-discrepancy set: each quadrant (16 expected) and each half (32) near even.
         for count in quadrants {
             assert!((13..=19).contains(&count), "{quadrants:?}");
         }
@@ -160,5 +187,20 @@ mod tests {
             assert!((29..=35).contains(&count), "{phase_halves:?}");
         }
         assert_eq!(schedule.weight(), 1.0 / 64.0);
+    }
+
+    #[test]
+    fn the_shutter_spreads_the_samples_round_the_frame() {
+        let schedule = SampleSchedule::new(16);
+        assert!(schedule.time_offsets_s(0.0, 30).iter().all(|&t| t == 0.0));
+        let offsets = schedule.time_offsets_s(0.5, 30);
+        assert_eq!(offsets[0], 0.0);
+        let half_open_s = 0.5 / 30.0 / 2.0;
+        assert!(
+            offsets.iter().all(|t| t.abs() <= half_open_s),
+            "{offsets:?}"
+        );
+        let mean = offsets.iter().sum::<f64>() / 16.0;
+        assert!(mean.abs() < 0.1 * half_open_s, "mean {mean}");
     }
 }

@@ -9,13 +9,16 @@ use std::path::Path;
 
 /// A still of the tiny scene's frame 8 at 160×90 with `args` added, as RGBA8.
 fn tiny_still(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
+    tiny_still_at(dir, name, &[&["--frame", "8"][..], args].concat())
+}
+
+/// A still of the tiny scene with `args` (which choose the frame), as RGBA8.
+fn tiny_still_at(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
     let out = dir.join(name);
     let tiny = scene("tiny.ron");
     let base = [
         "still",
         tiny.as_str(),
-        "--frame",
-        "8",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -139,4 +142,221 @@ fn bad_sample_counts_are_refused() {
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("--samples 1"), "{}", stderr(&out));
     assert!(!Path::new("never").exists());
+}
+
+/// The tiny scene seen from a fixed camera while the ball rolls fast to the left, about 0.7
+/// units a frame at 30 frames a second, with no fog and no pillars: only the ball and the
+/// light it throws move.
+const ROLLING: [&str; 16] = [
+    "--set",
+    "camera=Fixed(position: (0.0, 9.0, 11.0), target: (0.0, 0.0, 2.0))",
+    "--set",
+    "ball.script=[Move(at: 0.0, duration: 2.0, direction: (-1.0, 0.0))]",
+    "--set",
+    "ball.accel=120",
+    "--set",
+    "ball.drag=4",
+    "--set",
+    "ball.start=(6.0, 2.0)",
+    "--set",
+    "output.frames=30",
+    "--set",
+    "fog.sigma=0",
+    "--set",
+    "hall.pillars=[]",
+];
+
+/// How orange each pixel column is, summed down the column: the ball and its light on the
+/// floor, against grey-blue stone.
+fn orange_by_column(rgba: &[u8], width: usize) -> Vec<f64> {
+    let mut columns = vec![0.0; width];
+    for (i, p) in rgba.chunks_exact(4).enumerate() {
+        columns[i % width] += f64::from(p[0].saturating_sub(p[2]));
+    }
+    columns
+}
+
+/// The mean and variance of a column profile, in pixels.
+fn moments(profile: &[f64]) -> (f64, f64) {
+    let mass: f64 = profile.iter().sum();
+    assert!(mass > 0.0, "no ball in the picture");
+    let weighted = |f: &dyn Fn(f64) -> f64| {
+        profile
+            .iter()
+            .enumerate()
+            .map(|(x, m)| f(x as f64) * m)
+            .sum::<f64>()
+            / mass
+    };
+    let mean = weighted(&|x| x);
+    (mean, weighted(&|x| (x - mean).powi(2)))
+}
+
+#[test]
+fn the_shutter_smears_the_ball_along_its_path_and_leaves_the_rest() {
+    require_gpu!();
+    let dir = temp_dir("samples-shutter");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let width = 320;
+    let still = |name: &str, extra: &[&str]| {
+        let size = ["--size", "320x180", "--samples", "16"];
+        tiny_still_at(&dir, name, &[&ROLLING[..], &size, extra].concat())
+    };
+    // 30 fps frame 10 is 60 fps frame 20; a shutter open for the whole 30 fps frame spans 60
+    // fps frames 19 to 21.
+    let open = still("open.png", &["--frame", "10", "--shutter", "1"]);
+    let instant = still("instant.png", &["--frame", "10"]);
+    let at_60 = |frame: &str| {
+        let args = [
+            "--set",
+            "output.fps=60",
+            "--set",
+            "output.frames=60",
+            "--frame",
+            frame,
+        ];
+        still(&format!("at_{frame}.png"), &args)
+    };
+    let (opening, closing) = (at_60("19"), at_60("21"));
+    let (start, _) = moments(&orange_by_column(&opening, width));
+    let (end, _) = moments(&orange_by_column(&closing, width));
+    let path_px = (end - start).abs();
+    assert!(
+        path_px > 8.0,
+        "the ball moved {path_px:.1} px: the test shows too little"
+    );
+    // A box blur of length L adds L²/12 to a profile's variance.
+    let (_, var_instant) = moments(&orange_by_column(&instant, width));
+    let (_, var_open) = moments(&orange_by_column(&open, width));
+    let smear_px = (12.0 * (var_open - var_instant).max(0.0)).sqrt();
+    eprintln!(
+        "the ball moved {path_px:.1} px while the shutter was open, smeared {smear_px:.1} px"
+    );
+    assert!(
+        (smear_px - path_px).abs() <= 0.3 * path_px,
+        "smeared {smear_px:.1} px along a path of {path_px:.1} px"
+    );
+    // Away from the ball and its light nothing changes.
+    let moved: Vec<usize> = opening
+        .chunks_exact(4)
+        .zip(closing.chunks_exact(4))
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| i % width)
+        .collect();
+    let (left, right) = (*moved.iter().min().unwrap(), *moved.iter().max().unwrap());
+    for (i, (a, b)) in open
+        .chunks_exact(4)
+        .zip(instant.chunks_exact(4))
+        .enumerate()
+    {
+        let x = i % width;
+        if (x + 2 < left || x > right + 2) && a != b {
+            panic!("pixel ({x}, {}) changed, away from what moves", i / width);
+        }
+    }
+}
+
+#[test]
+fn a_closed_shutter_is_the_instant_and_an_open_one_repeats_its_bytes() {
+    require_gpu!();
+    let dir = temp_dir("samples-shutter-repeat");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let args = |shutter: &'static str| {
+        [
+            &ROLLING[..],
+            &["--frame", "10", "--samples", "4", "--shutter", shutter],
+        ]
+        .concat()
+    };
+    let closed = tiny_still_at(&dir, "closed.png", &args("0"));
+    let plain = tiny_still_at(
+        &dir,
+        "plain.png",
+        &[&ROLLING[..], &["--frame", "10", "--samples", "4"]].concat(),
+    );
+    assert!(closed == plain, "--shutter 0 is not the instant");
+    let first = tiny_still_at(&dir, "first.png", &args("0.5"));
+    let second = tiny_still_at(&dir, "second.png", &args("0.5"));
+    assert!(first == second, "two runs with a shutter differ");
+    assert!(first != plain, "a half-open shutter changed nothing");
+}
+
+#[test]
+fn a_shutter_needs_two_samples() {
+    for args in [
+        &["--shutter", "0.5"][..],
+        &["--shutter", "0.5", "--samples", "1"],
+    ] {
+        let base = ["still", "--frame", "1", "--out", "never.png"];
+        let out = fogbank(&[&base[..], args].concat());
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("--samples 16"), "{}", stderr(&out));
+    }
+    for shutter in ["-0.1", "1.5", "half"] {
+        let out = fogbank(&[
+            "still",
+            "--frame",
+            "1",
+            "--out",
+            "x.png",
+            &format!("--shutter={shutter}"),
+        ]);
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("--shutter"), "{}", stderr(&out));
+    }
+    let set = ["--set", "output.shutter=0.5"];
+    let out = fogbank(&[&["validate", &scene("tiny.ron")][..], &set].concat());
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("output.samples"), "{}", stderr(&out));
+    assert!(!Path::new("never.png").exists());
+}
+
+#[test]
+fn a_shutter_render_from_the_cache_equals_a_full_render() {
+    require_gpu!();
+    let (cache, full, cached) = (
+        temp_dir("samples-cache"),
+        temp_dir("samples-cache-full"),
+        temp_dir("samples-cache-cached"),
+    );
+    let tiny = scene("tiny.ron");
+    let blur = [
+        "--samples",
+        "4",
+        "--shutter",
+        "1",
+        "--frames",
+        "5..7",
+        "--quiet",
+    ];
+    let simulate = [
+        "simulate",
+        tiny.as_str(),
+        "--cache",
+        cache.to_str().unwrap(),
+    ];
+    // Snapshots at steps 10 and 20: frame 5 is step 10, and its first sample reaches back to
+    // step 9, so a render from the cache must start before the snapshot at step 10.
+    let every = ["--cache-every", "5", "--quiet"];
+    fogbank_ok(&[&simulate[..], &ROLLING[..], &every].concat());
+    assert!(cache.join("step_00000010.snap").exists());
+    for (out, cache_args) in [
+        (&full, vec![]),
+        (&cached, vec!["--cache", cache.to_str().unwrap()]),
+    ] {
+        let render = ["render", tiny.as_str(), "--out", out.to_str().unwrap()];
+        fogbank_ok(&[&render[..], &ROLLING[..], &blur, &cache_args].concat());
+    }
+    for frame in 5..7 {
+        let name = format!("frame_{frame:04}.png");
+        let (a, b) = (
+            std::fs::read(full.join(&name)),
+            std::fs::read(cached.join(&name)),
+        );
+        assert!(
+            a.unwrap() == b.unwrap(),
+            "{name}: the cached render differs"
+        );
+    }
 }

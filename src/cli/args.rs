@@ -126,6 +126,22 @@ pub(super) struct GpuArgs {
     /// in linear light. Default: the scene's `output.samples` (1).
     #[arg(long, value_name = "N", value_parser = samples_range())]
     pub(super) samples: Option<u32>,
+    /// The share of each frame's interval the shutter is open, 0 to 1, centred on the frame's
+    /// moment (0.5 is a 180° shutter): the samples spread over it, so what moves is blurred
+    /// along its path. Needs --samples 2 or more. Default: the scene's `output.shutter` (0).
+    #[arg(long, value_name = "S", value_parser = parse_shutter)]
+    pub(super) shutter: Option<f32>,
+}
+
+/// `--shutter`: a share of the frame's interval, 0 to 1.
+fn parse_shutter(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!(
+            "the shutter is the share of a frame's interval it is open, from 0 to 1 (0.5 is a \
+             180° shutter), not `{text}`"
+        )),
+    }
 }
 
 /// The range `--samples` takes: `output.samples`'s.

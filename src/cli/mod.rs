@@ -185,6 +185,7 @@ impl Cli {
                     steps: None,
                     fog_resolution: None,
                     samples: a.samples,
+                    shutter: None,
                 })?,
                 quiet: a.quiet.quiet,
             }),
@@ -273,6 +274,7 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
             FogResolutionArg::Auto => FogResolution::Auto,
         }),
         samples: args.samples,
+        shutter: args.shutter,
     })
 }
 

@@ -23,6 +23,10 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     if let Some(samples) = recorded.samples {
         scene.output.samples = samples;
     }
+    if let Some(shutter) = recorded.shutter {
+        scene.output.shutter = shutter;
+    }
+    super::check_shutter(&scene)?;
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
         frames: recorded.frames,
@@ -45,7 +49,7 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     Ok(report.failed == 0)
 }
 
-/// The size, frames, view and samples a check renders: those given on the command line, and
+/// The size, frames, view, samples and shutter a check renders: those given on the command line, and
 /// for the ones left out, what the folder's golden.json recorded when the references were
 /// blessed (so `fogbank check --golden DIR` re-renders exactly what DIR holds). Blessing, or a
 /// folder without a readable golden.json, leaves them to the scene's defaults (the check
@@ -55,6 +59,7 @@ struct Recorded {
     frames: Option<FrameSet>,
     view: View,
     samples: Option<u32>,
+    shutter: Option<f32>,
 }
 
 impl Recorded {
@@ -84,12 +89,19 @@ impl Recorded {
             }
             recorded.unwrap_or_default()
         });
-        // Samples a pixel: --samples, else what golden.json recorded (when it holds more
-        // than one), else the scene's.
+        // Samples a pixel and the shutter: the flags, else what golden.json recorded (more
+        // than one sample, an open shutter), else the scene's.
         let samples = settings.gpu.samples.or_else(|| {
             let recorded = sidecar.as_ref()?.samples;
             (recorded > 1).then(|| {
                 taken.push(format!("{recorded} samples"));
+                recorded
+            })
+        });
+        let shutter = settings.gpu.shutter.or_else(|| {
+            let recorded = sidecar.as_ref()?.shutter;
+            (recorded > 0.0).then(|| {
+                taken.push(format!("shutter {recorded}"));
                 recorded
             })
         });
@@ -105,6 +117,7 @@ impl Recorded {
             frames,
             view,
             samples,
+            shutter,
         }
     }
 }

@@ -55,10 +55,13 @@ pub struct GpuChoice {
     pub fog_resolution: Option<FogResolution>,
     /// `--samples`: replaces the scene's `output.samples` when given.
     pub samples: Option<u32>,
+    /// `--shutter`: replaces the scene's `output.shutter` when given.
+    pub shutter: Option<f32>,
 }
 
 impl GpuChoice {
-    /// `scene` with this choice's `--fog-resolution` and `--samples` applied, or unchanged.
+    /// `scene` with this choice's `--fog-resolution`, `--samples` and `--shutter` applied,
+    /// or unchanged.
     pub fn apply_to(&self, mut scene: Scene) -> Scene {
         if let Some(resolution) = self.fog_resolution {
             scene.output.fog_resolution = resolution;
@@ -66,8 +69,21 @@ impl GpuChoice {
         if let Some(samples) = self.samples {
             scene.output.samples = samples;
         }
+        if let Some(shutter) = self.shutter {
+            scene.output.shutter = shutter;
+        }
         scene
     }
+}
+
+/// Refuses a shutter with fewer than two samples a pixel, as the flags left the scene.
+pub(crate) fn check_shutter(scene: &Scene) -> Result<(), Error> {
+    let output = &scene.output;
+    if output.shutter > 0.0 && output.samples < 2 {
+        let (shutter, samples) = (output.shutter, output.samples);
+        return Err(RequestError::ShutterWithoutSamples { shutter, samples }.into());
+    }
+    Ok(())
 }
 
 /// `fogbank simulate`.

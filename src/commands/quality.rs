@@ -11,6 +11,7 @@ pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
     let scene = settings
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
+    super::check_shutter(&scene)?;
     let context = settings.gpu.open()?;
     let options = QualityOptions {
         frames: settings.frames.clone(),

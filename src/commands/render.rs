@@ -14,6 +14,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
     let scene = settings
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
+    super::check_shutter(&scene)?;
     let frames = match settings.chunk {
         None => settings.frames.clone(),
         Some(chunk) => {

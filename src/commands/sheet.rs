@@ -10,6 +10,7 @@ pub(super) fn run(settings: &SheetSettings) -> Result<(), Error> {
     let scene = settings
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
+    super::check_shutter(&scene)?;
     let options = SheetOptions {
         frames: settings.frames.clone(),
         columns: settings.columns,

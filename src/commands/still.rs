@@ -9,6 +9,7 @@ pub(super) fn run(settings: &StillSettings) -> Result<(), Error> {
     let scene = settings
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
+    super::check_shutter(&scene)?;
     let context = settings.gpu.open()?;
     // A folder that cannot be made fails before the simulation, not after it.
     pipeline::create_parent(&settings.out_file)?;

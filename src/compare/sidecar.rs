@@ -36,6 +36,10 @@ pub struct GoldenSidecar {
     /// above 1, and 1 when left out.
     #[serde(default = "one_sample", skip_serializing_if = "is_one_sample")]
     pub samples: u32,
+    /// The shutter the references were rendered with (`output.shutter`); written when open,
+    /// and 0 when left out.
+    #[serde(default, skip_serializing_if = "is_closed")]
+    pub shutter: f32,
     /// Tolerance for checks on the same adapter and driver.
     pub tolerance: Tolerance,
 }
@@ -46,6 +50,10 @@ fn one_sample() -> u32 {
 
 fn is_one_sample(samples: &u32) -> bool {
     *samples == 1
+}
+
+fn is_closed(shutter: &f32) -> bool {
+    *shutter == 0.0
 }
 
 impl GoldenSidecar {
@@ -139,6 +147,7 @@ mod tests {
             view: "default".into(),
             frames: vec![0, 30, 90],
             samples: 1,
+            shutter: 0.0,
             tolerance: Tolerance::default(),
         }
     }

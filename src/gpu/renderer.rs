@@ -51,7 +51,7 @@ use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
-use crate::samples::SampleSchedule;
+use crate::samples::{SampleOffset, SampleSchedule};
 use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
@@ -101,7 +101,7 @@ fn record_frame_inputs(
 /// The passes every sample of a frame records, in order, borrowed from the [`Renderer`].
 struct SamplePasses<'a> {
     scene: &'a mut ScenePass,
-    capsules: Option<&'a CapsuleMesh>,
+    capsules: Option<&'a mut CapsuleMesh>,
     reflection: Option<&'a mut ReflectionPass>,
     compositor: Compositor,
     fog: &'a FogPass,
@@ -124,7 +124,7 @@ impl SamplePasses<'_> {
         (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
         config: &RenderConfig,
     ) {
-        self.scene.prepare(queue, inputs, self.capsules);
+        self.scene.prepare(queue, inputs, self.capsules.as_deref());
         self.fog.prepare(queue, inputs);
         if let Some(layer) = self.fog_layer {
             layer.prepare(queue, inputs);
@@ -153,12 +153,13 @@ impl SamplePasses<'_> {
         frame: &FrameBinding,
         timer: &mut Option<PassTimer>,
     ) {
-        self.scene.record(encoder, targets, frame, self.capsules);
+        let capsules = self.capsules.as_deref();
+        self.scene.record(encoder, targets, frame, capsules);
         mark(timer, encoder, "scene");
         let bolt = self.bolt.as_deref();
         let rain = self.rain.as_deref();
         if let Some(reflection) = self.reflection.as_deref() {
-            let drawn = (&*self.scene, self.capsules, self.flame, bolt);
+            let drawn = (&*self.scene, capsules, self.flame, bolt);
             reflection.record(encoder, targets, frame, drawn);
             mark(timer, encoder, "reflection");
         }
@@ -523,22 +524,12 @@ impl Renderer {
         let mut submitting = started;
 
         let size_px = (self.config.width, self.config.height);
-        // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
-        let weather_look = match (&self.weather, &inputs.weather) {
-            (Some(look), Some(weather)) => {
-                self.scene.set_clear_color(look.sky(weather));
-                // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
-                let [r, g, b] = look.ambient(weather);
-                Some(([r, g, b, weather.wetness], look.distance_fog(weather)))
-            }
-            _ => None,
-        };
-        // ---- end weather ----
         let Renderer {
             device,
             queue,
             errors,
             statics,
+            weather: weather_look,
             frame,
             fire_flicker,
             fog_lattice,
@@ -567,17 +558,12 @@ impl Renderer {
         } = self;
 
         scoped(device, errors, "frame rendering", || {
-            // What the frame's samples share: the maps and the people, uploaded once.
-            maps.write(queue, inputs);
-            if let Some(capsules) = capsules.as_mut() {
-                capsules.upload(queue, inputs.capsules);
-            }
-            if let Some((_, fog)) = &weather_look {
-                frame.write_distance_fog(queue, fog);
-            }
+            // With a shutter every sample sees its own moment; without one they share the
+            // frame's maps, people, weather, flicker, noise lattice and shadows, set up once.
+            let moving = !inputs.motion.is_empty();
             let mut passes = SamplePasses {
                 scene,
-                capsules: capsules.as_ref(),
+                capsules: capsules.as_mut(),
                 reflection: reflection.as_mut(),
                 compositor: *compositor,
                 fog,
@@ -591,27 +577,49 @@ impl Renderer {
             };
             // Queues sample `k`'s uniforms and knobs, and records its passes.
             let mut record = |k: usize, inputs: &FrameInputs<'_>, timer: &mut Option<PassTimer>| {
+                let own_moment = k == 0 || moving;
+                // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
+                let weather_now = match (weather_look.as_ref(), &inputs.weather) {
+                    (Some(look), Some(weather)) => {
+                        passes.scene.set_clear_color(look.sky(weather));
+                        // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
+                        let [r, g, b] = look.ambient(weather);
+                        Some(([r, g, b, weather.wetness], look.distance_fog(weather)))
+                    }
+                    _ => None,
+                };
                 let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
-                if let Some((ambient, _)) = &weather_look {
+                if let Some((ambient, fog)) = &weather_now {
                     uniforms.ambient_color = *ambient;
+                    if own_moment {
+                        frame.write_distance_fog(queue, fog);
+                    }
                 }
+                // ---- end weather ----
                 frame.write(queue, &uniforms);
-                if k == 0
-                    && let Some(fog_lattice) = fog_lattice
-                {
-                    fog_lattice.prepare(queue, inputs);
+                if own_moment {
+                    maps.write(queue, inputs);
+                    if let Some(capsules) = passes.capsules.as_deref_mut() {
+                        capsules.upload(queue, inputs.capsules);
+                    }
+                    if let Some(fog_lattice) = fog_lattice {
+                        fog_lattice.prepare(queue, inputs);
+                    }
                 }
-                let fog_now = weather_look.as_ref().map(|(_, fog)| fog);
+                let fog_now = weather_now.as_ref().map(|(_, fog)| fog);
                 passes.prepare(queue, inputs, (&uniforms, fog_now), config);
                 let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("frame"),
                 });
                 if k == 0 {
                     mark(timer, &mut encoder, "start");
+                }
+                if own_moment {
                     // The fires' flicker, the fog's noise lattice and the lamps' shadow maps
-                    // depend on the frame's time alone: every sample reads the first's.
+                    // depend on the moment alone: without a shutter every sample reads the
+                    // first's.
                     let world = (&*fire_flicker, &*fog_lattice);
-                    let shadow = (&mut *shadow, capsules.as_ref());
+                    let shadow = (&mut *shadow, passes.capsules.as_deref());
                     record_frame_inputs(world, shadow, device, &mut encoder, timer);
                 }
                 passes.record(&mut encoder, targets, frame, timer);
@@ -627,23 +635,21 @@ impl Renderer {
             // later ones together (the mark `samples`).
             let offsets = samples.offsets();
             let (last, before_last) = offsets.split_last().unwrap_or((&offsets[0], &[]));
+            // Sample `k`'s inputs: the frame's, or with a shutter those of its own moment.
+            let sample_inputs = |k: usize, sample: SampleOffset| match inputs.motion.get(k) {
+                Some(moment) => moment.inputs(inputs, sample),
+                None => FrameInputs { sample, ..*inputs },
+            };
             for (k, &sample) in before_last.iter().enumerate() {
                 let mut untimed = None;
                 let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
-                let encoder = record(k, &FrameInputs { sample, ..*inputs }, sample_timer);
+                let encoder = record(k, &sample_inputs(k, sample), sample_timer);
                 queue.submit([encoder.finish()]);
             }
             let k = before_last.len();
             let mut untimed = None;
             let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
-            let mut encoder = record(
-                k,
-                &FrameInputs {
-                    sample: *last,
-                    ..*inputs
-                },
-                sample_timer,
-            );
+            let mut encoder = record(k, &sample_inputs(k, *last), sample_timer);
             if let Some(accumulate) = accumulate.as_ref() {
                 accumulate.record_resolve(&mut encoder);
                 // Every sample after the first, and the mean of them all.

@@ -99,6 +99,7 @@ fn inputs<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>), frame_index: u32) -> 
         weather: None,
         capsules: &[],
         sample: crate::samples::SampleOffset::CENTRE,
+        motion: &[],
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::report::{Reporter, Stage};
 use crate::Error;
-use crate::frame::{Capsule, Frame, FrameInputs, View};
+use crate::frame::{Capsule, Frame, FrameInputs, MotionSample, View};
 use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Renderer};
 use crate::output::maps::map_jobs;
 use crate::output::writer::{WriteJob, WriteReport, WriterPool};
@@ -246,6 +246,7 @@ struct OwnedInputs {
     fluid_map: Vec<u8>,
     lift_map: Vec<u8>,
     capsules: Vec<Capsule>,
+    motion: Vec<MotionSample>,
 }
 
 impl OwnedInputs {
@@ -255,11 +256,13 @@ impl OwnedInputs {
                 fluid_map: &[],
                 lift_map: &[],
                 capsules: &[],
+                motion: &[],
                 ..*inputs
             },
             fluid_map: inputs.fluid_map.to_vec(),
             lift_map: inputs.lift_map.to_vec(),
             capsules: inputs.capsules.to_vec(),
+            motion: inputs.motion.to_vec(),
         }
     }
 
@@ -268,6 +271,7 @@ impl OwnedInputs {
             fluid_map: &self.fluid_map,
             lift_map: &self.lift_map,
             capsules: &self.capsules,
+            motion: &self.motion,
             ..self.plain
         }
     }

@@ -30,6 +30,16 @@ pub struct Output {
     /// Default: 1, the single-sample picture. Left out of the serialized scene when 1.
     #[serde(skip_serializing_if = "is_one")]
     pub samples: u32,
+    /// The share of a frame's interval the shutter is open, 0..=1 (`--shutter`), centred on
+    /// the frame's moment: 0.5 is a 180° shutter. The samples spread over it, each seeing the
+    /// world at its own moment: motion blur. Needs `samples` of 2 or more. Default: 0, the
+    /// instant. Left out of the serialized scene when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shutter: f32,
+}
+
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
 }
 
 fn is_one(value: &u32) -> bool {
@@ -89,6 +99,7 @@ impl Default for Output {
             seconds: Some(Self::DEFAULT_SECONDS),
             fog_resolution: FogResolution::Full,
             samples: 1,
+            shutter: 0.0,
         }
     }
 }

@@ -10,6 +10,19 @@ pub(super) fn check_output(c: &mut Checker, scene: &Scene) {
     c.int_range("output.height", o.height, 1..=MAX_SIZE_PX);
     c.int_range("output.fps", o.fps, 1..=1000);
     c.int_range("output.samples", o.samples, 1..=crate::samples::MAX_SAMPLES);
+    c.range("output.shutter", o.shutter, 0.0..=1.0);
+    if o.shutter > 0.0 && o.samples < 2 {
+        c.error(
+            "output.shutter",
+            crate::error::RequestError::ShutterWithoutSamples {
+                shutter: o.shutter,
+                samples: o.samples,
+            }
+            .to_string(),
+            "set output.samples to 2 or more (16 gives a smooth blur), or output.shutter to 0"
+                .into(),
+        );
+    }
     if let Some(frames) = o.frames {
         c.int_range("output.frames", frames, 1..=10_000_000);
     }
