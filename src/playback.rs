@@ -12,6 +12,18 @@
 //! renders any frame range without re-simulating from time 0. The states, and so the pictures,
 //! are bit-identical either way; only the first frame's event list is shorter (it covers the
 //! steps since the snapshot).
+//!
+//! # Motion blur
+//!
+//! With a shutter (`output.shutter` above 0 and two or more samples) each of a frame's samples
+//! sees the world at its own moment of the shutter's interval (`crate::samples`). The world
+//! still steps only at 60 Hz. Playback keeps what the renderer needs of the last few steps
+//! (`StepLook`: camera, ball, spin, the two fluid maps, the weather) and, for the steps after
+//! the frame's, steps a copy of the world, so the world itself never runs ahead of a frame.
+//! A sample between two steps blends their looks (the maps in integer 1/256 steps); what is a
+//! function of the absolute time (the walkers, the ball's light, the flicker, the rain, the
+//! bolt) is taken at the sample's moment itself. A playback from the cache starts early enough
+//! for the first frame's samples to reach back.
 
 use crate::ball::BallEvent;
 use crate::frame::{CameraPose, Capsule, FrameInputs, MotionSample, WeatherFrame};
