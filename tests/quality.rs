@@ -106,3 +106,69 @@ fn bad_sheet_counts_and_stray_steps_are_refused() {
     );
     assert!(!file.exists());
 }
+
+#[test]
+fn quality_with_samples_measures_every_row_and_the_reference_with_them() {
+    require_gpu!();
+    let run = |samples: &str| {
+        let out = fogbank_ok(&[
+            "quality",
+            "tests/scenes/tiny.ron",
+            "--frames",
+            "6",
+            "--size",
+            "64x36",
+            "--sheets",
+            "16,8",
+            "--steps",
+            "64",
+            "--samples",
+            samples,
+            "--json",
+            "--quiet",
+        ]);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let (single, sampled) = (run("1"), run("8"));
+    assert_eq!(single["samples"], 1);
+    assert_eq!(sampled["samples"], 8);
+    let rows = |report: &serde_json::Value| -> Vec<(String, u64, f64)> {
+        report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let compositor = r["compositor"].as_str().unwrap().to_string();
+                let sheets = r["sheets"].as_u64().unwrap();
+                (compositor, sheets, r["mean_error"].as_f64().unwrap())
+            })
+            .collect()
+    };
+    let order = |rows: &[(String, u64, f64)]| -> Vec<(String, u64)> {
+        rows.iter().map(|(c, s, _)| (c.clone(), *s)).collect()
+    };
+    let expected: Vec<(String, u64)> = [
+        ("raster", 8),
+        ("raster", 16),
+        ("compute", 8),
+        ("compute", 16),
+    ]
+    .map(|(c, s)| (c.to_string(), s))
+    .to_vec();
+    let (single_rows, sampled_rows) = (rows(&single), rows(&sampled));
+    assert_eq!(
+        order(&sampled_rows),
+        expected,
+        "rows in order, compositor by compositor"
+    );
+    // With eight sheets the steps between them dominate the error; eight samples, each with
+    // its sheets at another height in their slabs, bring the fog closer to the reference.
+    for i in [0, 2] {
+        let (one, eight) = (single_rows[i].2, sampled_rows[i].2);
+        let compositor = &single_rows[i].0;
+        assert!(
+            eight < 0.75 * one,
+            "{compositor}, 8 sheets: 8 samples {eight} against 1 sample {one}"
+        );
+    }
+}
