@@ -14,6 +14,11 @@ fn tiny_still(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
 
 /// A still of the tiny scene with `args` (which choose the frame), as RGBA8.
 fn tiny_still_at(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
+    tiny_still_with(dir, name, args, &[])
+}
+
+/// [`tiny_still_at`] with extra environment variables.
+fn tiny_still_with(dir: &Path, name: &str, args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
     let out = dir.join(name);
     let tiny = scene("tiny.ron");
     let base = [
@@ -23,7 +28,7 @@ fn tiny_still_at(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
         "--out",
         out.to_str().unwrap(),
     ];
-    fogbank_ok(&[&base[..], args].concat());
+    assert_exit(&fogbank_env(&[&base[..], args].concat(), env), 0);
     image::open(&out).unwrap().to_rgba8().into_raw()
 }
 
@@ -279,21 +284,8 @@ fn a_closed_shutter_is_the_instant_and_an_open_one_repeats_its_bytes() {
     let first = tiny_still_at(&dir, "first.png", &args("0.5"));
     assert!(first != plain, "a half-open shutter changed nothing");
     // Again on one thread: the samples' moments are built in parallel.
-    let out = dir.join("second.png");
-    let tiny = scene("tiny.ron");
-    let base = [
-        "still",
-        tiny.as_str(),
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let one_thread = fogbank_env(
-        &[&base[..], &args("0.5")].concat(),
-        &[("RAYON_NUM_THREADS", "1")],
-    );
-    assert_exit(&one_thread, 0);
-    let second = image::open(&out).unwrap().to_rgba8().into_raw();
+    let one_thread = [("RAYON_NUM_THREADS", "1")];
+    let second = tiny_still_with(&dir, "second.png", &args("0.5"), &one_thread);
     assert!(
         first == second,
         "a shutter on one thread differs from one on every thread"
