@@ -14,6 +14,17 @@
 //! raster pass of its own, or written by the `fog_compute` pass itself) with its copy
 //! (`--layers`), and for scenes with weather the weather layer (`passes/weather_layer.rs`: the
 //! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
+//!
+//! # Samples
+//!
+//! With `output.samples` above 1 the passes from `scene` to `overlay` run once a sample
+//! ([`SamplePasses`]), each sample its own submission so the uniforms and knobs written for it
+//! reach the GPU between the samples' passes. The `accumulate` pass sums each sample's linear
+//! picture; after the last it writes their mean back, and `encode` and the readback go on
+//! from there. Sample `k`'s inputs are the frame's with the sample's offset, or with a
+//! shutter those of its own moment (`FrameInputs::motion`). Without a shutter the maps, the
+//! people, the flicker, the noise lattice and the shadows are set up once, for sample 0.
+//! The first sample's passes are timed one by one; the mark `samples` times the rest.
 
 use std::sync::Arc;
 
