@@ -14,17 +14,7 @@
 //! raster pass of its own, or written by the `fog_compute` pass itself) with its copy
 //! (`--layers`), and for scenes with weather the weather layer (`passes/weather_layer.rs`: the
 //! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
-//!
-//! # Samples
-//!
-//! With `output.samples` above 1 the passes from `scene` to `overlay` run once a sample
-//! ([`SamplePasses`]), each sample its own submission so the uniforms and knobs written for it
-//! reach the GPU between the samples' passes. The `accumulate` pass sums each sample's linear
-//! picture; after the last it writes their mean back, and `encode` and the readback go on
-//! from there. Sample `k`'s inputs are the frame's with the sample's offset, or with a
-//! shutter those of its own moment (`FrameInputs::motion`). Without a shutter the maps, the
-//! people, the flicker, the noise lattice and the shadows are set up once, for sample 0.
-//! The first sample's passes are timed one by one; the mark `samples` times the rest.
+//! With `output.samples` above 1 each sample is a submission of its own (`sample_passes.rs`).
 
 use std::sync::Arc;
 
@@ -66,8 +56,11 @@ use crate::samples::{SampleOffset, SampleSchedule};
 use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
+mod sample_passes;
 #[cfg(test)]
 mod test_hooks;
+
+use sample_passes::{SamplePasses, record_frame_inputs};
 
 /// What every frame of a renderer shares: its size and view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,133 +76,6 @@ pub struct RenderConfig {
     pub compositor: Compositor,
     /// Which pictures come back besides the 8-bit sRGB frame (default: none).
     pub readback: Readback,
-}
-
-/// Records what every world pass reads and marks the end of each: the `fire_flicker` pass
-/// (scenes with fires), the `fog_lattice` pass (fogs whose lattice fits), and the `shadow`
-/// pass (scenes with shadowing lamps) with the people's capsules among the casters.
-fn record_frame_inputs(
-    (fire_flicker, fog_lattice): (&Option<FireFlickerPass>, &Option<FogLatticePass>),
-    (shadow, capsules): (&mut Option<ShadowPass>, Option<&CapsuleMesh>),
-    device: &wgpu::Device,
-    encoder: &mut wgpu::CommandEncoder,
-    timer: &mut Option<PassTimer>,
-) {
-    if let Some(fire_flicker) = fire_flicker {
-        fire_flicker.record(encoder);
-        mark(timer, encoder, "fire_flicker");
-    }
-    if let Some(fog_lattice) = fog_lattice {
-        fog_lattice.record(encoder);
-        mark(timer, encoder, "fog_lattice");
-    }
-    if let Some(shadow) = shadow.as_mut() {
-        shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
-        mark(timer, encoder, "shadow");
-    }
-}
-
-/// The passes every sample of a frame records, in order, borrowed from the [`Renderer`].
-struct SamplePasses<'a> {
-    scene: &'a mut ScenePass,
-    capsules: Option<&'a mut CapsuleMesh>,
-    reflection: Option<&'a mut ReflectionPass>,
-    compositor: Compositor,
-    fog: &'a FogPass,
-    fog_compute: Option<&'a FogComputePass>,
-    fog_layer: Option<&'a FogLayer>,
-    flame: &'a FlamePass,
-    bolt: Option<&'a mut BoltPass>,
-    rain: Option<&'a mut RainPass>,
-    weather_layer: Option<&'a WeatherLayer>,
-    overlay: &'a OverlayPass,
-}
-
-impl SamplePasses<'_> {
-    /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
-    /// for the reflection the mirror of `uniforms` and the frame's distance fog.
-    fn prepare(
-        &mut self,
-        queue: &wgpu::Queue,
-        inputs: &FrameInputs<'_>,
-        (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
-        config: &RenderConfig,
-    ) {
-        self.scene.prepare(queue, inputs, self.capsules.as_deref());
-        self.fog.prepare(queue, inputs);
-        if let Some(layer) = self.fog_layer {
-            layer.prepare(queue, inputs);
-        }
-        if let Some(fog_compute) = self.fog_compute {
-            fog_compute.prepare(queue, inputs);
-        }
-        self.flame.prepare(queue, inputs);
-        if let Some(bolt) = self.bolt.as_deref_mut() {
-            bolt.prepare(queue, inputs, config.width, config.height);
-        }
-        if let Some(rain) = self.rain.as_deref_mut() {
-            rain.prepare(queue, inputs);
-        }
-        if let Some(reflection) = self.reflection.as_deref_mut() {
-            reflection.prepare(queue, uniforms, distance_fog);
-        }
-    }
-
-    /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
-    /// each on `timer`.
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
-        timer: &mut Option<PassTimer>,
-    ) {
-        let capsules = self.capsules.as_deref();
-        self.scene.record(encoder, targets, frame, capsules);
-        mark(timer, encoder, "scene");
-        let bolt = self.bolt.as_deref();
-        let rain = self.rain.as_deref();
-        if let Some(reflection) = self.reflection.as_deref() {
-            let drawn = (&*self.scene, capsules, self.flame, bolt);
-            reflection.record(encoder, targets, frame, drawn);
-            mark(timer, encoder, "reflection");
-        }
-        match self.fog_compute {
-            Some(fog_compute) => {
-                fog_compute.record(encoder, targets, frame);
-                // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
-                let pass = match self.compositor {
-                    Compositor::Raymarch { .. } => "raymarch",
-                    _ => "fog_compute",
-                };
-                mark(timer, encoder, pass);
-            }
-            None => {
-                self.fog.record(encoder, targets, frame);
-                mark(timer, encoder, "fog");
-            }
-        }
-        if let Some(layer) = self.fog_layer {
-            layer.record(encoder, frame);
-            mark(timer, encoder, "fog_layer");
-        }
-        self.flame.record(encoder, targets, frame);
-        mark(timer, encoder, "flame");
-        if let Some(bolt) = bolt {
-            bolt.record(encoder, targets, frame);
-            mark(timer, encoder, "bolt");
-        }
-        if let Some(rain) = rain {
-            rain.record(encoder, targets, frame);
-            mark(timer, encoder, "rain");
-        }
-        if let Some(layer) = self.weather_layer {
-            layer.record(encoder, targets, frame, (bolt, rain));
-            mark(timer, encoder, "weather_layer");
-        }
-        self.overlay.record(encoder, targets, frame);
-        mark(timer, encoder, "overlay");
-    }
 }
 
 /// Renders frames of one scene at one size and view.
@@ -421,15 +287,10 @@ impl Renderer {
             None => None,
         };
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
-        let accumulate = match sampled {
-            true => {
-                let count = samples.len() as u32;
-                Some(AccumulatePass::new(
-                    &device, &errors, &targets, size_px, count,
-                )?)
-            }
-            false => None,
-        };
+        let count = samples.len() as u32;
+        let accumulate = sampled
+            .then(|| AccumulatePass::new(&device, &errors, &targets, size_px, count))
+            .transpose()?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let slots = ring_slots(
             (config.width, config.height),

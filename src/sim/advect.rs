@@ -1,23 +1,16 @@
-//! The row kernels of the semi-Lagrangian advections (the air by itself, the shock wave by
-//! itself, the fog by both): each cell of a row is traced back along a velocity, placed between
-//! four cells once ([`Trace`]), and every field carried by that velocity is read there together:
-//! on the baseline CPU from a packed copy ([`Packed`], one `[f32; N]` per cell), with AVX2 from
-//! the fields themselves, eight neighbouring cells at a time without a gather where their
-//! backtraces stay within a cell (`near`, nearly every cell in practice).
+//! The row kernels of the semi-Lagrangian advections (the air, the shock wave, and the fog by
+//! both): each cell of a row is traced back along a velocity, placed between four cells once
+//! ([`Trace`]), and every field that velocity carries is read there together: from a packed
+//! copy ([`Packed`]) on the baseline CPU, and with AVX2 from the fields themselves, eight cells
+//! at a time without a gather where their backtraces stay within a cell (`near`).
 //!
-//! The kernels are written once, as plain loops over equal-length slices that the compiler
-//! vectorises, and compiled twice: for the baseline CPU and, where the CPU has AVX2 (detected at
-//! run time, [`Lanes::detect`]), eight lanes wide; where it has AVX-512 too, the gather-free
-//! read takes sixteen cells at a time. Every form runs the same operations in the same order
-//! on each cell, with no fused multiply-add, so they give the same bits (a test compares
-//! them), and the same bits as [`super::grid::Bilinear`] reading one field at a time.
-//!
-//! [`PairCarry`] carries two fields by their own velocity (the air, the shock wave) and
-//! [`FogCarry`] the fog's four by the sum of both. A run of [`RUN`] cells is traced back and
-//! placed at once. On the baseline CPU the packed fields are read with no bounds checks, a
-//! cell's two or four fields blended in one SSE vector. What finishes a carried row (the air's
-//! decay and walls, the shock's fade) is a [`FinishRow`] type inlined into the row kernel, so it
-//! runs as wide as the carry.
+//! The kernels are plain loops compiled for the baseline CPU and, where the CPU has them
+//! ([`Lanes::detect`]), AVX2 (eight lanes) and AVX-512 (the gather-free read, sixteen). Every
+//! form runs the same operations in the same order, with no fused multiply-add, so all give the
+//! bits of [`super::grid::Bilinear`] (a test compares them). [`PairCarry`] carries the air or
+//! the shock wave, [`FogCarry`] the fog's four fields by their sum, [`RUN`] cells at a time;
+//! what finishes a carried row (the air's decay and walls, the shock's fade) is a [`FinishRow`]
+//! inlined into the row kernel, so it runs as wide as the carry.
 
 use super::grid::{hold, place_axis};
 use super::lanes::Lanes;

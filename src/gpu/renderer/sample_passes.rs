@@ -1,0 +1,161 @@
+//! The passes of one sample of a frame, prepared and recorded together ([`SamplePasses`]),
+//! and what a frame's passes read before them ([`record_frame_inputs`]): the renderer runs
+//! these once a sample.
+//!
+//! With `output.samples` above 1 the passes from `scene` to `overlay` run once a sample
+//! ([`SamplePasses`]), each sample its own submission so the uniforms and knobs written for it
+//! reach the GPU between the samples' passes. The `accumulate` pass sums each sample's linear
+//! picture; after the last it writes their mean back, and `encode` and the readback go on
+//! from there. Sample `k`'s inputs are the frame's with the sample's offset, or with a
+//! shutter those of its own moment (`FrameInputs::motion`). Without a shutter the maps, the
+//! people, the flicker, the noise lattice and the shadows are set up once, for sample 0.
+//! The first sample's passes are timed one by one; the mark `samples` times the rest.
+
+use crate::frame::FrameInputs;
+use crate::gpu::capsule_geometry::CapsuleMesh;
+use crate::gpu::common::{FrameBinding, FrameUniforms};
+use crate::gpu::distance_fog::DistanceFogParams;
+use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::fire_flicker::FireFlickerPass;
+use crate::gpu::passes::flame::FlamePass;
+use crate::gpu::passes::fog::FogPass;
+use crate::gpu::passes::fog_compute::{Compositor, FogComputePass};
+use crate::gpu::passes::fog_lattice::FogLatticePass;
+use crate::gpu::passes::fog_layer::FogLayer;
+use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::passes::rain::RainPass;
+use crate::gpu::passes::reflection::ReflectionPass;
+use crate::gpu::passes::scene::ScenePass;
+use crate::gpu::passes::shadow::ShadowPass;
+use crate::gpu::passes::weather_layer::WeatherLayer;
+use crate::gpu::targets::Targets;
+use crate::gpu::timing::{PassTimer, mark};
+
+use super::RenderConfig;
+
+/// Records what every world pass reads and marks the end of each: the `fire_flicker` pass
+/// (scenes with fires), the `fog_lattice` pass (fogs whose lattice fits), and the `shadow`
+/// pass (scenes with shadowing lamps) with the people's capsules among the casters.
+pub(super) fn record_frame_inputs(
+    (fire_flicker, fog_lattice): (&Option<FireFlickerPass>, &Option<FogLatticePass>),
+    (shadow, capsules): (&mut Option<ShadowPass>, Option<&CapsuleMesh>),
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    timer: &mut Option<PassTimer>,
+) {
+    if let Some(fire_flicker) = fire_flicker {
+        fire_flicker.record(encoder);
+        mark(timer, encoder, "fire_flicker");
+    }
+    if let Some(fog_lattice) = fog_lattice {
+        fog_lattice.record(encoder);
+        mark(timer, encoder, "fog_lattice");
+    }
+    if let Some(shadow) = shadow.as_mut() {
+        shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
+        mark(timer, encoder, "shadow");
+    }
+}
+
+/// The passes every sample of a frame records, in order, borrowed from the `Renderer`.
+pub(super) struct SamplePasses<'a> {
+    pub(super) scene: &'a mut ScenePass,
+    pub(super) capsules: Option<&'a mut CapsuleMesh>,
+    pub(super) reflection: Option<&'a mut ReflectionPass>,
+    pub(super) compositor: Compositor,
+    pub(super) fog: &'a FogPass,
+    pub(super) fog_compute: Option<&'a FogComputePass>,
+    pub(super) fog_layer: Option<&'a FogLayer>,
+    pub(super) flame: &'a FlamePass,
+    pub(super) bolt: Option<&'a mut BoltPass>,
+    pub(super) rain: Option<&'a mut RainPass>,
+    pub(super) weather_layer: Option<&'a WeatherLayer>,
+    pub(super) overlay: &'a OverlayPass,
+}
+
+impl SamplePasses<'_> {
+    /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
+    /// for the reflection the mirror of `uniforms` and the frame's distance fog.
+    pub(super) fn prepare(
+        &mut self,
+        queue: &wgpu::Queue,
+        inputs: &FrameInputs<'_>,
+        (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
+        config: &RenderConfig,
+    ) {
+        self.scene.prepare(queue, inputs, self.capsules.as_deref());
+        self.fog.prepare(queue, inputs);
+        if let Some(layer) = self.fog_layer {
+            layer.prepare(queue, inputs);
+        }
+        if let Some(fog_compute) = self.fog_compute {
+            fog_compute.prepare(queue, inputs);
+        }
+        self.flame.prepare(queue, inputs);
+        if let Some(bolt) = self.bolt.as_deref_mut() {
+            bolt.prepare(queue, inputs, config.width, config.height);
+        }
+        if let Some(rain) = self.rain.as_deref_mut() {
+            rain.prepare(queue, inputs);
+        }
+        if let Some(reflection) = self.reflection.as_deref_mut() {
+            reflection.prepare(queue, uniforms, distance_fog);
+        }
+    }
+
+    /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
+    /// each on `timer`.
+    pub(super) fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        timer: &mut Option<PassTimer>,
+    ) {
+        let capsules = self.capsules.as_deref();
+        self.scene.record(encoder, targets, frame, capsules);
+        mark(timer, encoder, "scene");
+        let bolt = self.bolt.as_deref();
+        let rain = self.rain.as_deref();
+        if let Some(reflection) = self.reflection.as_deref() {
+            let drawn = (&*self.scene, capsules, self.flame, bolt);
+            reflection.record(encoder, targets, frame, drawn);
+            mark(timer, encoder, "reflection");
+        }
+        match self.fog_compute {
+            Some(fog_compute) => {
+                fog_compute.record(encoder, targets, frame);
+                // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
+                let pass = match self.compositor {
+                    Compositor::Raymarch { .. } => "raymarch",
+                    _ => "fog_compute",
+                };
+                mark(timer, encoder, pass);
+            }
+            None => {
+                self.fog.record(encoder, targets, frame);
+                mark(timer, encoder, "fog");
+            }
+        }
+        if let Some(layer) = self.fog_layer {
+            layer.record(encoder, frame);
+            mark(timer, encoder, "fog_layer");
+        }
+        self.flame.record(encoder, targets, frame);
+        mark(timer, encoder, "flame");
+        if let Some(bolt) = bolt {
+            bolt.record(encoder, targets, frame);
+            mark(timer, encoder, "bolt");
+        }
+        if let Some(rain) = rain {
+            rain.record(encoder, targets, frame);
+            mark(timer, encoder, "rain");
+        }
+        if let Some(layer) = self.weather_layer {
+            layer.record(encoder, targets, frame, (bolt, rain));
+            mark(timer, encoder, "weather_layer");
+        }
+        self.overlay.record(encoder, targets, frame);
+        mark(timer, encoder, "overlay");
+    }
+}
