@@ -50,3 +50,38 @@ fn cs_resolve(@builtin(global_invocation_id) id: vec3<u32>) {
     let pixel = vec2<i32>(id.xy);
     textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0) * SAMPLE_WEIGHT);
 }
+
+// ---- the anti-aliased default (src/samples.rs, `Sampling::Edges`) ----
+// The samples after the first are drawn on the pixels at an edge alone (edges.wgsl). They add
+// only there; every other pixel's sum stays sample 0 and is resolved with weight 1, so it keeps
+// sample 0's value exactly.
+@group(0) @binding(5) var edge_mask: texture_2d<u32>;
+
+fn at_edge(pixel: vec2<i32>) -> bool {
+    return textureLoad(edge_mask, pixel, 0).x != 0u;
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_add_edge_sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(sum_after);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    var sum = textureLoad(sum_before, pixel, 0);
+    if at_edge(pixel) {
+        sum += textureLoad(picture, pixel, 0);
+    }
+    textureStore(sum_after, pixel, sum);
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_resolve_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(resolved);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    let weight = select(1.0, SAMPLE_WEIGHT, at_edge(pixel));
+    textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0) * weight);
+}

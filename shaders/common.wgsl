@@ -21,13 +21,23 @@ struct FrameUniforms {
     ball_light_color: vec4<f32>,
     // rgb: ambient colour times intensity; w: how wet the ground is, 0..1 (0 without weather).
     ambient_color: vec4<f32>,
-    // xyz: unit vector the directional light travels along (world); w: unused.
+    // xyz: unit vector the directional light travels along (world); w: 1 while a later sample
+    // of the anti-aliased default draws the pixels at an edge alone (`outside_edges`), else 0.
     sun_dir_world: vec4<f32>,
     // rgb: directional colour times intensity; w: unused.
     sun_color: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
+
+// 1 where a pixel of the frame's first sample is at an edge (edges.wgsl, src/gpu/passes/edges.rs).
+@group(0) @binding(7) var edge_mask: texture_2d<u32>;
+
+// Whether a compute pass skips `pixel`: this sample draws the edges alone and the pixel is not
+// at one. Always false for the first sample and without edge samples.
+fn outside_edges(pixel: vec2<u32>) -> bool {
+    return frame.sun_dir_world.w > 0.5 && textureLoad(edge_mask, vec2<i32>(pixel), 0).x == 0u;
+}
 
 // ---- The distance fog -------------------------------------------------------------------
 //

@@ -142,6 +142,8 @@ fn cs_scene_setup(@builtin(global_invocation_id) id: vec3<u32>) {
 // The tile's triangles of the current batch.
 var<workgroup> tile_triangles: array<u32, TILE_PIXELS>;
 var<workgroup> tile_triangle_count: atomic<u32>;
+// How many of the tile's pixels this sample draws (all but those `outside_edges` skips).
+var<workgroup> tile_drawn_pixels: u32;
 
 // The nearest hit so far along one pixel's ray.
 struct Hit {
@@ -231,7 +233,21 @@ fn cs_scene_raster(
     let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
     let ray_world = tile_pixel_ray_world(pixel);
     var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
-    let count = raster.size.z;
+    // A later sample of the anti-aliased default draws the pixels at an edge alone: a tile
+    // with none of them gathers no triangles (common.wgsl, `outside_edges`).
+    let drawn = all(id.xy < raster.size.xy) && !outside_edges(id.xy);
+    if local == 0u {
+        atomicStore(&tile_triangle_count, 0u);
+    }
+    workgroupBarrier();
+    if drawn {
+        atomicAdd(&tile_triangle_count, 1u);
+    }
+    workgroupBarrier();
+    if local == 0u {
+        tile_drawn_pixels = atomicLoad(&tile_triangle_count);
+    }
+    let count = select(0u, raster.size.z, workgroupUniformLoad(&tile_drawn_pixels) > 0u);
     // Every invocation runs every batch (the barriers need the whole workgroup), also those
     // whose pixel overhangs the picture.
     for (var batch = 0u; batch < count; batch += TILE_PIXELS) {
@@ -253,7 +269,7 @@ fn cs_scene_raster(
         }
         workgroupBarrier();
     }
-    if any(id.xy >= raster.size.xy) {
+    if !drawn {
         return;
     }
     if hit.triangle == NO_TRIANGLE {

@@ -210,10 +210,22 @@ pub enum RequestError {
         /// Samples a pixel asked for.
         samples: u32,
     },
+    /// More samples at the edges and on every pixel, both.
+    #[error(
+        "{samples} samples on every pixel and {edge_samples} at the edges: choose one, \
+         --samples for every pixel or --edge-samples for the edges alone"
+    )]
+    EdgeSamplesWithSamples {
+        /// Samples a pixel asked for.
+        samples: u32,
+        /// Samples a pixel at an edge asked for.
+        edge_samples: u32,
+    },
     /// `--layers` with more than one sample a pixel.
     #[error(
         "--layers writes the fog and the weather as single-sample layers and `output.samples` \
-         (or --samples) is {samples}: render the layers with --samples 1"
+         or `output.edge_samples` (--samples, --edge-samples) is {samples}: render the layers \
+         with --samples 1 and no --edge-samples"
     )]
     LayersWithSamples {
         /// Samples a pixel asked for.

@@ -26,9 +26,54 @@
 //! Reconstruction is a box filter one pixel wide: every sample weighs 1/N. The offsets span
 //! `[-0.5, 0.5)` of a pixel on each axis, so the average is the pixel's mean over its own
 //! square.
+//!
+//! With `output.edge_samples: N` (`--edge-samples N`, [`Sampling::Edges`]) sample 0 is drawn
+//! over the whole picture. A pixel whose colour stands out from a neighbour's (a silhouette, a
+//! streak of rain, a flame's rim) is marked, and only the marked pixels draw samples 1 to N − 1
+//! of the same schedule. A marked pixel is the mean of all N; every other pixel is sample 0,
+//! byte for byte. So edges get samples and flat fog costs little (`gpu/passes/edges.rs`).
 
 /// The most samples a pixel a scene may ask for (`output.samples`).
 pub const MAX_SAMPLES: u32 = 256;
+
+/// How each frame is sampled (`output.samples`, `output.edge_samples`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampling {
+    /// N samples on every pixel (`--samples N`; 1 is the single-sample picture).
+    Every(u32),
+    /// One sample a pixel, and N on the pixels at an edge of the first (`--edge-samples N`).
+    Edges(u32),
+}
+
+impl Sampling {
+    /// The sampling of `samples` a pixel and `edge_samples` at an edge: more than one at the
+    /// edges is [`Sampling::Edges`] (scene validation refuses it with more than one sample
+    /// everywhere).
+    pub fn new(samples: u32, edge_samples: u32) -> Sampling {
+        match edge_samples {
+            0 | 1 => Sampling::Every(samples),
+            count => Sampling::Edges(count),
+        }
+    }
+
+    /// The schedule the renderer draws: N samples, of which the edges draw all.
+    pub fn schedule(self) -> SampleSchedule {
+        SampleSchedule::new(self.max_samples())
+    }
+
+    /// Whether a shutter can spread the samples over its interval: every pixel has at least
+    /// two.
+    pub fn spreads_over_shutter(self) -> bool {
+        matches!(self, Sampling::Every(count) if count >= 2)
+    }
+
+    /// The most samples any pixel gets.
+    pub fn max_samples(self) -> u32 {
+        match self {
+            Sampling::Every(count) | Sampling::Edges(count) => count.max(1),
+        }
+    }
+}
 
 /// The plastic number, the real root of `x³ = x + 1`: the R₂ sequence's φ for two dimensions.
 const PLASTIC: f64 = 1.324_717_957_244_746;

@@ -149,6 +149,98 @@ fn bad_sample_counts_are_refused() {
     assert!(!Path::new("never").exists());
 }
 
+#[test]
+fn edge_samples_converge_at_edges_and_keep_every_other_pixel() {
+    require_gpu!();
+    let dir = temp_dir("edge-samples");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let one = tiny_still(&dir, "one.png", &["--samples", "1"]);
+    let edges = tiny_still(&dir, "edges.png", &["--edge-samples", "8"]);
+    let reference = tiny_still(&dir, "reference.png", &["--samples", "64"]);
+    let single_error = edge_error(&one, &one, &reference);
+    let edges_error = edge_error(&edges, &one, &reference);
+    eprintln!("edge error against 64 samples: one {single_error:.2}, edges {edges_error:.2}");
+    assert!(
+        edges_error <= single_error / 3.0,
+        "8 samples at edges: edge error {edges_error:.2} levels against {single_error:.2} with one"
+    );
+    // Away from the edges the picture is the single sample's, byte for byte.
+    let pixels = one.len() / 4;
+    let kept = one
+        .chunks_exact(4)
+        .zip(edges.chunks_exact(4))
+        .filter(|(a, b)| a == b)
+        .count();
+    assert!(
+        kept * 10 >= pixels * 7 && kept < pixels,
+        "{kept} of {pixels} pixels kept"
+    );
+    // And every run gives the same bytes, in every compositor.
+    for compositor in ["raster", "compute", "raymarch"] {
+        let args = ["--edge-samples", "8", "--compositor", compositor];
+        let first = tiny_still(&dir, &format!("{compositor}-a.png"), &args);
+        let second = tiny_still(&dir, &format!("{compositor}-b.png"), &args);
+        assert!(first == second, "{compositor}: two runs differ");
+    }
+}
+
+#[test]
+fn a_golden_check_records_its_edge_samples_and_takes_them_back() {
+    require_gpu!();
+    let golden = temp_dir("edge-samples-golden");
+    let tiny = scene("tiny.ron");
+    let dir = golden.to_str().unwrap();
+    let base = ["check", tiny.as_str(), "--golden", dir, "--frames", "8"];
+    fogbank_ok(&[&base[..], &["--edge-samples", "4", "--bless", "--quiet"]].concat());
+    let sidecar = std::fs::read_to_string(golden.join("golden.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&sidecar).unwrap();
+    assert_eq!(json["edge_samples"], 4, "{sidecar}");
+    let exact = ["--max-diff", "0", "--pixel-budget", "0"];
+    let checked = fogbank(&[&["check", tiny.as_str(), "--golden", dir][..], &exact].concat());
+    assert_exit(&checked, 0);
+    let said = stderr(&checked);
+    assert!(said.contains("4 samples at edges"), "{said}");
+    // One sample at the edges too: the edges move, and an exact check fails.
+    let single = [&base[..], &["--edge-samples", "1"], &exact].concat();
+    assert_exit(&fogbank(&single), 3);
+}
+
+#[test]
+fn edge_samples_go_with_one_sample_and_no_shutter() {
+    let tiny = scene("tiny.ron");
+    let still = ["still", tiny.as_str(), "--frame", "1", "--out", "never.png"];
+    let both = fogbank(&[&still[..], &["--samples", "4", "--edge-samples", "8"]].concat());
+    assert_exit(&both, 2);
+    let both_set = [
+        &still[..],
+        &["--set", "output.samples=4", "--edge-samples", "8"],
+    ]
+    .concat();
+    let out = fogbank(&both_set);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("choose one"), "{}", stderr(&out));
+    let in_scene = [
+        &still[..],
+        &[
+            "--set",
+            "output.samples=4",
+            "--set",
+            "output.edge_samples=8",
+        ],
+    ];
+    let out = fogbank(&in_scene.concat());
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("output.edge_samples"),
+        "{}",
+        stderr(&out)
+    );
+    let blurred = fogbank(&[&still[..], &["--edge-samples", "8", "--shutter", "0.5"]].concat());
+    assert_exit(&blurred, 2);
+    assert!(stderr(&blurred).contains("shutter"), "{}", stderr(&blurred));
+    assert!(!Path::new("never.png").exists());
+}
+
 /// The tiny scene seen from a fixed camera while the ball rolls fast to the left, about 0.7
 /// units a frame at 30 frames a second, with no fog and no pillars: only the ball and the
 /// light it throws move.

@@ -186,6 +186,7 @@ impl Cli {
                     fog_resolution: None,
                     samples: a.samples,
                     shutter: None,
+                    edge_samples: None,
                 })?,
                 quiet: a.quiet.quiet,
             }),
@@ -275,6 +276,7 @@ fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {
         }),
         samples: args.samples,
         shutter: args.shutter,
+        edge_samples: args.edge_samples,
     })
 }
 

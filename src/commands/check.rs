@@ -26,6 +26,9 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     if let Some(shutter) = recorded.shutter {
         scene.output.shutter = shutter;
     }
+    if let Some(edge_samples) = recorded.edge_samples {
+        scene.output.edge_samples = edge_samples;
+    }
     super::check_shutter(&scene)?;
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
@@ -49,7 +52,7 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     Ok(report.failed == 0)
 }
 
-/// The size, frames, view, samples and shutter a check renders: those given on the command line, and
+/// The size, frames, view, samples (everywhere and at edges) and shutter a check renders: those given on the command line, and
 /// for the ones left out, what the folder's golden.json recorded when the references were
 /// blessed (so `fogbank check --golden DIR` re-renders exactly what DIR holds). Blessing, or a
 /// folder without a readable golden.json, leaves them to the scene's defaults (the check
@@ -60,6 +63,7 @@ struct Recorded {
     view: View,
     samples: Option<u32>,
     shutter: Option<f32>,
+    edge_samples: Option<u32>,
 }
 
 impl Recorded {
@@ -98,6 +102,13 @@ impl Recorded {
                 recorded
             })
         });
+        let edge_samples = settings.gpu.edge_samples.or_else(|| {
+            let recorded = sidecar.as_ref()?.edge_samples;
+            (recorded > 1).then(|| {
+                taken.push(format!("{recorded} samples at edges"));
+                recorded
+            })
+        });
         let shutter = settings.gpu.shutter.or_else(|| {
             let recorded = sidecar.as_ref()?.shutter;
             (recorded > 0.0).then(|| {
@@ -118,6 +129,7 @@ impl Recorded {
             view,
             samples,
             shutter,
+            edge_samples,
         }
     }
 }

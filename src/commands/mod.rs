@@ -57,6 +57,8 @@ pub struct GpuChoice {
     pub samples: Option<u32>,
     /// `--shutter`: replaces the scene's `output.shutter` when given.
     pub shutter: Option<f32>,
+    /// `--edge-samples`: replaces the scene's `output.edge_samples` when given.
+    pub edge_samples: Option<u32>,
 }
 
 impl GpuChoice {
@@ -72,13 +74,25 @@ impl GpuChoice {
         if let Some(shutter) = self.shutter {
             scene.output.shutter = shutter;
         }
+        if let Some(edge_samples) = self.edge_samples {
+            scene.output.edge_samples = edge_samples;
+        }
         scene
     }
 }
 
-/// Refuses a shutter with fewer than two samples a pixel, as the flags left the scene.
+/// Refuses a shutter with fewer than two samples a pixel, and more samples both at the edges
+/// and on every pixel, as the flags left the scene.
 pub(crate) fn check_shutter(scene: &Scene) -> Result<(), Error> {
     let output = &scene.output;
+    if output.edge_samples > 1 && output.samples > 1 {
+        let (samples, edge_samples) = (output.samples, output.edge_samples);
+        return Err(RequestError::EdgeSamplesWithSamples {
+            samples,
+            edge_samples,
+        }
+        .into());
+    }
     if output.shutter > 0.0 && output.samples < 2 {
         let (shutter, samples) = (output.shutter, output.samples);
         return Err(RequestError::ShutterWithoutSamples { shutter, samples }.into());

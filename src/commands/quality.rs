@@ -39,9 +39,10 @@ fn print_table(report: &QualityReport, adapter: &str) {
         report.width,
         report.height,
         frames.join(","),
-        match report.samples {
-            1 => "1 sample".to_string(),
-            n => format!("{n} samples"),
+        match (report.samples, report.edge_samples) {
+            (1, 1) => "1 sample".to_string(),
+            (1, edges) => format!("1 sample ({edges} at edges)"),
+            (n, _) => format!("{n} samples"),
         },
         report.steps,
         report.reference_frame_time_ms

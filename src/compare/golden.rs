@@ -344,6 +344,7 @@ pub fn check(
             view: options.view.name().to_string(),
             frames: frames.frames().to_vec(),
             samples: scene.output.samples,
+            edge_samples: scene.output.edge_samples,
             shutter: scene.output.shutter,
             tolerance,
         }

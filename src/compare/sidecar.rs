@@ -36,6 +36,10 @@ pub struct GoldenSidecar {
     /// above 1, and 1 when left out.
     #[serde(default = "one_sample", skip_serializing_if = "is_one_sample")]
     pub samples: u32,
+    /// Samples a pixel at an edge the references were rendered with (`output.edge_samples`);
+    /// written when above 1, and 1 when left out.
+    #[serde(default = "one_sample", skip_serializing_if = "is_one_sample")]
+    pub edge_samples: u32,
     /// The shutter the references were rendered with (`output.shutter`); written when open,
     /// and 0 when left out.
     #[serde(default, skip_serializing_if = "is_closed")]
@@ -147,6 +151,7 @@ mod tests {
             view: "default".into(),
             frames: vec![0, 30, 90],
             samples: 1,
+            edge_samples: 1,
             shutter: 0.0,
             tolerance: Tolerance::default(),
         }
@@ -167,6 +172,14 @@ mod tests {
         assert!(json.contains("\"samples\":16"), "{json}");
         let read: GoldenSidecar = serde_json::from_str(&json).unwrap();
         assert_eq!(read, sampled);
+        let at_edges = GoldenSidecar {
+            edge_samples: 8,
+            ..sample()
+        };
+        let json = serde_json::to_string(&at_edges).unwrap();
+        assert!(json.contains("\"edge_samples\":8"), "{json}");
+        let read: GoldenSidecar = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, at_edges);
     }
 
     #[test]

@@ -48,7 +48,7 @@ use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
-use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, uniform};
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::scene::{Rgb, Scene};
@@ -72,7 +72,8 @@ pub(crate) struct FrameUniforms {
     /// rgb: ambient colour × intensity (linear); w: how wet the ground is, 0..=1 (0 without
     /// weather; see `gpu/weather.rs`).
     pub ambient_color: [f32; 4],
-    /// xyz: unit vector the directional light travels along.
+    /// xyz: unit vector the directional light travels along; w: 1 while a later sample of the
+    /// anti-aliased default draws the pixels at an edge alone (`passes/edges.rs`), else 0.
     pub sun_dir_world: [f32; 4],
     /// rgb: directional colour × intensity (linear).
     pub sun_color: [f32; 4],
@@ -183,6 +184,9 @@ pub(crate) struct FrameBinding {
     /// The scene's distance fog as common.wgsl's `DISTANCE_FOG_FORM` (see
     /// [`Self::distance_fog_constants`]).
     pub distance_fog_form: u32,
+    /// The edge mask the frame's bind group binds (`Targets::edge_mask_view`), kept for the
+    /// bindings that share this one's ([`Self::sharing_fires`]).
+    pub edge_mask: wgpu::TextureView,
 }
 
 /// keep in sync with shaders/common.wgsl: FOG_FORM_FLAT
@@ -258,7 +262,7 @@ impl FrameBinding {
             &LatticeLayout,
             wgpu::DeviceType,
         ),
-        lamps: &LampResources,
+        (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
         let fires = (
@@ -270,7 +274,8 @@ impl FrameBinding {
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
-        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
+        let mut binding =
+            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask));
         let cpu = device_type == wgpu::DeviceType::Cpu;
         #[cfg(test)]
         let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
@@ -309,7 +314,8 @@ impl FrameBinding {
             self.fire_count,
         );
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
-        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, lamps);
+        let shared = (lamps, &self.edge_mask);
+        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
         binding.fog_uniforms_as_inputs = self.fog_uniforms_as_inputs;
@@ -323,7 +329,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
-        lamps: &LampResources,
+        (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
@@ -342,6 +348,8 @@ impl FrameBinding {
             uniform(5, ALL_STAGES),
             // Read by the fog's fragments and compute passes, never by a vertex stage.
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
+            // The edge mask (`passes/edges.rs`), read by the compute passes.
+            texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -353,6 +361,7 @@ impl FrameBinding {
                 wgpu::BindingResource::TextureView(&lamps.maps_view),
                 fire_flicker.as_entire_binding(),
                 fog_lattice.as_entire_binding(),
+                wgpu::BindingResource::TextureView(edge_mask),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -373,6 +382,7 @@ impl FrameBinding {
             fog_uniforms_as_inputs: false,
             cpu_adapter: false,
             distance_fog_form,
+            edge_mask: edge_mask.clone(),
         }
     }
 

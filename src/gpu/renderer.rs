@@ -14,7 +14,7 @@
 //! raster pass of its own, or written by the `fog_compute` pass itself) with its copy
 //! (`--layers`), and for scenes with weather the weather layer (`passes/weather_layer.rs`: the
 //! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
-//! With `output.samples` above 1 each sample is a submission of its own (`sample_passes.rs`).
+//! With several samples each is a submission of its own (`sample_passes.rs`, `passes/edges.rs`).
 
 use std::sync::Arc;
 
@@ -29,6 +29,7 @@ use crate::gpu::lamp_lights::{LampLights, LampResources};
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::accumulate::AccumulatePass;
 use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
@@ -49,10 +50,10 @@ use crate::gpu::readback::{
     ring_slots,
 };
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::Targets;
+use crate::gpu::targets::{Gathering, Targets};
 use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
-use crate::samples::{SampleOffset, SampleSchedule};
+use crate::samples::{SampleOffset, SampleSchedule, Sampling};
 use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
@@ -60,7 +61,7 @@ mod sample_passes;
 #[cfg(test)]
 mod test_hooks;
 
-use sample_passes::{SamplePasses, record_frame_inputs};
+use sample_passes::{SamplePasses, build_weather_passes, record_frame_inputs};
 
 /// What every frame of a renderer shares: its size and view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +122,8 @@ pub struct Renderer {
     samples: SampleSchedule,
     /// Sums a frame's samples and resolves their mean; `None` for a single sample.
     accumulate: Option<AccumulatePass>,
+    /// Marks the pixels at an edge after the first sample, for the anti-aliased default.
+    edges: Option<EdgesPass>,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
     fog_layer: Option<FogLayer>,
@@ -159,8 +162,16 @@ impl Renderer {
         // The layers are single-sample pictures: a render that asks for them draws one sample
         // (`RequestError::LayersWithSamples` refuses the two together before it gets here).
         let layers = config.readback.fog_layer_f16 || weather_layer;
-        let samples = SampleSchedule::new(if layers { 1 } else { scene.output.samples });
-        let sampled = samples.len() > 1;
+        let sampling = match layers {
+            true => Sampling::Every(1),
+            false => scene.output.sampling(),
+        };
+        let samples = sampling.schedule();
+        let gathering = match sampling {
+            _ if samples.len() == 1 => Gathering::Single,
+            Sampling::Edges(_) => Gathering::Edges,
+            Sampling::Every(_) => Gathering::Every,
+        };
         let device_type = ctx.adapter_info.device_type;
         let compositor = config.compositor.resolve(device_type);
         let device = ctx.device.clone();
@@ -172,13 +183,10 @@ impl Renderer {
         let lattice = (&distance_fog, &layout, device_type);
         let (lamps, frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
             let lamps = LampResources::new(&device, &LampLights::new(scene));
-            let frame = FrameBinding::new(&device, &fire_lights, lattice, &lamps);
-            (
-                lamps,
-                frame,
-                FluidMaps::new(&device, grid),
-                Targets::new(&device, size_px, compositor.is_per_pixel(), sampled),
-            )
+            let targets = Targets::new(&device, size_px, compositor.is_per_pixel(), gathering);
+            let shared = (&lamps, &targets.edge_mask_view);
+            let frame = FrameBinding::new(&device, &fire_lights, lattice, shared);
+            (lamps, frame, FluidMaps::new(&device, grid), targets)
         })?;
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
         let fog_lattice = FogLatticePass::new(&device, &errors, &frame, fog_knobs)?;
@@ -260,36 +268,19 @@ impl Renderer {
             compositor,
             fires,
         )?;
-        let bolt = match &scene.weather {
-            Some(weather) => Some(BoltPass::new(
-                &device,
-                &errors,
-                &frame,
-                (&targets, view),
-                weather.lightning.seed,
-                weather_layer,
-            )?),
-            None => None,
-        };
-        let rain = (scene.weather.is_some())
-            .then(|| RainPass::new(&device, &errors, &frame, (scene, view), &targets))
-            .transpose()?;
-        let reflection = match &scene.weather {
-            Some(_) => Some(ReflectionPass::new(
-                &device,
-                &errors,
-                &frame,
-                &targets,
-                scene,
-                &lamps,
-                (config.width, config.height),
-            )?),
-            None => None,
-        };
+        let weather_passes = (&device, &*errors, &frame, &targets);
+        let (bolt, rain, reflection) =
+            build_weather_passes(weather_passes, scene, (&lamps, config), weather_layer)?;
         let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
         let count = samples.len() as u32;
-        let accumulate = sampled
-            .then(|| AccumulatePass::new(&device, &errors, &targets, size_px, count))
+        let edges = gathering == Gathering::Edges;
+        let accumulate = (gathering != Gathering::Single)
+            .then(|| AccumulatePass::new(&device, &errors, &targets, (size_px, count), edges))
+            .transpose()?;
+        // The raster path sets the depth for the edge samples, unless the fog is half size.
+        let raster_depth = scene_pass.is_raster() && fog_resolution == FogResolution::Full;
+        let edges = edges
+            .then(|| EdgesPass::new(&device, &errors, &targets, size_px, raster_depth))
             .transpose()?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let slots = ring_slots(
@@ -339,6 +330,7 @@ impl Renderer {
             overlay,
             samples,
             accumulate,
+            edges,
             encode,
             fog_layer,
             weather_layer,
@@ -419,6 +411,7 @@ impl Renderer {
             overlay,
             samples,
             accumulate,
+            edges,
             encode,
             fog_layer,
             weather_layer,
@@ -434,6 +427,7 @@ impl Renderer {
             // frame's maps, people, weather, flicker, noise lattice and shadows, set up once.
             let moving = !inputs.motion.is_empty();
             let mut passes = SamplePasses {
+                edges: edges.as_ref(),
                 scene,
                 capsules: capsules.as_mut(),
                 reflection: reflection.as_mut(),
@@ -450,6 +444,8 @@ impl Renderer {
             // Queues sample `k`'s uniforms and knobs, and records its passes.
             let mut record = |k: usize, inputs: &FrameInputs<'_>, timer: &mut Option<PassTimer>| {
                 let own_moment = k == 0 || moving;
+                // The anti-aliased default's later samples draw the pixels at an edge alone.
+                let edges_only = k > 0 && passes.edges.is_some();
                 // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
                 let weather_now = match (weather_look.as_ref(), &inputs.weather) {
                     (Some(look), Some(weather)) => {
@@ -461,6 +457,7 @@ impl Renderer {
                     _ => None,
                 };
                 let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
+                uniforms.sun_dir_world[3] = if edges_only { 1.0 } else { 0.0 };
                 if let Some((ambient, fog)) = &weather_now {
                     uniforms.ambient_color = *ambient;
                     if own_moment {
@@ -494,10 +491,14 @@ impl Renderer {
                     let shadow = (&mut *shadow, passes.capsules.as_deref());
                     record_frame_inputs(world, shadow, device, &mut encoder, timer);
                 }
-                passes.record(&mut encoder, targets, frame, timer);
+                passes.record(&mut encoder, (targets, frame), edges_only, timer);
                 if let Some(accumulate) = accumulate.as_ref() {
                     accumulate.record_sample(&mut encoder, k as u32);
                     mark(timer, &mut encoder, "accumulate");
+                }
+                if let (0, Some(edges)) = (k, passes.edges) {
+                    edges.record_mask(&mut encoder, targets);
+                    mark(timer, &mut encoder, "edges");
                 }
                 encoder
             };

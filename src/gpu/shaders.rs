@@ -35,6 +35,7 @@ const REFLECTION_WGSL: &str = include_str!("../../shaders/reflection.wgsl");
 const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 const ACCUMULATE_WGSL: &str = include_str!("../../shaders/accumulate.wgsl");
+const EDGES_WGSL: &str = include_str!("../../shaders/edges.wgsl");
 
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,13 +55,14 @@ pub(crate) enum ShaderName {
     Reflection,
     Overlay,
     Accumulate,
+    Edges,
     Encode,
 }
 
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 16] = [
+    pub(crate) const ALL: [ShaderName; 17] = [
         ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
@@ -76,6 +78,7 @@ impl ShaderName {
         ShaderName::Reflection,
         ShaderName::Overlay,
         ShaderName::Accumulate,
+        ShaderName::Edges,
         ShaderName::Encode,
     ];
 
@@ -98,6 +101,7 @@ impl ShaderName {
             ShaderName::Reflection => "reflection",
             ShaderName::Overlay => "overlay",
             ShaderName::Accumulate => "accumulate",
+            ShaderName::Edges => "edges",
             ShaderName::Encode => "encode",
         }
     }
@@ -158,6 +162,7 @@ impl ShaderName {
             ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Accumulate => &[ACCUMULATE_WGSL],
+            ShaderName::Edges => &[EDGES_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
         parts.join("\n")

@@ -3,6 +3,10 @@
 //! fog compositor the pictures can also be written as storage textures, and the compute
 //! `scene` pass's depths get a float picture of their own (`hit_depth_view`).
 //!
+//! With the anti-aliased default the targets also hold the edge mask (`edge_mask_view`): which
+//! pixels the later samples draw (`passes/edges.rs`). Without it the mask is one unused texel,
+//! so the frame's bind group always has one to bind.
+//!
 //! One set per renderer, reused every frame: the queue runs frames in order, and each frame's
 //! readback copy is recorded before the next frame's passes.
 
@@ -35,20 +39,44 @@ pub(crate) struct Targets {
     /// The scene's depth as the compute `scene` pass writes it (per-pixel compositors); the
     /// passes that read the scene's depth read it there ([`Targets::scene_depth_view`]).
     pub hit_depth_view: Option<wgpu::TextureView>,
+    /// 1 where a pixel is at an edge of sample 0's picture, else 0 (`passes/edges.rs`):
+    /// picture-sized for the anti-aliased default, else a single texel nothing reads.
+    pub edge_mask_view: wgpu::TextureView,
+    /// With [`Gathering::Edges`]: far on the pixels at an edge, nearest elsewhere, written once
+    /// a frame after the mask (`passes/edges.rs`). The raster fog's later samples test their
+    /// sheets against it, so they shade the edges alone.
+    pub edge_depth_view: Option<wgpu::TextureView>,
+}
+
+/// The format of the edge mask: one 32-bit unsigned integer a pixel (the narrowest integer
+/// format a compute shader may write).
+pub(crate) const EDGE_MASK_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+/// How a renderer's samples are gathered into its picture, as the targets need to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gathering {
+    /// One sample: drawn straight into the picture.
+    Single,
+    /// Several samples on every pixel, averaged by the `accumulate` pass.
+    Every,
+    /// Several samples on the pixels at an edge (`passes/edges.rs`), averaged there only.
+    Edges,
 }
 
 impl Targets {
     /// The targets of a `width` × `height` picture. With `fog_compute` the linear picture and
     /// the finished one can also be written as storage textures, as the `fog_compute` and the
     /// compute `encode` passes do; with `sampled` the linear picture can, as the `accumulate`
-    /// pass writes the mean of a frame's samples into it. The depth can always be read as a
-    /// texture (the fog passes read it).
+    /// pass writes the mean of a frame's samples into it. With [`Gathering::Edges`] the edge
+    /// mask is picture-sized. The depth can always be read as a texture (the fog passes read
+    /// it).
     pub(crate) fn new(
         device: &wgpu::Device,
         (width, height): (u32, u32),
         fog_compute: bool,
-        sampled: bool,
+        gathering: Gathering,
     ) -> Self {
+        let sampled = gathering != Gathering::Single;
         let storage_if = |yes: bool| match yes {
             true => wgpu::TextureUsages::STORAGE_BINDING,
             false => wgpu::TextureUsages::empty(),
@@ -91,7 +119,18 @@ impl Targets {
             let hit_depth = texture("targets.hit_depth", HIT_DEPTH_FORMAT, usage);
             view_of(&hit_depth, "targets.hit_depth.view")
         });
+        let edge_mask_view = match gathering {
+            Gathering::Edges => edge_mask(device, (width, height)),
+            _ => unused_edge_mask(device),
+        };
+        let edge_depth_view = (gathering == Gathering::Edges).then(|| {
+            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+            let edge_depth = texture("targets.edge_depth", DEPTH_FORMAT, usage);
+            view_of(&edge_depth, "targets.edge_depth.view")
+        });
         Targets {
+            edge_mask_view,
+            edge_depth_view,
             hit_depth_view,
             color_linear_view: view_of(&color_linear, "targets.color_linear.view"),
             depth_view: view_of(&depth, "targets.depth.view"),
@@ -114,6 +153,18 @@ impl Targets {
     pub(crate) fn scene_depth_view(&self) -> &wgpu::TextureView {
         self.hit_depth_view.as_ref().unwrap_or(&self.depth_view)
     }
+}
+
+/// An edge mask of `size` pixels, written by the `edges` pass and read by the frame's passes.
+fn edge_mask(device: &wgpu::Device, size: (u32, u32)) -> wgpu::TextureView {
+    let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+    let mask = texture_2d(device, "targets.edge_mask", size, EDGE_MASK_FORMAT, usage);
+    view_of(&mask, "targets.edge_mask.view")
+}
+
+/// The one-texel edge mask of a renderer without edge samples: bound, never read.
+pub(crate) fn unused_edge_mask(device: &wgpu::Device) -> wgpu::TextureView {
+    edge_mask(device, (1, 1))
 }
 
 /// A 2D texture `label` of `width` × `height` texels, one mip level, one sample: the kind of

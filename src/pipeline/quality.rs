@@ -86,6 +86,8 @@ pub struct QualityReport {
     pub steps: u32,
     /// Samples a pixel of every render, the reference's included (`output.samples`).
     pub samples: u32,
+    /// Samples a pixel at an edge of every render (`output.edge_samples`; 1: none more).
+    pub edge_samples: u32,
     /// Mean wall time of one reference frame, milliseconds.
     pub reference_frame_time_ms: f64,
     /// One row per compositor and sheet count, compositor by compositor, counts ascending.
@@ -349,6 +351,7 @@ pub fn quality(
         frames: frames.to_vec(),
         steps: options.steps,
         samples: scene.output.samples,
+        edge_samples: scene.output.edge_samples,
         reference_frame_time_ms: measured[0].time_s_sum / frame_count * 1000.0,
         rows,
         enough_sheets: enough,

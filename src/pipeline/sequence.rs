@@ -116,8 +116,8 @@ impl RenderOptions {
         if self.layers && scene.output.fog_resolution == FogResolution::Half {
             return Err(RequestError::LayersAtHalfFog.into());
         }
-        if self.layers && scene.output.samples > 1 {
-            let samples = scene.output.samples;
+        if self.layers && scene.output.sampling().max_samples() > 1 {
+            let samples = scene.output.sampling().max_samples();
             return Err(RequestError::LayersWithSamples { samples }.into());
         }
         if self.skip_existing && (self.video.is_some() || !self.write_frames) {

@@ -6,7 +6,6 @@ use std::collections::VecDeque;
 
 use super::{FrameState, Playback, weather_frame};
 use crate::frame::{CameraPose, MotionSample, WeatherFrame};
-use crate::samples::SampleSchedule;
 use crate::scene::Scene;
 use crate::world::World;
 
@@ -23,10 +22,11 @@ impl MotionPlan {
     /// The plan for `scene`, or `None` when its frames are instants.
     pub(super) fn for_scene(scene: &Scene) -> Option<MotionPlan> {
         let output = &scene.output;
-        if output.shutter <= 0.0 || output.samples < 2 {
+        let sampling = output.sampling();
+        if output.shutter <= 0.0 || !sampling.spreads_over_shutter() {
             return None;
         }
-        let schedule = SampleSchedule::new(output.samples);
+        let schedule = sampling.schedule();
         let offsets_s = schedule.time_offsets_s(output.shutter, output.fps);
         let per_s = f64::from(crate::timeline::STEPS_PER_SECOND);
         Some(MotionPlan {

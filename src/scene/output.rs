@@ -30,6 +30,13 @@ pub struct Output {
     /// Default: 1, the single-sample picture. Left out of the serialized scene when 1.
     #[serde(skip_serializing_if = "is_one")]
     pub samples: u32,
+    /// Samples a pixel at an edge, 1..=256 (`--edge-samples`), with `samples` at 1: the
+    /// frame's first sample is drawn everywhere, and only the pixels whose colour stands out
+    /// from a neighbour's (a silhouette, a flame's rim, a streak of rain) draw the rest of the
+    /// schedule and average them (see `crate::samples`). Default: 1, no more samples at edges.
+    /// Left out of the serialized scene when 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub edge_samples: u32,
     /// The share of a frame's interval the shutter is open, 0..=1 (`--shutter`), centred on
     /// the frame's moment: 0.5 is a 180° shutter. The samples spread over it, each seeing the
     /// world at its own moment: motion blur. Needs `samples` of 2 or more. Default: 0, the
@@ -99,6 +106,7 @@ impl Default for Output {
             seconds: Some(Self::DEFAULT_SECONDS),
             fog_resolution: FogResolution::Full,
             samples: 1,
+            edge_samples: 1,
             shutter: 0.0,
         }
     }
@@ -107,6 +115,11 @@ impl Default for Output {
 impl Output {
     /// Clip length used when neither `frames` nor `seconds` is given, in seconds.
     pub const DEFAULT_SECONDS: f64 = 10.0;
+
+    /// How each frame is sampled: `samples` and `edge_samples` as the renderer reads them.
+    pub fn sampling(&self) -> crate::samples::Sampling {
+        crate::samples::Sampling::new(self.samples, self.edge_samples)
+    }
 
     /// Number of output frames in the clip.
     pub fn frame_count(&self) -> u32 {

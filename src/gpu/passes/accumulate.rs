@@ -9,6 +9,10 @@
 //! passes after it (`encode`, the EXR readback) read that picture as they read a single
 //! sample's.
 //!
+//! With the anti-aliased default (`Targets::edge_mask_view` picture-sized, `passes/edges.rs`)
+//! the later samples add only the pixels at an edge, and the resolve divides only those by N.
+//! Every other pixel's sum is sample 0's half float, resolved with weight 1: its exact bytes.
+//!
 //! The reconstruction filter is a box one pixel wide: every sample weighs 1/N.
 
 use crate::gpu::GpuError;
@@ -37,13 +41,14 @@ pub(crate) struct AccumulatePass {
 
 impl AccumulatePass {
     /// The pass for `samples` samples a pixel into `targets` (whose linear picture must allow
-    /// storage writes: `Targets::new` with `sampled`).
+    /// storage writes: `Targets::new` with a gathering of several samples). With `edges` the
+    /// samples after the first count on the pixels at an edge alone.
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         targets: &Targets,
-        size_px: (u32, u32),
-        samples: u32,
+        (size_px, samples): ((u32, u32), u32),
+        edges: bool,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Accumulate.create_module(device, errors)?;
         let weight = [("SAMPLE_WEIGHT", 1.0 / f64::from(samples.max(1)))];
@@ -55,41 +60,54 @@ impl AccumulatePass {
             let sum = texture_2d(device, label, size_px, SUM_FORMAT, usage);
             view_of(&sum, label)
         });
-        let summing_layout = build.bind_group_layout(&[
+        // The edge mask, bound last in both groups with the anti-aliased default.
+        let mask = edges.then(|| {
+            let entry = texture(5, compute, wgpu::TextureSampleType::Uint);
+            (entry, &targets.edge_mask_view)
+        });
+        let with_mask = |mut entries: Vec<wgpu::BindGroupLayoutEntry>| {
+            entries.extend(mask.as_ref().map(|(entry, _)| *entry));
+            build.bind_group_layout(&entries)
+        };
+        let summing_layout = with_mask(vec![
             texture(0, compute, unfilterable),
             texture(1, compute, unfilterable),
             storage_texture(2, compute, SUM_FORMAT),
         ]);
         let picture = &targets.color_linear_view;
+        let mask_resource = mask
+            .as_ref()
+            .map(|(_, view)| (5, wgpu::BindingResource::TextureView(view)));
         let summing = [0, 1].map(|written: usize| {
             let read = &sums[1 - written];
-            build.bind_group(
-                &summing_layout,
-                [
-                    wgpu::BindingResource::TextureView(picture),
-                    wgpu::BindingResource::TextureView(read),
-                    wgpu::BindingResource::TextureView(&sums[written]),
-                ],
-            )
+            let mut resources = vec![
+                (0, wgpu::BindingResource::TextureView(picture)),
+                (1, wgpu::BindingResource::TextureView(read)),
+                (2, wgpu::BindingResource::TextureView(&sums[written])),
+            ];
+            resources.extend(mask_resource.clone());
+            build.bind_group_at("summing", &summing_layout, resources)
         });
-        let resolving_layout = build.bind_group_layout(&[
+        let resolving_layout = with_mask(vec![
             texture(3, compute, unfilterable),
             storage_texture(4, compute, COLOR_FORMAT),
         ]);
         let resolving = [0, 1].map(|read: usize| {
-            build.bind_group_at(
-                "resolving",
-                &resolving_layout,
-                [
-                    (3, wgpu::BindingResource::TextureView(&sums[read])),
-                    (4, wgpu::BindingResource::TextureView(picture)),
-                ],
-            )
+            let mut resources = vec![
+                (3, wgpu::BindingResource::TextureView(&sums[read])),
+                (4, wgpu::BindingResource::TextureView(picture)),
+            ];
+            resources.extend(mask_resource.clone());
+            build.bind_group_at("resolving", &resolving_layout, resources)
         });
+        let (add, resolve) = match edges {
+            true => ("cs_add_edge_sample", "cs_resolve_edges"),
+            false => ("cs_add_sample", "cs_resolve"),
+        };
         Ok(AccumulatePass {
             first: build.compute_pipeline(&module, "cs_first_sample", &[&summing_layout]),
-            add: build.compute_pipeline(&module, "cs_add_sample", &[&summing_layout]),
-            resolve: build.compute_pipeline(&module, "cs_resolve", &[&resolving_layout]),
+            add: build.compute_pipeline(&module, add, &[&summing_layout]),
+            resolve: build.compute_pipeline(&module, resolve, &[&resolving_layout]),
             summing,
             resolving,
             size_px,

@@ -375,6 +375,54 @@ impl<'a> PassBuilder<'a> {
             })
     }
 
+    /// A depth-only pipeline `NAME.part` of `module`'s `vertex_entry` and `fragment_entry`
+    /// with no vertex buffers, no colour target, and a depth always written: the full-screen
+    /// triangles that set the depth target (`groups`: group 0, 1, …, `None` where unused).
+    pub(crate) fn depth_only_pipeline(
+        &self,
+        part: &str,
+        module: &wgpu::ShaderModule,
+        (vertex_entry, fragment_entry): (&str, &str),
+        groups: &[Option<&wgpu::BindGroupLayout>],
+    ) -> wgpu::RenderPipeline {
+        let label = self.label(part);
+        let layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(&label),
+                bind_group_layouts: groups,
+                immediate_size: 0,
+            });
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(&label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(vertex_entry),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: Default::default(),
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Always),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fragment_entry),
+                    compilation_options: Default::default(),
+                    targets: &[],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+
     /// The compute pipeline `NAME` of `module`'s `entry_point`.
     pub(crate) fn compute_pipeline(
         &self,

@@ -40,8 +40,8 @@ use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass,
-    filterable_texture, texture, uniform,
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
+    begin_over_read_only_depth, filterable_texture, texture, uniform,
 };
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
@@ -217,6 +217,9 @@ pub(crate) struct FogPass {
     /// `fog`, or `fog_layer`: the label of the pass and of its wgpu objects.
     name: &'static str,
     pipeline: wgpu::RenderPipeline,
+    /// The sheets tested against the edge depth, for the anti-aliased default's later samples
+    /// on the raster path with a full-size fog; `None` otherwise.
+    edge_pipeline: Option<wgpu::RenderPipeline>,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
@@ -299,7 +302,7 @@ impl FogPass {
             ],
         );
         let attributes = wgpu::vertex_attr_array![0 => Float32];
-        let pipeline = build.raster_pipeline(&RasterPipeline {
+        let sheets = RasterPipeline {
             part: None,
             module: &module,
             vertex_entry,
@@ -318,11 +321,23 @@ impl FogPass {
             depth: None,
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
-        });
+        };
+        let pipeline = build.raster_pipeline(&sheets);
+        // The anti-aliased default's later samples: the same sheets, tested against the edge
+        // depth so that only the pixels at an edge shade (`passes/edges.rs`).
+        let edge_pipeline = match (&targets.edge_depth_view, &half) {
+            (Some(_), None) => Some(build.raster_pipeline(&RasterPipeline {
+                part: Some("edges"),
+                depth: Some(DepthTest::OVER),
+                ..sheets
+            })),
+            _ => None,
+        };
 
         Ok(FogPass {
             name,
             pipeline,
+            edge_pipeline,
             bind_group,
             knobs_buffer,
             knobs,
@@ -381,16 +396,23 @@ impl FogPass {
 
     /// Records the pass over what the `scene` pass left in the targets (at half size: the
     /// half-size depth, the sheets into the half-size fog, and its upsampling over the picture).
+    /// With `edges_only` (a later sample of the anti-aliased default) the sheets are tested
+    /// against `Targets::edge_depth_view` and shade the pixels at an edge alone.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
+        (targets, frame): (&Targets, &FrameBinding),
+        edges_only: bool,
     ) {
+        let edge_test = match (edges_only, &self.edge_pipeline, &targets.edge_depth_view) {
+            (true, Some(pipeline), Some(depth)) => Some((pipeline, depth)),
+            _ => None,
+        };
         match &self.half {
             None => {
                 let color = &targets.color_linear_view;
-                self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
+                let load = wgpu::LoadOp::Load;
+                self.record_sheets_tested(encoder, (color, load), frame, edge_test);
             }
             Some(half) => {
                 half.record_depth(encoder);
@@ -414,12 +436,26 @@ impl FogPass {
         load: wgpu::LoadOp<wgpu::Color>,
         frame: &FrameBinding,
     ) {
-        let mut pass = begin_render_pass(encoder, self.name, color_view, load, None);
+        self.record_sheets_tested(encoder, (color_view, load), frame, None);
+    }
+
+    /// [`Self::record_sheets`], tested against a depth attachment with its own pipeline when
+    /// `depth_test` gives them.
+    fn record_sheets_tested(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        (color_view, load): (&wgpu::TextureView, wgpu::LoadOp<wgpu::Color>),
+        frame: &FrameBinding,
+        depth_test: Option<(&wgpu::RenderPipeline, &wgpu::TextureView)>,
+    ) {
+        let depth = depth_test.map(|(_, depth)| depth);
+        let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, depth);
         let drawn = self.drawn.load(Ordering::Relaxed);
         if drawn == 0 {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
+        let pipeline = depth_test.map_or(&self.pipeline, |(pipeline, _)| pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.sheet_order.slice(..));

@@ -44,7 +44,7 @@ use crate::gpu::passes::builder::{
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
+use crate::gpu::targets::{COLOR_FORMAT, Gathering, Targets, texture_2d, view_of};
 use crate::scene::Scene;
 
 /// Height of the floor plane the hall is mirrored about (world; common.wgsl: the floor at
@@ -244,7 +244,7 @@ impl ReflectionPass {
             width.div_ceil(REFLECTION_DIVISOR).max(1),
             height.div_ceil(REFLECTION_DIVISOR).max(1),
         );
-        let reflection_targets = Targets::new(device, size, false, false);
+        let reflection_targets = Targets::new(device, size, false, Gathering::Single);
         let mirrored_frame =
             frame.sharing_fires(device, &DistanceFogParams::new(&scene.distance_fog), lamps);
         let knobs_buffer = build.uniform_buffer::<ReflectionKnobs>("knobs");

@@ -199,18 +199,29 @@ impl ScenePass {
     }
 
     /// Records the picture's scene into `targets`: in compute where the pass has it, else
-    /// with the raster pipeline.
+    /// with the raster pipeline. The raster pass clears the depth target, or with
+    /// `depth_set` loads the depth an earlier pass wrote (`passes/edges.rs`: nearest where
+    /// nothing is to be drawn).
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
-        capsules: Option<&CapsuleMesh>,
+        (capsules, depth_set): (Option<&CapsuleMesh>, bool),
     ) {
+        let depth = match depth_set {
+            true => wgpu::LoadOp::Load,
+            false => wgpu::LoadOp::Clear(1.0),
+        };
         match &self.compute {
             Some(compute) => compute.record(encoder, targets, frame, capsules),
-            None => self.record_raster(encoder, targets, frame, capsules),
+            None => self.record_raster_over(encoder, targets, frame, (capsules, depth)),
         }
+    }
+
+    /// Whether the picture's scene is drawn with the raster pipeline (not in compute).
+    pub(crate) fn is_raster(&self) -> bool {
+        self.compute.is_none()
     }
 
     /// Whether the picture's scene is drawn in compute.
@@ -228,12 +239,24 @@ impl ScenePass {
         frame: &FrameBinding,
         capsules: Option<&CapsuleMesh>,
     ) {
+        let depth = wgpu::LoadOp::Clear(1.0);
+        self.record_raster_over(encoder, targets, frame, (capsules, depth));
+    }
+
+    /// [`Self::record_raster`], starting from the depth target as `depth` says.
+    fn record_raster_over(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+        (capsules, depth): (Option<&CapsuleMesh>, wgpu::LoadOp<f32>),
+    ) {
         let mut pass = begin_render_pass(
             encoder,
             ShaderName::Scene.name(),
             &targets.color_linear_view,
             wgpu::LoadOp::Clear(self.clear_color),
-            Some((&targets.depth_view, wgpu::LoadOp::Clear(1.0))),
+            Some((&targets.depth_view, depth)),
         );
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);

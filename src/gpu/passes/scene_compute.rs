@@ -36,7 +36,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, HIT_DEPTH_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, HIT_DEPTH_FORMAT, Targets};
 
 /// Triangles a workgroup of `cs_scene_setup` prepares.
 const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
@@ -149,7 +149,11 @@ impl SceneCompute {
                 &depth_layout,
                 [wgpu::BindingResource::TextureView(hit_depth_view)],
             );
-            let pipeline = depth_pipeline(device, &build, &module, &depth_layout);
+            // The full-screen pass that writes the hit depths into the depth target: its one
+            // bind group at group 2 (the groups before it are unused).
+            let entries = ("vs_scene_depth", "fs_scene_depth");
+            let groups = [None, None, Some(&depth_layout)];
+            let pipeline = build.depth_only_pipeline("depth", &module, entries, &groups);
             (pipeline, depth_bind_group)
         });
         Ok(SceneCompute {
@@ -257,47 +261,4 @@ pub(crate) fn fills_depth_target(view: View) -> bool {
 /// drawn in compute and the depth target is not filled ([`fills_depth_target`]).
 pub(crate) fn reads_hit_depths(targets: &Targets, view: View) -> bool {
     targets.hit_depth_view.is_some() && !fills_depth_target(view)
-}
-
-/// The full-screen pass that writes the hit depths into the depth target: depth only, always
-/// written, its one bind group at group 2 (the groups before it are unused).
-fn depth_pipeline(
-    device: &wgpu::Device,
-    build: &PassBuilder<'_>,
-    module: &wgpu::ShaderModule,
-    depth_layout: &wgpu::BindGroupLayout,
-) -> wgpu::RenderPipeline {
-    let label = build.label("depth");
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(&label),
-        bind_group_layouts: &[None, None, Some(depth_layout)],
-        immediate_size: 0,
-    });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(&label),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_scene_depth"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: Default::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Always),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_scene_depth"),
-            compilation_options: Default::default(),
-            targets: &[],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
 }

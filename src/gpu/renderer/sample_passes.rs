@@ -12,10 +12,14 @@
 //! The first sample's passes are timed one by one; the mark `samples` times the rest.
 
 use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameUniforms};
+use crate::gpu::context::ErrorSink;
 use crate::gpu::distance_fog::DistanceFogParams;
+use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::FogPass;
@@ -30,8 +34,33 @@ use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::passes::weather_layer::WeatherLayer;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{PassTimer, mark};
+use crate::scene::Scene;
 
 use super::RenderConfig;
+
+/// The bolt, the rain and the reflection, each `None` without weather.
+pub(super) type WeatherPasses = (Option<BoltPass>, Option<RainPass>, Option<ReflectionPass>);
+
+/// The bolt, the rain and the reflection: the passes a scene with weather draws in each
+/// sample, built only for such a scene (`weather_layer`: the bolt also draws into the weather
+/// layer).
+pub(super) fn build_weather_passes(
+    (device, errors, frame, targets): (&wgpu::Device, &ErrorSink, &FrameBinding, &Targets),
+    scene: &Scene,
+    (lamps, config): (&LampResources, &RenderConfig),
+    weather_layer: bool,
+) -> Result<WeatherPasses, GpuError> {
+    let Some(weather) = &scene.weather else {
+        return Ok((None, None, None));
+    };
+    let view = config.view;
+    let seed = weather.lightning.seed;
+    let bolt = BoltPass::new(device, errors, frame, (targets, view), seed, weather_layer)?;
+    let rain = RainPass::new(device, errors, frame, (scene, view), targets)?;
+    let size_px = (config.width, config.height);
+    let reflection = ReflectionPass::new(device, errors, frame, targets, scene, lamps, size_px)?;
+    Ok((Some(bolt), Some(rain), Some(reflection)))
+}
 
 /// Records what every world pass reads and marks the end of each: the `fire_flicker` pass
 /// (scenes with fires), the `fog_lattice` pass (fogs whose lattice fits), and the `shadow`
@@ -59,6 +88,8 @@ pub(super) fn record_frame_inputs(
 
 /// The passes every sample of a frame records, in order, borrowed from the `Renderer`.
 pub(super) struct SamplePasses<'a> {
+    /// The anti-aliased default's edge mask; `None` for other samplings.
+    pub(super) edges: Option<&'a EdgesPass>,
     pub(super) scene: &'a mut ScenePass,
     pub(super) capsules: Option<&'a mut CapsuleMesh>,
     pub(super) reflection: Option<&'a mut ReflectionPass>,
@@ -104,16 +135,26 @@ impl SamplePasses<'_> {
     }
 
     /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
-    /// each on `timer`.
+    /// each on `timer`. With `edges_only` (a later sample of the anti-aliased default) the
+    /// raster path first sets the depth so that only the pixels at an edge are drawn.
     pub(super) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
+        (targets, frame): (&Targets, &FrameBinding),
+        edges_only: bool,
         timer: &mut Option<PassTimer>,
     ) {
         let capsules = self.capsules.as_deref();
-        self.scene.record(encoder, targets, frame, capsules);
+        let edge_depth = self
+            .edges
+            .filter(|edges| edges_only && edges.writes_depth());
+        if let Some(edges) = edge_depth {
+            edges.record_depth(encoder, targets);
+            mark(timer, encoder, "edges");
+        }
+        let depth_set = edge_depth.is_some();
+        self.scene
+            .record(encoder, targets, frame, (capsules, depth_set));
         mark(timer, encoder, "scene");
         let bolt = self.bolt.as_deref();
         let rain = self.rain.as_deref();
@@ -133,7 +174,7 @@ impl SamplePasses<'_> {
                 mark(timer, encoder, pass);
             }
             None => {
-                self.fog.record(encoder, targets, frame);
+                self.fog.record(encoder, (targets, frame), edges_only);
                 mark(timer, encoder, "fog");
             }
         }

@@ -223,7 +223,7 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
             &lattice,
             wgpu::DeviceType::Cpu,
         ),
-        &lamps,
+        (&lamps, &crate::gpu::targets::unused_edge_mask(device)),
     );
     let mut pass = ShadowPass::new(device, &errors, &frame, &lamps, scene)
         .expect("the shadow pass")

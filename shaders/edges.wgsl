@@ -1,0 +1,68 @@
+// edges.wgsl: the `edges` pass — which pixels of a frame's first sample lie at an edge, for
+// the anti-aliased default (src/samples.rs, `Sampling::Edges`).
+//
+// `cs_edge_mask` runs after sample 0's passes. It encodes the linear picture to sRGB, as the
+// `encode` pass will, and marks a pixel when any channel differs from one of its four
+// neighbours' by more than EDGE_CONTRAST_LEVELS of 255. An edge marks the pixels on both of
+// its sides; a thin streak marks itself and its neighbours. The later samples draw only the
+// marked pixels, and the `accumulate` pass averages only those.
+//
+// `fs_outside_edges` serves the raster compositor: before a later sample's `scene` pass it
+// writes the nearest depth (0) into every unmarked pixel, so the scene, the fog's sheets and
+// the passes over them fail their depth test there and shade nothing. The compute passes read
+// the mask themselves (common.wgsl, `outside_edges`).
+
+// keep in sync with src/gpu/passes/edges.rs: EDGE_CONTRAST_LEVELS
+override EDGE_CONTRAST_LEVELS: f32 = 8.0;
+
+@group(0) @binding(0) var picture: texture_2d<f32>;
+@group(0) @binding(1) var mask_written: texture_storage_2d<r32uint, write>;
+
+// The sRGB curve on one channel, clamped to [0, 1] as the encode pass clamps.
+fn to_srgb(linear: f32) -> f32 {
+    let c = clamp(linear, 0.0, 1.0);
+    if c <= 0.0031308 {
+        return c * 12.92;
+    }
+    return 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+
+fn encoded(pixel: vec2<i32>) -> vec3<f32> {
+    let linear = textureLoad(picture, pixel, 0).rgb;
+    return vec3<f32>(to_srgb(linear.r), to_srgb(linear.g), to_srgb(linear.b));
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_edge_mask(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<i32>(textureDimensions(picture));
+    let pixel = vec2<i32>(id.xy);
+    if any(pixel >= size) {
+        return;
+    }
+    let here = encoded(pixel);
+    let last = size - vec2<i32>(1);
+    var contrast = vec3<f32>(0.0);
+    contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(1, 0), vec2<i32>(0)))));
+    contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(1, 0), last))));
+    contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(0, 1), vec2<i32>(0)))));
+    contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(0, 1), last))));
+    let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
+    textureStore(mask_written, pixel, vec4<u32>(select(0u, 1u, levels > EDGE_CONTRAST_LEVELS)));
+}
+
+// ---- the raster compositor's depth: nearest outside the edges, far on them ----
+@group(0) @binding(2) var mask_read: texture_2d<u32>;
+
+@vertex
+fn vs_outside_edges(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
+    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_outside_edges(@builtin(position) position: vec4<f32>) -> @builtin(frag_depth) f32 {
+    if textureLoad(mask_read, vec2<i32>(position.xy), 0).x != 0u {
+        discard;
+    }
+    return 0.0;
+}

@@ -1,0 +1,149 @@
+//! The `edges` pass: which pixels of a frame lie at an edge, so that the anti-aliased default
+//! draws its later samples there alone (shaders/edges.wgsl; the schedule is
+//! `crate::samples::Sampling::Edges`).
+//!
+//! Sample 0 is drawn over the whole picture. Then [`EdgesPass::record_mask`] marks each pixel
+//! whose sRGB colour differs from one of its four neighbours' by more than
+//! [`EDGE_CONTRAST_LEVELS`] of 255 in any channel: a silhouette, a crease, a flame's rim, a
+//! streak of rain. The mask is `Targets::edge_mask_view`, read by the later samples' passes:
+//!
+//! * the compute passes (the compute `scene`, `fog_compute`, `raymarch`, the compute
+//!   `reflection`) skip an unmarked pixel (common.wgsl's `outside_edges`, switched on by the
+//!   frame uniforms for those samples);
+//! * on the raster path [`EdgesPass::record_depth`] first writes the nearest depth into every
+//!   unmarked pixel, so the `scene` pass, loading that depth, and every pass tested against it
+//!   after (the flames, the rain, the bolt) shade nothing there. The fog's sheets read the
+//!   scene's depth as a texture and have no depth attachment of their own; in these samples
+//!   they are tested against `Targets::edge_depth_view`, the same depths written once a frame.
+//!
+//! The `accumulate` pass then averages the marked pixels' samples and keeps sample 0 on the
+//! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot
+//! see (a feature thinner than the gap between two pixel centres) stays as one sample draws it.
+//!
+//! The raster path's depth trick is left out when the fog is drawn at half size: the half-size
+//! fog reads the depths of unmarked neighbours too. The later samples then draw whole pictures
+//! there, and the mean is the same.
+
+use crate::gpu::GpuError;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::passes::builder::{PassBuilder, begin_depth_pass, storage_texture, texture};
+use crate::gpu::shaders::ShaderName;
+use crate::gpu::targets::{EDGE_MASK_FORMAT, Targets};
+
+/// How far (in 8-bit levels of the sRGB picture) a pixel's colour must stand from a
+/// neighbour's for the two to be at an edge.
+///
+/// keep in sync with shaders/edges.wgsl: EDGE_CONTRAST_LEVELS
+pub(crate) const EDGE_CONTRAST_LEVELS: f64 = 8.0;
+/// Pixels a side of one workgroup of `cs_edge_mask`.
+const WORKGROUP_SIDE_PX: u32 = 8;
+
+/// The mask's pipeline, and on the raster path the depth pipeline.
+pub(crate) struct EdgesPass {
+    mask: wgpu::ComputePipeline,
+    mask_group: wgpu::BindGroup,
+    /// `fs_outside_edges` and its bind group, where the raster `scene` pass runs over a
+    /// full-size fog; `None` where the passes read the mask themselves.
+    depth: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
+    size_px: (u32, u32),
+}
+
+impl EdgesPass {
+    /// The pass over `targets` (made with `Gathering::Edges`); with `raster_depth` it also
+    /// builds the depth pipeline of [`EdgesPass::record_depth`].
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        errors: &ErrorSink,
+        targets: &Targets,
+        size_px: (u32, u32),
+        raster_depth: bool,
+    ) -> Result<Self, GpuError> {
+        let module = ShaderName::Edges.create_module(device, errors)?;
+        let constants = [("EDGE_CONTRAST_LEVELS", EDGE_CONTRAST_LEVELS)];
+        let build = PassBuilder::new(device, ShaderName::Edges.name()).with_constants(&constants);
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let mask_layout = build.bind_group_layout(&[
+            texture(0, compute, unfilterable),
+            storage_texture(1, compute, EDGE_MASK_FORMAT),
+        ]);
+        let mask_group = build.bind_group(
+            &mask_layout,
+            [
+                wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                wgpu::BindingResource::TextureView(&targets.edge_mask_view),
+            ],
+        );
+        let depth = raster_depth.then(|| {
+            let fragment = wgpu::ShaderStages::FRAGMENT;
+            let layout =
+                build.bind_group_layout(&[texture(2, fragment, wgpu::TextureSampleType::Uint)]);
+            let group = build.bind_group_at(
+                "depth",
+                &layout,
+                [(
+                    2,
+                    wgpu::BindingResource::TextureView(&targets.edge_mask_view),
+                )],
+            );
+            let entries = ("vs_outside_edges", "fs_outside_edges");
+            let pipeline = build.depth_only_pipeline("depth", &module, entries, &[Some(&layout)]);
+            (pipeline, group)
+        });
+        Ok(EdgesPass {
+            mask: build.compute_pipeline(&module, "cs_edge_mask", &[&mask_layout]),
+            mask_group,
+            depth,
+            size_px,
+        })
+    }
+
+    /// Records the mask of the linear picture as it stands (after sample 0's passes), and on
+    /// the raster path the frame's edge depth (`Targets::edge_depth_view`) from it.
+    pub(crate) fn record_mask(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(ShaderName::Edges.name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.mask);
+        pass.set_bind_group(0, &self.mask_group, &[]);
+        let (width, height) = self.size_px;
+        pass.dispatch_workgroups(
+            width.div_ceil(WORKGROUP_SIDE_PX),
+            height.div_ceil(WORKGROUP_SIDE_PX),
+            1,
+        );
+        drop(pass);
+        if let Some(edge_depth) = &targets.edge_depth_view {
+            self.record_depth_into(encoder, edge_depth);
+        }
+    }
+
+    /// Whether [`EdgesPass::record_depth`] records anything: then the raster `scene` pass
+    /// must load the depth target rather than clear it.
+    pub(crate) fn writes_depth(&self) -> bool {
+        self.depth.is_some()
+    }
+
+    /// On the raster path: clears the depth target to far and writes the nearest depth into
+    /// every pixel off the mask. Records nothing where the passes read the mask themselves.
+    pub(crate) fn record_depth(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
+        self.record_depth_into(encoder, &targets.depth_view);
+    }
+
+    /// Clears `depth_view` to far and writes the nearest depth off the mask (raster path).
+    fn record_depth_into(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        depth_view: &wgpu::TextureView,
+    ) {
+        let Some((pipeline, group)) = &self.depth else {
+            return;
+        };
+        let label = format!("{}.depth", ShaderName::Edges.name());
+        let mut pass = begin_depth_pass(encoder, &label, depth_view);
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
