@@ -29,12 +29,13 @@ use crate::gpu::lamp_lights::{LampLights, LampResources};
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::accumulate::AccumulatePass;
 use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::builder::PassContext;
 use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::{FogKnobs, FogPass};
-use crate::gpu::passes::fog_compute::{Compositor, ComputePictures, FogComputePass, Marched};
+use crate::gpu::passes::fog_compute::{Compositor, FogComputePass, Marched};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
@@ -191,18 +192,25 @@ impl Renderer {
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
         let fog_lattice = FogLatticePass::new(&device, &errors, &frame, fog_knobs)?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
-        let scene_pass = ScenePass::new(&device, &errors, &frame, scene, &targets, config.view)?;
+        // What every pass below is built from.
+        let view = config.view;
+        let errors_ref = &*errors;
+        let passes = PassContext {
+            device: &device,
+            errors: errors_ref,
+            frame: &frame,
+            maps: &maps,
+            targets: &targets,
+            scene,
+            view,
+        };
+        let scene_pass = ScenePass::new(&passes)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
             let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
             CapsuleMesh::new(&device, count)
         });
         // The raster fog's sheets, as the pass `name`; at half size through `half`.
-        let fog_pass = |name, half| {
-            let view = config.view;
-            FogPass::new(
-                &device, &errors, &frame, &maps, &targets, scene, view, name, half,
-            )
-        };
+        let fog_pass = |name, half| FogPass::new(&passes, name, half);
         // `output.fog_resolution: Half` (or `Auto` on a CPU adapter), for the sheets'
         // compositor that runs, without --layers.
         let cpu_adapter = device_type == wgpu::DeviceType::Cpu;
@@ -235,43 +243,22 @@ impl Renderer {
             None
         };
         // The per-pixel passes: the sheets (`fog_compute`) or the continuous fog (`raymarch`).
-        let pictures = ComputePictures {
-            targets: &targets,
-            fog_layer: fog_layer.as_ref().map(|layer| &layer.view),
-        };
-        let view = config.view;
+        let fog_layer_view = fog_layer.as_ref().map(|layer| &layer.view);
         let fog_compute = match compositor {
             Compositor::Compute => Some(FogComputePass::new(
-                &device,
-                &errors,
-                &frame,
-                &maps,
-                pictures,
-                scene,
-                view,
+                &passes,
+                fog_layer_view,
                 Marched::Sheets,
                 fog_half(true)?,
             )?),
-            Compositor::Raymarch { steps } => Some(raymarch_pass(
-                &device, &errors, &frame, &maps, pictures, scene, view, steps,
-            )?),
+            Compositor::Raymarch { steps } => Some(raymarch_pass(&passes, fog_layer_view, steps)?),
             _ => None,
         };
         let fires = fire_lights.count();
-        let flame = FlamePass::new(
-            &device,
-            &errors,
-            &frame,
-            (&maps, &targets),
-            scene,
-            view,
-            compositor,
-            fires,
-        )?;
-        let weather_passes = (&device, &*errors, &frame, &targets);
+        let flame = FlamePass::new(&passes, compositor, fires)?;
         let (bolt, rain, reflection) =
-            build_weather_passes(weather_passes, scene, (&lamps, config), weather_layer)?;
-        let overlay = OverlayPass::new(&device, &errors, &frame, &maps, scene, config.view)?;
+            build_weather_passes(&passes, (&lamps, config), weather_layer)?;
+        let overlay = OverlayPass::new(&passes)?;
         let count = samples.len() as u32;
         let edges = gathering == Gathering::Edges;
         let accumulate = (gathering != Gathering::Single)

@@ -18,12 +18,12 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::{FrameInputs, View};
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
-use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_read_only_depth,
+    DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline, SamplePass,
+    SampleRecording, begin_over_read_only_depth,
 };
 use crate::gpu::passes::flame::{ADDITIVE, MIRRORED};
 use crate::gpu::passes::{scene_compute, weather_layer};
@@ -104,14 +104,15 @@ pub(crate) struct BoltPass {
 impl BoltPass {
     /// The pass for lightning seeded by `seed` over `targets` in `view`; with `layer`, also the
     /// pipeline that draws the bolt into the weather layer.
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        (targets, view): (&Targets, View),
-        seed: u64,
-        layer: bool,
-    ) -> Result<Self, GpuError> {
+    pub(crate) fn new(ctx: &PassContext<'_>, seed: u64, layer: bool) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            targets,
+            view,
+            ..
+        } = *ctx;
         let name = ShaderName::Bolt.name();
         let module = ShaderName::Bolt.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
@@ -245,6 +246,12 @@ impl BoltPass {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..(BOLT_POINTS as u32 - 1) * 6, 0..1);
+    }
+}
+
+impl SamplePass for BoltPass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, sample.targets, sample.frame);
     }
 }
 

@@ -9,7 +9,12 @@
 
 use bytemuck::Pod;
 
+use crate::frame::View;
+use crate::gpu::common::FrameBinding;
+use crate::gpu::context::ErrorSink;
+use crate::gpu::maps::FluidMaps;
 use crate::gpu::targets::{DEPTH_FORMAT, Targets};
+use crate::scene::Scene;
 
 /// The vertex and fragment stages: what the raster passes' own bindings are seen by.
 pub(crate) const DRAW_STAGES: wgpu::ShaderStages =
@@ -116,6 +121,37 @@ fn entry(
         ty,
         count: None,
     }
+}
+
+/// What every pass of a renderer is built from: the device and its error scope, the frame's
+/// bind group, the fluid maps, the targets, the scene and the view. The renderer makes one and
+/// hands it to each pass's constructor, which takes its own settings after it.
+#[derive(Clone, Copy)]
+pub(crate) struct PassContext<'a> {
+    pub device: &'a wgpu::Device,
+    pub errors: &'a ErrorSink,
+    pub frame: &'a FrameBinding,
+    pub maps: &'a FluidMaps,
+    pub targets: &'a Targets,
+    pub scene: &'a Scene,
+    pub view: View,
+}
+
+/// What a pass records one sample of a frame into: the targets, the frame's bind group, and
+/// whether the sample draws the pixels at an edge alone (`passes/edges.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct SampleRecording<'a> {
+    pub targets: &'a Targets,
+    pub frame: &'a FrameBinding,
+    pub edges_only: bool,
+}
+
+/// A pass drawn once for each sample of a frame (`renderer/sample_passes.rs` records them in
+/// order). The passes that need more than the frame's pictures to draw (the `scene` pass with
+/// the walkers, the `reflection` with what it mirrors, the layers) have methods of their own.
+pub(crate) trait SamplePass {
+    /// Records the pass for one sample.
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>);
 }
 
 /// How a raster pipeline meets the depth target ([`DEPTH_FORMAT`]).

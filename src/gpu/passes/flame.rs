@@ -28,22 +28,21 @@
 //! (a fifth of the temple's frame on lavapipe). The raymarch, the reference, marches per pixel
 //! as before.
 
-use crate::frame::{FrameInputs, View};
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
-use crate::gpu::context::ErrorSink;
 use crate::gpu::fire_lights::MAX_FIRE_LIGHTS;
 use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    DepthTest, PassBuilder, RasterPipeline, begin_over_read_only_depth, filterable_texture,
-    read_write_storage_buffer, storage_buffer, texture, uniform,
+    DepthTest, PassBuilder, PassContext, RasterPipeline, SamplePass, SampleRecording,
+    begin_over_read_only_depth, filterable_texture, read_write_storage_buffer, storage_buffer,
+    texture, uniform,
 };
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
-use crate::scene::Scene;
 
 /// The label part of the pipelines the `reflection` pass records with a depth target of its
 /// own (`flame.mirrored`, `bolt.mirrored`).
@@ -151,15 +150,19 @@ impl FlamePass {
     /// dimmed by the fog as `compositor` (resolved) draws it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        (maps, targets): (&FluidMaps, &Targets),
-        scene: &Scene,
-        view: View,
+        ctx: &PassContext<'_>,
         compositor: Compositor,
         fire_count: u32,
     ) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            maps,
+            targets,
+            scene,
+            view,
+        } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
         let [lamps, lattice, glow, fires, distance_fog] = frame.fog_constants();
@@ -382,5 +385,11 @@ impl FogGridStep {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.dispatch_workgroups(FOG_GRID_POINTS.div_ceil(FOG_GRID_WORKGROUP), fire_count, 1);
+    }
+}
+
+impl SamplePass for FlamePass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, sample.targets, sample.frame);
     }
 }

@@ -37,11 +37,10 @@ use bytemuck::{Pod, Zeroable};
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, extend};
-use crate::gpu::context::ErrorSink;
-use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_over_read_only_depth, filterable_texture, texture, uniform,
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext,
+    RasterPipeline, SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture,
+    texture, uniform,
 };
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
@@ -243,16 +242,19 @@ impl FogPass {
     /// layer's own pass), drawn at half size through `half` when given.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        maps: &FluidMaps,
-        targets: &Targets,
-        scene: &Scene,
-        view: View,
+        ctx: &PassContext<'_>,
         name: &'static str,
         half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            maps,
+            targets,
+            scene,
+            view,
+        } = *ctx;
         let module = ShaderName::Fog.create_module(device, errors)?;
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the
         // fragments.
@@ -460,6 +462,12 @@ impl FogPass {
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.sheet_order.slice(..));
         pass.draw(0..6, 0..drawn);
+    }
+}
+
+impl SamplePass for FogPass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, (sample.targets, sample.frame), sample.edges_only);
     }
 }
 

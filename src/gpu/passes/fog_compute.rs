@@ -29,14 +29,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::{FrameInputs, View};
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::camera;
 use crate::gpu::common::FrameBinding;
-use crate::gpu::context::ErrorSink;
-use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    PassBuilder, filterable_texture, storage_buffer, storage_texture, texture, uniform,
+    PassBuilder, PassContext, SamplePass, SampleRecording, filterable_texture, storage_buffer,
+    storage_texture, texture, uniform,
 };
 use crate::gpu::passes::fog::{
     FogKnobs, fog_ceiling_world, sample_sheet_heights, sheet_heights, sheets_under,
@@ -45,7 +44,7 @@ use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::samples::SampleOffset;
-use crate::scene::{Fog, Scene};
+use crate::scene::Fog;
 
 /// Side of the square workgroup, pixels: keep in sync with `@workgroup_size` in
 /// shaders/fog_compute.wgsl and shaders/raymarch.wgsl.
@@ -133,17 +132,6 @@ pub(crate) struct MarchKnobs {
     pub size: [u32; 4],
 }
 
-/// The pictures the `fog_compute` pass reads and writes.
-#[derive(Clone, Copy)]
-pub(crate) struct ComputePictures<'a> {
-    /// The renderer's targets, which must have been made for this pass (`Targets::new` with
-    /// `fog_compute`): the scene's colour and depth are read there, the picture written back.
-    pub targets: &'a Targets,
-    /// With `--layers`: a view of the fog layer's texture ([`COLOR_FORMAT`], storage usage, the
-    /// targets' size), where the pass writes the fog alone, every pixel, each frame.
-    pub fog_layer: Option<&'a wgpu::TextureView>,
-}
-
 /// What a per-pixel fog pass marches along each ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Marched {
@@ -198,17 +186,20 @@ impl FogComputePass {
     /// then not written).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        maps: &FluidMaps,
-        pictures: ComputePictures<'_>,
-        scene: &Scene,
-        view: View,
+        ctx: &PassContext<'_>,
+        fog_layer: Option<&wgpu::TextureView>,
         marched: Marched,
         half: Option<FogHalf>,
     ) -> Result<Self, GpuError> {
-        let ComputePictures { targets, fog_layer } = pictures;
+        let PassContext {
+            device,
+            errors,
+            frame,
+            maps,
+            targets,
+            scene,
+            view,
+        } = *ctx;
         let shader = match marched {
             Marched::Sheets => ShaderName::FogCompute,
             Marched::Medium { .. } => ShaderName::Raymarch,
@@ -436,6 +427,12 @@ impl FogComputePass {
             self.height.div_ceil(WORKGROUP_SIDE_PX),
             1,
         );
+    }
+}
+
+impl SamplePass for FogComputePass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, sample.targets, sample.frame);
     }
 }
 

@@ -14,11 +14,9 @@ use bytemuck::{Pod, Zeroable};
 use crate::frame::View;
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
-use crate::gpu::context::ErrorSink;
-use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline,
-    begin_over_picture, filterable_texture, uniform,
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext,
+    RasterPipeline, SamplePass, SampleRecording, begin_over_picture, filterable_texture, uniform,
 };
 use crate::gpu::passes::fog::fog_square;
 use crate::gpu::shaders::ShaderName;
@@ -106,14 +104,16 @@ impl OverlayPass {
         !matches!(view, View::Fog | View::Fluid)
     }
 
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        maps: &FluidMaps,
-        scene: &Scene,
-        view: View,
-    ) -> Result<Self, GpuError> {
+    pub(crate) fn new(ctx: &PassContext<'_>) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            maps,
+            scene,
+            view,
+            ..
+        } = *ctx;
         let build = PassBuilder::new(device, ShaderName::Overlay.name());
         let knobs = OverlayKnobs::new(scene);
         let knobs_buffer = build.static_uniform_buffer("knobs", bytemuck::bytes_of(&knobs));
@@ -238,6 +238,12 @@ fn line_pipeline<'a>(
         depth: Some(DepthTest::OVER_OR_ON),
         format: COLOR_FORMAT,
         blend: Some(PREMULTIPLIED_OVER),
+    }
+}
+
+impl SamplePass for OverlayPass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, sample.targets, sample.frame);
     }
 }
 

@@ -14,17 +14,16 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::{FrameInputs, View};
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, srgb_to_linear};
-use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_over_read_only_depth,
+    DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline, SamplePass,
+    SampleRecording, begin_over_read_only_depth,
 };
 use crate::gpu::passes::scene_compute;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
-use crate::scene::Scene;
 use crate::weather::debris::debris_drawn;
 use crate::weather::rain::{RAIN_DROPS, RAIN_MAX_ROOFS, roofs};
 
@@ -76,13 +75,16 @@ pub(crate) struct RainPass {
 
 impl RainPass {
     /// The pass for `scene` in `view` over `targets` (the picture's size is theirs).
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        (scene, view): (&Scene, View),
-        targets: &Targets,
-    ) -> Result<Self, GpuError> {
+    pub(crate) fn new(ctx: &PassContext<'_>) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            targets,
+            scene,
+            view,
+            ..
+        } = *ctx;
         let (width, height) = (targets.output.width(), targets.output.height());
         let name = ShaderName::Rain.name();
         let module = ShaderName::Rain.create_module(device, errors)?;
@@ -203,6 +205,12 @@ impl RainPass {
     /// drawn in (their own, the weather layer's) then have no depth attachment.
     pub(crate) fn reads_scene_depth(&self) -> bool {
         self.reads_scene_depth
+    }
+}
+
+impl SamplePass for RainPass {
+    fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
+        self.record(encoder, sample.targets, sample.frame);
     }
 }
 

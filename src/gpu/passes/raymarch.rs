@@ -11,28 +11,16 @@
 //! is the ground truth `fogbank quality` measures the sheets against, and it converges as the
 //! steps grow (`src/gpu/tests/raymarch.rs`).
 
-use crate::frame::View;
 use crate::gpu::GpuError;
-use crate::gpu::common::FrameBinding;
-use crate::gpu::context::ErrorSink;
-use crate::gpu::maps::FluidMaps;
-use crate::gpu::passes::fog_compute::{ComputePictures, FogComputePass, Marched};
-use crate::scene::Scene;
+use crate::gpu::passes::builder::PassContext;
+use crate::gpu::passes::fog_compute::{FogComputePass, Marched};
 
 /// The `raymarch` pass for `scene` in `view` over `pictures`, `steps` steps per ray.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn raymarch_pass(
-    device: &wgpu::Device,
-    errors: &ErrorSink,
-    frame: &FrameBinding,
-    maps: &FluidMaps,
-    pictures: ComputePictures<'_>,
-    scene: &Scene,
-    view: View,
+    ctx: &PassContext<'_>,
+    fog_layer: Option<&wgpu::TextureView>,
     steps: u32,
 ) -> Result<FogComputePass, GpuError> {
-    let marched = Marched::Medium { steps };
-    FogComputePass::new(
-        device, errors, frame, maps, pictures, scene, view, marched, None,
-    )
+    FogComputePass::new(ctx, fog_layer, Marched::Medium { steps }, None)
 }

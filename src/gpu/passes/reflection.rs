@@ -33,19 +33,17 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameUniforms};
-use crate::gpu::context::ErrorSink;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::{
-    PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass, storage_texture, texture,
-    uniform,
+    PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline, begin_render_pass,
+    storage_texture, texture, uniform,
 };
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Gathering, Targets, texture_2d, view_of};
-use crate::scene::Scene;
 
 /// Height of the floor plane the hall is mirrored about (world; common.wgsl: the floor at
 /// y = 0).
@@ -229,14 +227,18 @@ fn window_pixels(window: [f32; 4], width: u32, height: u32) -> [u32; 4] {
 impl ReflectionPass {
     /// The pass for a `width` × `height` picture of `scene`, over `targets`' depth.
     pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        targets: &Targets,
-        scene: &Scene,
+        ctx: &PassContext<'_>,
         lamps: &LampResources,
         size: (u32, u32),
     ) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            targets,
+            scene,
+            ..
+        } = *ctx;
         let (width, height) = size;
         let module = ShaderName::Reflection.create_module(device, errors)?;
         let build = PassBuilder::new(device, ShaderName::Reflection.name());

@@ -13,14 +13,13 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::{FrameInputs, View};
+use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::{CapsuleMesh, VERTICES_PER_CAPSULE};
 use crate::gpu::common::{FrameBinding, extend, srgb_to_linear};
-use crate::gpu::context::ErrorSink;
 use crate::gpu::geometry::{Material, Mesh, SceneVertex, build_scene_mesh};
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DepthTest, PassBuilder, RasterPipeline, begin_render_pass, uniform,
+    ALL_STAGES, DepthTest, PassBuilder, PassContext, RasterPipeline, begin_render_pass, uniform,
 };
 use crate::gpu::passes::scene_compute::{self, SceneCompute};
 use crate::gpu::shaders::ShaderName;
@@ -94,14 +93,16 @@ pub(crate) struct ScenePass {
 }
 
 impl ScenePass {
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        frame: &FrameBinding,
-        scene: &Scene,
-        targets: &Targets,
-        view: View,
-    ) -> Result<Self, GpuError> {
+    pub(crate) fn new(ctx: &PassContext<'_>) -> Result<Self, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            targets,
+            scene,
+            view,
+            ..
+        } = *ctx;
         let module = ShaderName::Scene.create_module(device, errors)?;
         let [lamps] = frame.lamp_constants();
         // scene.wgsl's `WEATHER_IN_SCENE`: `wet_stone` compiled out of scenes without weather.

@@ -15,10 +15,10 @@ use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::{FrameBinding, FrameUniforms};
-use crate::gpu::context::ErrorSink;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
+use crate::gpu::passes::builder::{PassContext, SamplePass, SampleRecording};
 use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
@@ -34,7 +34,6 @@ use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::passes::weather_layer::WeatherLayer;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{PassTimer, mark};
-use crate::scene::Scene;
 
 use super::RenderConfig;
 
@@ -45,20 +44,18 @@ pub(super) type WeatherPasses = (Option<BoltPass>, Option<RainPass>, Option<Refl
 /// sample, built only for such a scene (`weather_layer`: the bolt also draws into the weather
 /// layer).
 pub(super) fn build_weather_passes(
-    (device, errors, frame, targets): (&wgpu::Device, &ErrorSink, &FrameBinding, &Targets),
-    scene: &Scene,
+    passes: &PassContext<'_>,
     (lamps, config): (&LampResources, &RenderConfig),
     weather_layer: bool,
 ) -> Result<WeatherPasses, GpuError> {
-    let Some(weather) = &scene.weather else {
+    let Some(weather) = &passes.scene.weather else {
         return Ok((None, None, None));
     };
-    let view = config.view;
     let seed = weather.lightning.seed;
-    let bolt = BoltPass::new(device, errors, frame, (targets, view), seed, weather_layer)?;
-    let rain = RainPass::new(device, errors, frame, (scene, view), targets)?;
+    let bolt = BoltPass::new(passes, seed, weather_layer)?;
+    let rain = RainPass::new(passes)?;
     let size_px = (config.width, config.height);
-    let reflection = ReflectionPass::new(device, errors, frame, targets, scene, lamps, size_px)?;
+    let reflection = ReflectionPass::new(passes, lamps, size_px)?;
     Ok((Some(bolt), Some(rain), Some(reflection)))
 }
 
@@ -163,40 +160,40 @@ impl SamplePasses<'_> {
             reflection.record(encoder, targets, frame, drawn);
             mark(timer, encoder, "reflection");
         }
-        match self.fog_compute {
-            Some(fog_compute) => {
-                fog_compute.record(encoder, targets, frame);
-                // The per-pixel slot runs the `fog_compute` or the `raymarch` pass.
-                let pass = match self.compositor {
-                    Compositor::Raymarch { .. } => "raymarch",
-                    _ => "fog_compute",
-                };
-                mark(timer, encoder, pass);
-            }
-            None => {
-                self.fog.record(encoder, (targets, frame), edges_only);
-                mark(timer, encoder, "fog");
-            }
-        }
+        let sample = SampleRecording {
+            targets,
+            frame,
+            edges_only,
+        };
+        // The fog's slot runs the raster `fog` pass, or the per-pixel `fog_compute` or
+        // `raymarch` pass.
+        let fog: (&dyn SamplePass, &'static str) = match (self.fog_compute, self.compositor) {
+            (Some(per_pixel), Compositor::Raymarch { .. }) => (per_pixel, "raymarch"),
+            (Some(per_pixel), _) => (per_pixel, "fog_compute"),
+            (None, _) => (self.fog, "fog"),
+        };
+        fog.0.record_sample(encoder, &sample);
+        mark(timer, encoder, fog.1);
         if let Some(layer) = self.fog_layer {
             layer.record(encoder, frame);
             mark(timer, encoder, "fog_layer");
         }
-        self.flame.record(encoder, targets, frame);
-        mark(timer, encoder, "flame");
-        if let Some(bolt) = bolt {
-            bolt.record(encoder, targets, frame);
-            mark(timer, encoder, "bolt");
-        }
-        if let Some(rain) = rain {
-            rain.record(encoder, targets, frame);
-            mark(timer, encoder, "rain");
+        let over: [(Option<&dyn SamplePass>, &'static str); 3] = [
+            (Some(self.flame), "flame"),
+            (bolt.map(|bolt| bolt as &dyn SamplePass), "bolt"),
+            (rain.map(|rain| rain as &dyn SamplePass), "rain"),
+        ];
+        for (pass, name) in over {
+            if let Some(pass) = pass {
+                pass.record_sample(encoder, &sample);
+                mark(timer, encoder, name);
+            }
         }
         if let Some(layer) = self.weather_layer {
             layer.record(encoder, targets, frame, (bolt, rain));
             mark(timer, encoder, "weather_layer");
         }
-        self.overlay.record(encoder, targets, frame);
+        self.overlay.record_sample(encoder, &sample);
         mark(timer, encoder, "overlay");
     }
 }
