@@ -51,7 +51,7 @@ fn cs_resolve(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0) * SAMPLE_WEIGHT);
 }
 
-// ---- the anti-aliased default (src/samples.rs, `Sampling::Edges`) ----
+// ---- `--edge-samples` (src/samples.rs, `Sampling::Edges`) ----
 // The samples after the first are drawn on the pixels at an edge alone (edges.wgsl). They add
 // only there; every other pixel's sum stays sample 0 and is resolved with weight 1, so it keeps
 // sample 0's value exactly.

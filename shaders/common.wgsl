@@ -22,9 +22,10 @@ struct FrameUniforms {
     // rgb: ambient colour times intensity; w: how wet the ground is, 0..1 (0 without weather).
     ambient_color: vec4<f32>,
     // xyz: unit vector the directional light travels along (world); w: 1 while a later sample
-    // of the anti-aliased default draws the pixels at an edge alone (`outside_edges`), else 0.
+    // of `--edge-samples` draws the pixels at an edge alone (`outside_edges`), else 0.
     sun_dir_world: vec4<f32>,
-    // rgb: directional colour times intensity; w: unused.
+    // rgb: directional colour times intensity; w: the sample's fog phase (0.5 for one sample),
+    // where the sheets stand in their slabs (fog.wgsl, `sheet_height_world`).
     sun_color: vec4<f32>,
 }
 

@@ -1,5 +1,5 @@
 // edges.wgsl: the `edges` pass — which pixels of a frame's first sample lie at an edge, for
-// the anti-aliased default (src/samples.rs, `Sampling::Edges`).
+// `--edge-samples` (src/samples.rs, `Sampling::Edges`).
 //
 // `cs_edge_mask` runs after sample 0's passes. It encodes the linear picture to sRGB, as the
 // `encode` pass will, and marks a pixel when any channel differs from one of its four

@@ -200,10 +200,12 @@ fn fog_medium(
     return FogMedium(lit, density * knobs.optics.x, debug_alpha);
 }
 
-// The height of sheet `index` (world), lowest first: `Fog::sheet_height`, the height the raster
-// pass draws its quad at, as the shaders compute it (from the knobs).
+// The height of sheet `index` (world), lowest first, in this sample: `Fog::sheet_height_at`
+// with the sample's phase (the frame's `sun_color.w`; 0.5 for one sample), the height the
+// raster pass draws its quad at, as the shaders compute it (from the knobs).
 fn sheet_height_world(index: u32, knobs: FogKnobs) -> f32 {
-    return knobs.layer.x + (knobs.sampling.w - knobs.layer.x) * (f32(index) + 0.5) / knobs.sampling.x;
+    let phase = frame.sun_color.w;
+    return knobs.layer.x + (knobs.sampling.w - knobs.layer.x) * (f32(index) + phase) / knobs.sampling.x;
 }
 
 // Length along the view ray of the slab of fog one sheet stands for: the spacing between

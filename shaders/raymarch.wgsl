@@ -42,7 +42,7 @@ fn raymarch_pixel(id: vec2<u32>) -> RayFog {
 
 @compute @workgroup_size(8, 8)
 fn cs_raymarch(@builtin(global_invocation_id) id: vec3<u32>) {
-    // A later sample of the anti-aliased default draws the pixels at an edge alone.
+    // A later sample of `--edge-samples` draws the pixels at an edge alone.
     if !in_picture(id.xy) || outside_edges(id.xy) {
         return;
     }

@@ -233,7 +233,7 @@ fn cs_scene_raster(
     let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
     let ray_world = tile_pixel_ray_world(pixel);
     var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
-    // A later sample of the anti-aliased default draws the pixels at an edge alone: a tile
+    // A later sample of `--edge-samples` draws the pixels at an edge alone: a tile
     // with none of them gathers no triangles (common.wgsl, `outside_edges`).
     let drawn = all(id.xy < raster.size.xy) && !outside_edges(id.xy);
     if local == 0u {

@@ -72,10 +72,11 @@ pub(crate) struct FrameUniforms {
     /// rgb: ambient colour × intensity (linear); w: how wet the ground is, 0..=1 (0 without
     /// weather; see `gpu/weather.rs`).
     pub ambient_color: [f32; 4],
-    /// xyz: unit vector the directional light travels along; w: 1 while a later sample of the
-    /// anti-aliased default draws the pixels at an edge alone (`passes/edges.rs`), else 0.
+    /// xyz: unit vector the directional light travels along; w: 1 while a later sample of
+    /// `--edge-samples` draws the pixels at an edge alone (`passes/edges.rs`), else 0.
     pub sun_dir_world: [f32; 4],
-    /// rgb: directional colour × intensity (linear).
+    /// rgb: directional colour × intensity (linear); w: the sample's fog phase
+    /// (`SampleOffset::depth_phase`, 0.5 for one sample), where the flames' sheets stand.
     pub sun_color: [f32; 4],
 }
 
@@ -130,7 +131,7 @@ impl FrameUniforms {
             ball_light_color: extend(lamp_color, inputs.ball_spin_rad),
             ambient_color: extend(statics.ambient_linear, 0.0),
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
-            sun_color: extend(statics.sun_linear, 0.0),
+            sun_color: extend(statics.sun_linear, inputs.sample.depth_phase),
         }
     }
 }

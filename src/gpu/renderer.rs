@@ -123,7 +123,7 @@ pub struct Renderer {
     samples: SampleSchedule,
     /// Sums a frame's samples and resolves their mean; `None` for a single sample.
     accumulate: Option<AccumulatePass>,
-    /// Marks the pixels at an edge after the first sample, for the anti-aliased default.
+    /// Marks the pixels at an edge after the first sample, for `--edge-samples`.
     edges: Option<EdgesPass>,
     encode: EncodePass,
     /// The fog layer, with `readback.fog_layer_f16`.
@@ -431,7 +431,7 @@ impl Renderer {
             // Queues sample `k`'s uniforms and knobs, and records its passes.
             let mut record = |k: usize, inputs: &FrameInputs<'_>, timer: &mut Option<PassTimer>| {
                 let own_moment = k == 0 || moving;
-                // The anti-aliased default's later samples draw the pixels at an edge alone.
+                // The later samples of `--edge-samples` draw the pixels at an edge alone.
                 let edges_only = k > 0 && passes.edges.is_some();
                 // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
                 let weather_now = match (weather_look.as_ref(), &inputs.weather) {

@@ -3,7 +3,7 @@
 //! fog compositor the pictures can also be written as storage textures, and the compute
 //! `scene` pass's depths get a float picture of their own (`hit_depth_view`).
 //!
-//! With the anti-aliased default the targets also hold the edge mask (`edge_mask_view`): which
+//! With `--edge-samples` the targets also hold the edge mask (`edge_mask_view`): which
 //! pixels the later samples draw (`passes/edges.rs`). Without it the mask is one unused texel,
 //! so the frame's bind group always has one to bind.
 //!
@@ -40,7 +40,7 @@ pub(crate) struct Targets {
     /// passes that read the scene's depth read it there ([`Targets::scene_depth_view`]).
     pub hit_depth_view: Option<wgpu::TextureView>,
     /// 1 where a pixel is at an edge of sample 0's picture, else 0 (`passes/edges.rs`):
-    /// picture-sized for the anti-aliased default, else a single texel nothing reads.
+    /// picture-sized for `--edge-samples`, else a single texel nothing reads.
     pub edge_mask_view: wgpu::TextureView,
     /// With [`Gathering::Edges`]: far on the pixels at an edge, nearest elsewhere, written once
     /// a frame after the mask (`passes/edges.rs`). The raster fog's later samples test their

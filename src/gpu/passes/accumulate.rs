@@ -9,7 +9,7 @@
 //! passes after it (`encode`, the EXR readback) read that picture as they read a single
 //! sample's.
 //!
-//! With the anti-aliased default (`Targets::edge_mask_view` picture-sized, `passes/edges.rs`)
+//! With `--edge-samples` (`Targets::edge_mask_view` picture-sized, `passes/edges.rs`)
 //! the later samples add only the pixels at an edge, and the resolve divides only those by N.
 //! Every other pixel's sum is sample 0's half float, resolved with weight 1: its exact bytes.
 //!
@@ -60,7 +60,7 @@ impl AccumulatePass {
             let sum = texture_2d(device, label, size_px, SUM_FORMAT, usage);
             view_of(&sum, label)
         });
-        // The edge mask, bound last in both groups with the anti-aliased default.
+        // The edge mask, bound last in both groups with `--edge-samples`.
         let mask = edges.then(|| {
             let entry = texture(5, compute, wgpu::TextureSampleType::Uint);
             (entry, &targets.edge_mask_view)

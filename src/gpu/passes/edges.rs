@@ -1,4 +1,4 @@
-//! The `edges` pass: which pixels of a frame lie at an edge, so that the anti-aliased default
+//! The `edges` pass: which pixels of a frame lie at an edge, so that `--edge-samples`
 //! draws its later samples there alone (shaders/edges.wgsl; the schedule is
 //! `crate::samples::Sampling::Edges`).
 //!

@@ -216,7 +216,7 @@ pub(crate) struct FogPass {
     /// `fog`, or `fog_layer`: the label of the pass and of its wgpu objects.
     name: &'static str,
     pipeline: wgpu::RenderPipeline,
-    /// The sheets tested against the edge depth, for the anti-aliased default's later samples
+    /// The sheets tested against the edge depth, for the later samples of `--edge-samples`
     /// on the raster path with a full-size fog; `None` otherwise.
     edge_pipeline: Option<wgpu::RenderPipeline>,
     bind_group: wgpu::BindGroup,
@@ -325,7 +325,7 @@ impl FogPass {
             blend: Some(PREMULTIPLIED_OVER),
         };
         let pipeline = build.raster_pipeline(&sheets);
-        // The anti-aliased default's later samples: the same sheets, tested against the edge
+        // The later samples of `--edge-samples`: the same sheets, tested against the edge
         // depth so that only the pixels at an edge shade (`passes/edges.rs`).
         let edge_pipeline = match (&targets.edge_depth_view, &half) {
             (Some(_), None) => Some(build.raster_pipeline(&RasterPipeline {
@@ -398,7 +398,7 @@ impl FogPass {
 
     /// Records the pass over what the `scene` pass left in the targets (at half size: the
     /// half-size depth, the sheets into the half-size fog, and its upsampling over the picture).
-    /// With `edges_only` (a later sample of the anti-aliased default) the sheets are tested
+    /// With `edges_only` (a later sample of `--edge-samples`) the sheets are tested
     /// against `Targets::edge_depth_view` and shade the pixels at an edge alone.
     pub(crate) fn record(
         &self,

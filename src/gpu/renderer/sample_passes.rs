@@ -85,7 +85,7 @@ pub(super) fn record_frame_inputs(
 
 /// The passes every sample of a frame records, in order, borrowed from the `Renderer`.
 pub(super) struct SamplePasses<'a> {
-    /// The anti-aliased default's edge mask; `None` for other samplings.
+    /// The edge mask of `--edge-samples`; `None` for other samplings.
     pub(super) edges: Option<&'a EdgesPass>,
     pub(super) scene: &'a mut ScenePass,
     pub(super) capsules: Option<&'a mut CapsuleMesh>,
@@ -132,7 +132,7 @@ impl SamplePasses<'_> {
     }
 
     /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
-    /// each on `timer`. With `edges_only` (a later sample of the anti-aliased default) the
+    /// each on `timer`. With `edges_only` (a later sample of `--edge-samples`) the
     /// raster path first sets the depth so that only the pixels at an edge are drawn.
     pub(super) fn record(
         &self,
