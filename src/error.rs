@@ -101,6 +101,14 @@ pub enum Error {
     /// An image given to `check` or `compare` could not be read, or a result not written.
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// `fogbank watch` could not watch its scene file for changes.
+    #[error("cannot watch {} for changes: {source}", path.display())]
+    Watch {
+        /// The scene file.
+        path: PathBuf,
+        /// Why.
+        source: notify::Error,
+    },
     /// A file or folder could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -364,6 +372,7 @@ impl Error {
             Error::Differences(_) => ErrorKind::Differences,
             Error::Interrupted { signal, .. } => ErrorKind::Interrupted(*signal),
             Error::Gpu(_)
+            | Error::Watch { .. }
             | Error::Write { .. }
             | Error::Encode { .. }
             | Error::Serialize { .. }

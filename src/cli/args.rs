@@ -437,6 +437,35 @@ pub(super) struct StillArgs {
 }
 
 #[derive(Debug, Args)]
+pub(super) struct WatchArgs {
+    /// Scene file (RON) to watch: every save renders the still again.
+    pub(super) scene: PathBuf,
+    /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub(super) sets: Vec<String>,
+    /// Simulation cache folder: a turn that cannot start from the state kept in memory starts
+    /// from its latest snapshot at or before the frame.
+    #[arg(long, value_name = "DIR")]
+    pub(super) cache: Option<PathBuf>,
+    /// The frame to render (frame N is the picture at time N/fps).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(super) frame: u32,
+    /// The PNG file to write (replaced whole at each turn).
+    #[arg(long, value_name = "FILE.png")]
+    pub(super) out: PathBuf,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
 pub(super) struct InfoArgs {
     /// Print JSON instead of text.
     #[arg(long)]

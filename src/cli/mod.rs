@@ -7,7 +7,7 @@
 use crate::commands::{
     CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
     QualitySettings, RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings,
-    StillSettings, ToleranceFlags, ValidateSettings,
+    StillSettings, ToleranceFlags, ValidateSettings, WatchSettings,
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
@@ -49,6 +49,8 @@ enum CliCommand {
     Render(RenderArgs),
     /// Render one frame to a PNG file.
     Still(StillArgs),
+    /// Render one frame to a PNG file, and again each time the scene file is saved.
+    Watch(WatchArgs),
     /// Render chosen frames as a contact sheet with frame numbers, for documentation.
     Sheet(SheetArgs),
     /// Render frames and compare them with golden references (exit 3 when any differs).
@@ -130,6 +132,19 @@ impl Cli {
             }),
             CliCommand::Still(a) => Command::Still(StillSettings {
                 scene: scene_choice(a.scene),
+                frame: a.frame,
+                out_file: a.out,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu)?,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Watch(a) => Command::Watch(WatchSettings {
+                scene: SceneChoice {
+                    path: Some(a.scene),
+                    sets: a.sets,
+                    cache: a.cache,
+                },
                 frame: a.frame,
                 out_file: a.out,
                 size: a.size.as_deref().map(parse_size).transpose()?,

@@ -15,6 +15,7 @@ mod sheet;
 mod simulate;
 mod still;
 mod validate;
+mod watch;
 
 use crate::Error;
 use crate::error::RequestError;
@@ -214,6 +215,25 @@ pub struct StillSettings {
     pub quiet: bool,
 }
 
+/// `fogbank watch`.
+#[derive(Debug, Clone)]
+pub struct WatchSettings {
+    /// The scene; its path is the file watched.
+    pub scene: SceneChoice,
+    /// The frame to render.
+    pub frame: u32,
+    /// The PNG to write at each turn.
+    pub out_file: PathBuf,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// What to show.
+    pub view: View,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress bars (the turns' lines are still printed).
+    pub quiet: bool,
+}
+
 /// `fogbank quality`.
 #[derive(Debug, Clone)]
 pub struct QualitySettings {
@@ -311,6 +331,8 @@ pub enum Command {
     Render(RenderSettings),
     /// Render one frame.
     Still(StillSettings),
+    /// Render a still at each save of its scene.
+    Watch(WatchSettings),
     /// Render a contact sheet.
     Sheet(SheetSettings),
     /// Compare renders with golden frames.
@@ -337,6 +359,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Validate(s) => validate::run(&s),
         Command::Render(s) => render::run(&s),
         Command::Still(s) => still::run(&s),
+        Command::Watch(s) => watch::run(&s),
         Command::Sheet(s) => sheet::run(&s),
         Command::Quality(s) => quality::run(&s),
         Command::Check(s) => {
