@@ -88,6 +88,29 @@ pub(super) struct SceneArgs {
 }
 
 #[derive(Debug, Args)]
+pub(super) struct StampArgs {
+    /// Burn a caption strip into each PNG frame, still and video frame (not EXR): the scene's
+    /// name, frame, time, view, compositor, samples and state hash, along the bottom (or the
+    /// top). Default: the scene's output.stamp (off).
+    #[arg(long, value_enum, value_name = "EDGE", num_args = 0..=1, default_missing_value = "bottom")]
+    pub(super) stamp: Option<StampArg>,
+    /// Free text for the caption strip, one line (it shows even without --stamp).
+    #[arg(long, value_name = "TEXT")]
+    pub(super) caption: Option<String>,
+}
+
+/// Where `--stamp` puts the strip.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum StampArg {
+    /// Along the bottom edge.
+    Bottom,
+    /// Along the top edge.
+    Top,
+    /// No strip, whatever the scene says.
+    Off,
+}
+
+#[derive(Debug, Args)]
 pub(super) struct QuietArg {
     /// Show no progress on stderr.
     #[arg(long, short)]
@@ -321,6 +344,8 @@ pub(super) struct RenderArgs {
     #[arg(long)]
     pub(super) stats: bool,
     #[command(flatten)]
+    pub(super) stamp: StampArgs,
+    #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
@@ -431,6 +456,8 @@ pub(super) struct StillArgs {
     #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
     pub(super) view: ViewArg,
     #[command(flatten)]
+    pub(super) stamp: StampArgs,
+    #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
@@ -459,6 +486,8 @@ pub(super) struct WatchArgs {
     /// What to show.
     #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
     pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) stamp: StampArgs,
     #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]

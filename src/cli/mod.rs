@@ -12,7 +12,7 @@ use crate::commands::{
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
 use crate::output::exr::ExrCompression;
-use crate::scene::FogResolution;
+use crate::scene::{FogResolution, StampPlace};
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -97,7 +97,7 @@ impl Cli {
                 scene: scene_choice(a.scene),
             }),
             CliCommand::Render(a) => Command::Render(RenderSettings {
-                scene: scene_choice(a.scene),
+                scene: stamped(scene_choice(a.scene), a.stamp)?,
                 out_dir: a.out,
                 frames: parse_frames(a.frames)?,
                 size: a.size.as_deref().map(parse_size).transpose()?,
@@ -131,7 +131,7 @@ impl Cli {
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Still(a) => Command::Still(StillSettings {
-                scene: scene_choice(a.scene),
+                scene: stamped(scene_choice(a.scene), a.stamp)?,
                 frame: a.frame,
                 out_file: a.out,
                 size: a.size.as_deref().map(parse_size).transpose()?,
@@ -140,11 +140,15 @@ impl Cli {
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Watch(a) => Command::Watch(WatchSettings {
-                scene: SceneChoice {
-                    path: Some(a.scene),
-                    sets: a.sets,
-                    cache: a.cache,
-                },
+                scene: stamped(
+                    SceneChoice {
+                        path: Some(a.scene),
+                        sets: a.sets,
+                        cache: a.cache,
+                        ..SceneChoice::default()
+                    },
+                    a.stamp,
+                )?,
                 frame: a.frame,
                 out_file: a.out,
                 size: a.size.as_deref().map(parse_size).transpose()?,
@@ -209,7 +213,7 @@ impl Cli {
                 scene: SceneChoice {
                     path: a.scene,
                     sets: a.sets,
-                    cache: None,
+                    ..SceneChoice::default()
                 },
                 schema: a.schema,
             }),
@@ -235,7 +239,30 @@ fn scene_choice(args: SceneArgs) -> SceneChoice {
         path: args.scene,
         sets: args.sets,
         cache: args.cache,
+        stamp: None,
+        caption: None,
     }
+}
+
+/// `choice` with `--stamp` and `--caption`; a caption that cannot be one is refused here,
+/// before any work.
+fn stamped(mut choice: SceneChoice, args: StampArgs) -> Result<SceneChoice, FlagError> {
+    choice.stamp = args.stamp.map(|place| match place {
+        StampArg::Bottom => StampPlace::Bottom,
+        StampArg::Top => StampPlace::Top,
+        StampArg::Off => StampPlace::Off,
+    });
+    if let Some(text) = &args.caption
+        && let Err(why) = crate::output::caption::check_text(text)
+    {
+        return Err(FlagError {
+            flag: "--caption",
+            value: text.clone(),
+            reason: format!("the caption {why}"),
+        });
+    }
+    choice.caption = args.caption;
+    Ok(choice)
 }
 
 fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {

@@ -39,6 +39,10 @@ pub struct SceneChoice {
     /// Simulation cache folder (`--cache`): start from its latest snapshot at or before the
     /// first frame (and, for `simulate`, write snapshots into it).
     pub cache: Option<PathBuf>,
+    /// `--stamp`: replaces the scene's `output.stamp` when given.
+    pub stamp: Option<scene::StampPlace>,
+    /// `--caption`: replaces the scene's `output.caption` when given.
+    pub caption: Option<String>,
 }
 
 /// Which GPU.
@@ -406,9 +410,15 @@ fn limit_threads(threads: Option<usize>) {
     }
 }
 
-/// Loads the scene and prints its warnings on stderr.
+/// Loads the scene, applies `--stamp` and `--caption`, and prints its warnings on stderr.
 fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
-    let loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
+    let mut loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
+    if let Some(stamp) = choice.stamp {
+        loaded.scene.output.stamp = stamp;
+    }
+    if let Some(caption) = &choice.caption {
+        loaded.scene.output.caption = Some(caption.clone());
+    }
     for warning in &loaded.warnings {
         eprintln!("{warning}");
     }

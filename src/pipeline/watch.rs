@@ -108,7 +108,9 @@ impl StillSession {
                 readback: Readback::default(),
             },
         )?;
-        let frame = renderer.render_one(&playback.frame_inputs(&state))?;
+        let mut frame = renderer.render_one(&playback.frame_inputs(&state))?;
+        let compositor = renderer.compositor();
+        super::still::stamp_still(&scene, &mut frame, &state, options.view, compositor);
         self.kept = Some(kept);
         Ok(Turn {
             still: Still {

@@ -338,6 +338,8 @@ fn scenes() -> Vec<Scene> {
     spelt.output.fog_resolution = scene::FogResolution::Half;
     spelt.output.samples = 2;
     spelt.output.shutter = 0.5;
+    spelt.output.stamp = scene::StampPlace::Top;
+    spelt.output.caption = Some("take 3".into());
     let fluid = &mut spelt.fluid;
     (fluid.fog_diffusion, fluid.viscosity, fluid.sor_omega) = (0.05, 0.01, 1.6);
     (fluid.multigrid_cycles, fluid.projections) = (fluid.multigrid_cycles + 1, 2);
