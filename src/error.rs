@@ -109,6 +109,14 @@ pub enum Error {
         /// Why.
         source: notify::Error,
     },
+    /// `fogbank watch --serve` could not listen on its address.
+    #[error("cannot serve the preview page on {addr}: {source}; give another address to --serve")]
+    Serve {
+        /// The address asked for.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A file or folder could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -373,6 +381,7 @@ impl Error {
             Error::Interrupted { signal, .. } => ErrorKind::Interrupted(*signal),
             Error::Gpu(_)
             | Error::Watch { .. }
+            | Error::Serve { .. }
             | Error::Write { .. }
             | Error::Encode { .. }
             | Error::Serialize { .. }

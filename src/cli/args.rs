@@ -480,6 +480,10 @@ pub(super) struct WatchArgs {
     /// The PNG file to write (replaced whole at each turn).
     #[arg(long, value_name = "FILE.png")]
     pub(super) out: PathBuf,
+    /// Serve a live preview page on ADDR (default: 127.0.0.1 on a free port, which is
+    /// printed): the latest picture, the turn's timings and the scene's error.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub(super) serve: Option<String>,
     /// Picture size, e.g. 1920x1080. Default: the scene's output size.
     #[arg(long, value_name = "WxH")]
     pub(super) size: Option<String>,

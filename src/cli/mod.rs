@@ -151,6 +151,18 @@ impl Cli {
                 )?,
                 frame: a.frame,
                 out_file: a.out,
+                serve: a
+                    .serve
+                    .map(|text| {
+                        text.parse().map_err(|_| FlagError {
+                            flag: "--serve",
+                            value: text.clone(),
+                            reason: "write an address and port, e.g. --serve 127.0.0.1:8080 \
+                                     (port 0 picks a free one)"
+                                .into(),
+                        })
+                    })
+                    .transpose()?,
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: view(a.view),
                 gpu: gpu_choice(a.gpu)?,

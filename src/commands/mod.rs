@@ -11,6 +11,7 @@ mod progress;
 mod quality;
 mod render;
 mod scene_show;
+mod serve;
 mod sheet;
 mod simulate;
 mod still;
@@ -228,6 +229,8 @@ pub struct WatchSettings {
     pub frame: u32,
     /// The PNG to write at each turn.
     pub out_file: PathBuf,
+    /// `--serve`: the address of the live preview page, if any.
+    pub serve: Option<std::net::SocketAddr>,
     /// Picture size overriding the scene's.
     pub size: Option<(u32, u32)>,
     /// What to show.

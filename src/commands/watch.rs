@@ -6,9 +6,10 @@
 //! every command prints it and the last good picture stays where it is. Otherwise
 //! [`pipeline::StillSession`] renders it, starting from the world kept in memory when only look
 //! fields changed, and the PNG replaces the last one whole. Each turn prints one line with its
-//! steps and timings. Ctrl-C (or SIGTERM, SIGHUP) ends the watch between or inside turns with
+//! steps and timings, and `--serve` shows the same on a live page (`serve.rs`). Ctrl-C (or SIGTERM, SIGHUP) ends the watch between or inside turns with
 //! the signal's exit code; the picture on disk is then the last whole one.
 
+use super::serve::Preview;
 use super::{ProgressMode, ProgressReporter, WatchSettings, load_scene};
 use crate::Error;
 use crate::error::ErrorKind;
@@ -63,10 +64,15 @@ pub(super) fn run(settings: &WatchSettings) -> Result<(), Error> {
         settings.frame,
         settings.out_file.display()
     );
+    let preview = settings.serve.map(Preview::start).transpose()?;
+    if let Some(preview) = &preview {
+        eprintln!("serving the preview page on http://{}/", preview.addr());
+    }
     let mut session = StillSession::new();
     let (mut turn, mut saves, mut written) = (1, 0, 0);
     loop {
-        match render_turn(settings, &context, &mut session, turn, saves) {
+        let turn_result = render_turn(settings, &context, &mut session, turn, saves);
+        match turn_result.map(|outcome| show(outcome, preview.as_ref(), turn)) {
             Ok(wrote) => written += usize::from(wrote),
             Err(Error::Interrupted { .. }) => return Err(Error::interrupted(written)),
             Err(error) => return Err(error),
@@ -80,16 +86,43 @@ pub(super) fn run(settings: &WatchSettings) -> Result<(), Error> {
     }
 }
 
-/// One turn: load, render and write, printing one line; true when it wrote the picture. A
-/// scene that does not load, or a request that does not fit it, is printed and leaves the last
-/// picture; other failures and a stop signal end the watch.
+/// What a turn gave: the picture's PNG bytes, or the scene's error report; and its line.
+enum Outcome {
+    Wrote { png: Vec<u8>, line: String },
+    Failed { report: String, line: String },
+}
+
+/// Prints a turn's outcome and hands it to the preview page; true when it wrote a picture.
+fn show(outcome: Outcome, preview: Option<&Preview>, turn: u64) -> bool {
+    match outcome {
+        Outcome::Wrote { png, line } => {
+            eprintln!("{line}");
+            if let Some(preview) = preview {
+                preview.picture(turn, png, line);
+            }
+            true
+        }
+        Outcome::Failed { report, line } => {
+            eprintln!("{report}");
+            eprintln!("{line}");
+            if let Some(preview) = preview {
+                preview.error(turn, report, line);
+            }
+            false
+        }
+    }
+}
+
+/// One turn: load, render and write. A scene that does not load, or a request that does not
+/// fit it, is a failed turn that leaves the last picture; other failures and a stop signal end
+/// the watch.
 fn render_turn(
     settings: &WatchSettings,
     context: &crate::gpu::GpuContext,
     session: &mut StillSession,
-    turn: u32,
+    turn: u64,
     saves: usize,
-) -> Result<bool, Error> {
+) -> Result<Outcome, Error> {
     let clock = Instant::now();
     let after = match saves {
         0 => String::new(),
@@ -113,18 +146,29 @@ fn render_turn(
     let done = match result {
         Ok(done) => done,
         Err(error) if error.kind() == ErrorKind::BadInput => {
-            eprintln!("{}", error.report());
-            eprintln!(
+            let line = format!(
                 "turn {turn}{after}: failed; keeping the last good picture {}",
                 settings.out_file.display()
             );
-            return Ok(false);
+            return Ok(Outcome::Failed {
+                report: error.report(),
+                line,
+            });
         }
         Err(error) => return Err(error),
     };
     let frame = &done.still.frame;
-    pipeline::save_png(&settings.out_file, frame.width, frame.height, &frame.rgba8)?;
-    eprintln!(
+    let path = &settings.out_file;
+    let png = crate::output::png::encode_rgba8(frame.width, frame.height, &frame.rgba8, true)
+        .map_err(|e| Error::Encode {
+            path: path.clone(),
+            source: Box::new(e),
+        })?;
+    crate::output::atomic::write_atomic(path, &png).map_err(|source| Error::Write {
+        path: path.clone(),
+        source,
+    })?;
+    let line = format!(
         "turn {turn}{after}: simulated {} steps from step {} in {:.2} s, rendered in {:.2} s, \
          {:.2} s in all; wrote frame {} (hash {:016x}) to {}",
         done.steps_simulated,
@@ -136,7 +180,7 @@ fn render_turn(
         done.still.state_hash,
         settings.out_file.display()
     );
-    Ok(true)
+    Ok(Outcome::Wrote { png, line })
 }
 
 /// Waits for the scene file named `name` to be saved, then for the burst of events to end;
