@@ -101,6 +101,22 @@ pub enum Error {
     /// An image given to `check` or `compare` could not be read, or a result not written.
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// `fogbank watch` could not watch its scene file for changes.
+    #[error("cannot watch {} for changes: {source}", path.display())]
+    Watch {
+        /// The scene file.
+        path: PathBuf,
+        /// Why.
+        source: notify::Error,
+    },
+    /// `fogbank watch --serve` could not listen on its address.
+    #[error("cannot serve the preview page on {addr}: {source}; give another address to --serve")]
+    Serve {
+        /// The address asked for.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A file or folder could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -376,6 +392,8 @@ impl Error {
             Error::Differences(_) => ErrorKind::Differences,
             Error::Interrupted { signal, .. } => ErrorKind::Interrupted(*signal),
             Error::Gpu(_)
+            | Error::Watch { .. }
+            | Error::Serve { .. }
             | Error::Write { .. }
             | Error::Encode { .. }
             | Error::Serialize { .. }

@@ -155,8 +155,7 @@ impl Playback {
         };
         // With a shutter the first frame's samples reach back a few steps: start before them,
         // so a render from the cache sees the steps a full render does.
-        let behind = MotionPlan::for_scene(scene).map_or(0, |plan| plan.steps_behind());
-        let target_steps = timeline.steps_before(first_frame).saturating_sub(behind);
+        let target_steps = earliest_step(scene, &timeline, first_frame);
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Self::new(scene), 0)),
@@ -219,6 +218,39 @@ impl Playback {
     /// The first snapshot write failure, if any.
     pub fn take_cache_error(&mut self) -> Option<CacheError> {
         self.cache_writer.as_mut().and_then(|w| w.error.take())
+    }
+
+    /// A playback of `scene` starting from the state of a [`World::snapshot`] kept in memory
+    /// (`fogbank watch` keeps one between turns). A snapshot of another step hash is refused.
+    pub fn from_snapshot(scene: &Scene, bytes: &[u8]) -> Result<Self, SnapshotError> {
+        Ok(Self::from_world(scene, World::restore(scene, bytes)?))
+    }
+
+    /// The earliest step `frame`'s picture reads: the frame's own step, or a few before it
+    /// when a shutter reaches back. A playback that starts at or before it draws the frame as
+    /// one from time 0 does.
+    pub fn earliest_step_of(&self, frame: u32) -> u64 {
+        let behind = self
+            .motion_plan
+            .as_ref()
+            .map_or(0, MotionPlan::steps_behind);
+        self.timeline.steps_before(frame).saturating_sub(behind)
+    }
+
+    /// Steps forward until the world has taken `steps` steps (never back), calling `on_step`
+    /// after each; stops early, returning false, when `on_step` breaks.
+    pub fn advance_steps_or_stop(
+        &mut self,
+        steps: u64,
+        mut on_step: impl FnMut() -> ControlFlow<()>,
+    ) -> bool {
+        while self.world.steps() < steps {
+            self.step_once();
+            if on_step().is_break() {
+                return false;
+            }
+        }
+        true
     }
 
     fn from_world(scene: &Scene, world: World) -> Self {
@@ -389,6 +421,12 @@ impl Playback {
             motion: &self.motion,
         }
     }
+}
+
+/// The earliest step `frame` of `scene` reads (see [`Playback::earliest_step_of`]).
+fn earliest_step(scene: &Scene, timeline: &Timeline, frame: u32) -> u64 {
+    let behind = MotionPlan::for_scene(scene).map_or(0, |plan| plan.steps_behind());
+    timeline.steps_before(frame).saturating_sub(behind)
 }
 
 /// What the renderer needs of `weather` at `time_s`; `None` for a scene without weather.

@@ -276,3 +276,49 @@ fn a_damaged_or_cut_snapshot_is_refused_naming_the_file() {
         "the cache again"
     );
 }
+
+#[test]
+fn a_cache_serves_the_scene_after_a_change_of_look_and_refuses_a_change_of_fluid() {
+    let dir = temp_dir("look-cache");
+    let dir_arg = dir.to_str().unwrap();
+    let grid = "fluid.grid=48";
+    simulate_hashes(&["--set", grid, "--cache", dir_arg, "--frames", "0..61"]);
+    let relooked = [
+        "--set",
+        grid,
+        "--set",
+        "fog.color=(0.5,0.5,0.5)",
+        "--set",
+        "fog.glow=0.9",
+        "--set",
+        "lights.ambient.intensity=0.7",
+        "--set",
+        "camera.look_height=1.5",
+    ];
+    let full = simulate_hashes(&[&relooked[..], &["--frames", "0..70"]].concat());
+    let cached = [&relooked[..], &["--cache", dir_arg, "--frames", "60..70"]].concat();
+    assert_eq!(simulate_hashes(&cached), full[60..70]);
+    // The fluid's vorticity is read by every step: the snapshot belongs to another scene.
+    let stirred = [
+        "--set",
+        grid,
+        "--set",
+        "fluid.vorticity=4",
+        "--cache",
+        dir_arg,
+    ];
+    let out = fogbank(
+        &[
+            &["simulate"],
+            &stirred[..],
+            &["--frames", "60..70", "--quiet"],
+        ]
+        .concat(),
+    );
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("belongs to scene"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -88,6 +88,29 @@ pub(super) struct SceneArgs {
 }
 
 #[derive(Debug, Args)]
+pub(super) struct StampArgs {
+    /// Burn a caption strip into each PNG frame, still and video frame (not EXR): the scene's
+    /// name, frame, time, view, compositor, samples and state hash, along the bottom (or the
+    /// top). Default: the scene's output.stamp (off).
+    #[arg(long, value_enum, value_name = "EDGE", num_args = 0..=1, default_missing_value = "bottom")]
+    pub(super) stamp: Option<StampArg>,
+    /// Free text for the caption strip, one line (it shows even without --stamp).
+    #[arg(long, value_name = "TEXT")]
+    pub(super) caption: Option<String>,
+}
+
+/// Where `--stamp` puts the strip.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum StampArg {
+    /// Along the bottom edge.
+    Bottom,
+    /// Along the top edge.
+    Top,
+    /// No strip, whatever the scene says.
+    Off,
+}
+
+#[derive(Debug, Args)]
 pub(super) struct QuietArg {
     /// Show no progress on stderr.
     #[arg(long, short)]
@@ -327,6 +350,8 @@ pub(super) struct RenderArgs {
     #[arg(long)]
     pub(super) stats: bool,
     #[command(flatten)]
+    pub(super) stamp: StampArgs,
+    #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]
     pub(super) quiet: QuietArg,
@@ -436,6 +461,43 @@ pub(super) struct StillArgs {
     /// What to show.
     #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
     pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) stamp: StampArgs,
+    #[command(flatten)]
+    pub(super) gpu: GpuArgs,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct WatchArgs {
+    /// Scene file (RON) to watch: every save renders the still again.
+    pub(super) scene: PathBuf,
+    /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub(super) sets: Vec<String>,
+    /// Simulation cache folder: a turn that cannot start from the state kept in memory starts
+    /// from its latest snapshot at or before the frame.
+    #[arg(long, value_name = "DIR")]
+    pub(super) cache: Option<PathBuf>,
+    /// The frame to render (frame N is the picture at time N/fps).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(super) frame: u32,
+    /// The PNG file to write (replaced whole at each turn).
+    #[arg(long, value_name = "FILE.png")]
+    pub(super) out: PathBuf,
+    /// Serve a live preview page on ADDR (default: 127.0.0.1 on a free port, which is
+    /// printed): the latest picture, the turn's timings and the scene's error.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub(super) serve: Option<String>,
+    /// Picture size, e.g. 1920x1080. Default: the scene's output size.
+    #[arg(long, value_name = "WxH")]
+    pub(super) size: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Fog)]
+    pub(super) view: ViewArg,
+    #[command(flatten)]
+    pub(super) stamp: StampArgs,
     #[command(flatten)]
     pub(super) gpu: GpuArgs,
     #[command(flatten)]

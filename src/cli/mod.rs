@@ -7,12 +7,12 @@
 use crate::commands::{
     CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
     QualitySettings, RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings,
-    StillSettings, ToleranceFlags, ValidateSettings,
+    StillSettings, ToleranceFlags, ValidateSettings, WatchSettings,
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
 use crate::output::exr::ExrCompression;
-use crate::scene::FogResolution;
+use crate::scene::{FogResolution, StampPlace};
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -49,6 +49,8 @@ enum CliCommand {
     Render(RenderArgs),
     /// Render one frame to a PNG file.
     Still(StillArgs),
+    /// Render one frame to a PNG file, and again each time the scene file is saved.
+    Watch(WatchArgs),
     /// Render chosen frames as a contact sheet with frame numbers, for documentation.
     Sheet(SheetArgs),
     /// Render frames and compare them with golden references (exit 3 when any differs).
@@ -95,7 +97,7 @@ impl Cli {
                 scene: scene_choice(a.scene),
             }),
             CliCommand::Render(a) => Command::Render(RenderSettings {
-                scene: scene_choice(a.scene),
+                scene: stamped(scene_choice(a.scene), a.stamp)?,
                 out_dir: a.out,
                 frames: parse_frames(a.frames)?,
                 size: a.size.as_deref().map(parse_size).transpose()?,
@@ -129,9 +131,38 @@ impl Cli {
                 quiet: a.quiet.quiet,
             }),
             CliCommand::Still(a) => Command::Still(StillSettings {
-                scene: scene_choice(a.scene),
+                scene: stamped(scene_choice(a.scene), a.stamp)?,
                 frame: a.frame,
                 out_file: a.out,
+                size: a.size.as_deref().map(parse_size).transpose()?,
+                view: view(a.view),
+                gpu: gpu_choice(a.gpu)?,
+                quiet: a.quiet.quiet,
+            }),
+            CliCommand::Watch(a) => Command::Watch(WatchSettings {
+                scene: stamped(
+                    SceneChoice {
+                        path: Some(a.scene),
+                        sets: a.sets,
+                        cache: a.cache,
+                        ..SceneChoice::default()
+                    },
+                    a.stamp,
+                )?,
+                frame: a.frame,
+                out_file: a.out,
+                serve: a
+                    .serve
+                    .map(|text| {
+                        text.parse().map_err(|_| FlagError {
+                            flag: "--serve",
+                            value: text.clone(),
+                            reason: "write an address and port, e.g. --serve 127.0.0.1:8080 \
+                                     (port 0 picks a free one)"
+                                .into(),
+                        })
+                    })
+                    .transpose()?,
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: view(a.view),
                 gpu: gpu_choice(a.gpu)?,
@@ -195,7 +226,7 @@ impl Cli {
                 scene: SceneChoice {
                     path: a.scene,
                     sets: a.sets,
-                    cache: None,
+                    ..SceneChoice::default()
                 },
                 schema: a.schema,
             }),
@@ -221,7 +252,30 @@ fn scene_choice(args: SceneArgs) -> SceneChoice {
         path: args.scene,
         sets: args.sets,
         cache: args.cache,
+        stamp: None,
+        caption: None,
     }
+}
+
+/// `choice` with `--stamp` and `--caption`; a caption that cannot be one is refused here,
+/// before any work.
+fn stamped(mut choice: SceneChoice, args: StampArgs) -> Result<SceneChoice, FlagError> {
+    choice.stamp = args.stamp.map(|place| match place {
+        StampArg::Bottom => StampPlace::Bottom,
+        StampArg::Top => StampPlace::Top,
+        StampArg::Off => StampPlace::Off,
+    });
+    if let Some(text) = &args.caption
+        && let Err(why) = crate::output::caption::check_text(text)
+    {
+        return Err(FlagError {
+            flag: "--caption",
+            value: text.clone(),
+            reason: format!("the caption {why}"),
+        });
+    }
+    choice.caption = args.caption;
+    Ok(choice)
 }
 
 fn gpu_choice(args: GpuArgs) -> Result<GpuChoice, FlagError> {

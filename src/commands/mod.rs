@@ -11,10 +11,12 @@ mod progress;
 mod quality;
 mod render;
 mod scene_show;
+mod serve;
 mod sheet;
 mod simulate;
 mod still;
 mod validate;
+mod watch;
 
 use crate::Error;
 use crate::error::RequestError;
@@ -38,6 +40,10 @@ pub struct SceneChoice {
     /// Simulation cache folder (`--cache`): start from its latest snapshot at or before the
     /// first frame (and, for `simulate`, write snapshots into it).
     pub cache: Option<PathBuf>,
+    /// `--stamp`: replaces the scene's `output.stamp` when given.
+    pub stamp: Option<scene::StampPlace>,
+    /// `--caption`: replaces the scene's `output.caption` when given.
+    pub caption: Option<String>,
 }
 
 /// Which GPU.
@@ -228,6 +234,27 @@ pub struct StillSettings {
     pub quiet: bool,
 }
 
+/// `fogbank watch`.
+#[derive(Debug, Clone)]
+pub struct WatchSettings {
+    /// The scene; its path is the file watched.
+    pub scene: SceneChoice,
+    /// The frame to render.
+    pub frame: u32,
+    /// The PNG to write at each turn.
+    pub out_file: PathBuf,
+    /// `--serve`: the address of the live preview page, if any.
+    pub serve: Option<std::net::SocketAddr>,
+    /// Picture size overriding the scene's.
+    pub size: Option<(u32, u32)>,
+    /// What to show.
+    pub view: View,
+    /// Which GPU.
+    pub gpu: GpuChoice,
+    /// No progress bars (the turns' lines are still printed).
+    pub quiet: bool,
+}
+
 /// `fogbank quality`.
 #[derive(Debug, Clone)]
 pub struct QualitySettings {
@@ -325,6 +352,8 @@ pub enum Command {
     Render(RenderSettings),
     /// Render one frame.
     Still(StillSettings),
+    /// Render a still at each save of its scene.
+    Watch(WatchSettings),
     /// Render a contact sheet.
     Sheet(SheetSettings),
     /// Compare renders with golden frames.
@@ -351,6 +380,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         Command::Validate(s) => validate::run(&s),
         Command::Render(s) => render::run(&s),
         Command::Still(s) => still::run(&s),
+        Command::Watch(s) => watch::run(&s),
         Command::Sheet(s) => sheet::run(&s),
         Command::Quality(s) => quality::run(&s),
         Command::Check(s) => {
@@ -397,9 +427,15 @@ fn limit_threads(threads: Option<usize>) {
     }
 }
 
-/// Loads the scene and prints its warnings on stderr.
+/// Loads the scene, applies `--stamp` and `--caption`, and prints its warnings on stderr.
 fn load_scene(choice: &SceneChoice) -> Result<LoadedScene, Error> {
-    let loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
+    let mut loaded = scene::load(choice.path.as_deref(), &choice.sets)?;
+    if let Some(stamp) = choice.stamp {
+        loaded.scene.output.stamp = stamp;
+    }
+    if let Some(caption) = &choice.caption {
+        loaded.scene.output.caption = Some(caption.clone());
+    }
     for warning in &loaded.warnings {
         eprintln!("{warning}");
     }

@@ -80,7 +80,7 @@ pub mod timing;
 mod weather;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use context::{
     AdapterSummary, BackendChoice, GpuContext, GpuOptions, list_adapters, list_adapters_of,

@@ -44,7 +44,7 @@ fn shipped_temple() -> Scene {
 
 /// The GPU context, or `None` (after saying which test is skipped and why) when there is no
 /// adapter outside CI. Under CI a missing adapter fails the test.
-fn context() -> Option<GpuContext> {
+pub(crate) fn context() -> Option<GpuContext> {
     match GpuContext::new(&GpuOptions::default()) {
         Ok(ctx) => Some(ctx),
         Err(error @ GpuError::NoAdapter { .. }) => {

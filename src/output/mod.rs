@@ -4,9 +4,11 @@
 //! ([`atomic`]); [`writer`] runs that on worker threads; [`maps`] lays out the per-frame debug
 //! maps; [`video`] streams frames into MP4/WebM through ffmpeg or natively into GIF (with the
 //! palettes of [`gif`]) and animated PNG; [`sheet`] lays stills out as a contact sheet with
-//! labels drawn in [`font`].
+//! labels drawn in [`font`]. [`text`] draws in the bundled typeface, and [`caption`] burns the
+//! `--stamp` strip into 8-bit frames.
 
 pub mod atomic;
+pub mod caption;
 pub mod chart;
 pub mod exr;
 pub mod font;
@@ -14,5 +16,6 @@ pub mod gif;
 pub mod maps;
 pub mod png;
 pub mod sheet;
+pub mod text;
 pub mod video;
 pub mod writer;

@@ -11,6 +11,7 @@ use super::report::{Reporter, Stage};
 use crate::Error;
 use crate::frame::{Capsule, Frame, FrameInputs, MotionSample, View};
 use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Renderer};
+use crate::output::caption::{Caption, FrameFacts};
 use crate::output::maps::map_jobs;
 use crate::output::writer::{WriteJob, WriteReport, WriterPool};
 use crate::playback::Playback;
@@ -137,6 +138,11 @@ pub fn run_frames_with(
         None => WriterPool::for_this_machine(),
     };
     let mut hashes = Vec::with_capacity(job.frames.len());
+    let caption = Caption::for_scene(scene);
+    let stamp = |frame: Frame, hashes: &[FrameHash]| match &caption {
+        Some(caption) => stamped(caption, frame, scene, job.view, compositor, hashes),
+        None => frame,
+    };
     let mut render_s = 0.0;
     let mut rendered = 0;
 
@@ -172,7 +178,7 @@ pub fn run_frames_with(
             rendered += 1;
             reporter.advance(Stage::Render, 1);
             if let Some(done) = finished {
-                sink(done, &mut pool)?;
+                sink(stamp(done, &hashes), &mut pool)?;
                 reporter.advance(Stage::Encode, 1);
             }
         }
@@ -196,7 +202,7 @@ pub fn run_frames_with(
     let rest = renderer.finish()?;
     render_s += t.elapsed().as_secs_f64();
     for done in rest {
-        sink(done, &mut pool)?;
+        sink(stamp(done, &hashes), &mut pool)?;
         reporter.advance(Stage::Encode, 1);
     }
     let gpu = renderer.times();
@@ -217,6 +223,35 @@ pub fn run_frames_with(
         gpu,
         writer: report,
     })
+}
+
+/// `frame` with the scene's caption strip burnt into its 8-bit picture (`--stamp`), saying the
+/// state hash `hashes` recorded for it.
+fn stamped(
+    caption: &Caption,
+    mut frame: Frame,
+    scene: &Scene,
+    view: View,
+    compositor: Compositor,
+    hashes: &[FrameHash],
+) -> Frame {
+    let state_hash = hashes
+        .iter()
+        .rev()
+        .find(|h| h.frame == frame.frame_index)
+        .and_then(|h| u64::from_str_radix(&h.hash, 16).ok())
+        .unwrap_or(0);
+    let facts = FrameFacts {
+        frame: frame.frame_index,
+        time_s: f64::from(frame.frame_index) / f64::from(scene.output.fps),
+        view,
+        compositor,
+        samples: scene.output.samples,
+        state_hash,
+    };
+    let (width, height) = (frame.width, frame.height);
+    caption.stamp(&mut frame.rgba8, width, height, &facts);
+    frame
 }
 
 /// Frames the simulation thread may step ahead of the frame loop.

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! [`run_frames`] is the loop itself; [`render`] (frame sequences, maps, video), [`still`] and
-//! [`sheet`] are the jobs the command line offers, and [`maps`] the fluid's maps alone (no GPU); each taking plain settings and a
+//! [`sheet`] are the jobs the command line offers ([`StillSession`] renders `watch`'s turns), and [`maps`] the fluid's maps alone (no GPU); each taking plain settings and a
 //! [`Reporter`] for progress, so a program renders a scene without clap:
 //!
 //! ```no_run
@@ -35,6 +35,7 @@ mod sequence;
 mod sheet;
 mod stats;
 mod still;
+mod watch;
 
 pub use frame_loop::{
     FrameHash, FrameJob, LoopOptions, LoopStats, run_frames, run_frames_with, start_playback,
@@ -51,6 +52,7 @@ pub use stats::{
     GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,
 };
 pub use still::{Still, StillOptions, still};
+pub use watch::{StillSession, Turn};
 
 use crate::Error;
 use crate::error::RequestError;

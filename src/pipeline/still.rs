@@ -8,6 +8,8 @@ use super::report::{Reporter, Stage};
 use crate::Error;
 use crate::frame::{Frame, View};
 use crate::gpu::{Compositor, GpuContext, Readback, RenderConfig, Renderer};
+use crate::output::caption::{Caption, FrameFacts};
+use crate::playback::FrameState;
 use crate::scene::Scene;
 use std::path::PathBuf;
 
@@ -31,6 +33,29 @@ pub struct Still {
     pub frame: Frame,
     /// The world state hash at that frame.
     pub state_hash: u64,
+}
+
+/// Burns the scene's caption strip (`--stamp`, `--caption`) into a still's 8-bit picture;
+/// leaves it as rendered when the scene has none.
+pub(super) fn stamp_still(
+    scene: &Scene,
+    frame: &mut Frame,
+    state: &FrameState,
+    view: View,
+    compositor: Compositor,
+) {
+    if let Some(caption) = Caption::for_scene(scene) {
+        let facts = FrameFacts {
+            frame: state.frame,
+            time_s: state.time_s,
+            view,
+            compositor,
+            samples: scene.output.samples,
+            state_hash: state.hash,
+        };
+        let (width, height) = (frame.width, frame.height);
+        caption.stamp(&mut frame.rgba8, width, height, &facts);
+    }
 }
 
 /// Simulates `scene` (size already applied) up to `options.frame` and renders that frame.
@@ -67,7 +92,14 @@ pub fn still(
         return Err(Error::interrupted(0));
     };
     reporter.end(Stage::Simulate);
-    let frame = renderer.render_one(&playback.frame_inputs(&state))?;
+    let mut frame = renderer.render_one(&playback.frame_inputs(&state))?;
+    stamp_still(
+        &scene,
+        &mut frame,
+        &state,
+        options.view,
+        renderer.compositor(),
+    );
     Ok(Still {
         frame,
         state_hash: state.hash,

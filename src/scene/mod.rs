@@ -50,7 +50,7 @@ pub use hall::{Altar, Block, Hall, Terrain};
 pub use lamps::Lamp;
 pub use lights::{AmbientLight, BallLight, DirectionalLight, Lights};
 pub use load::{LoadedScene, SceneErrors, load};
-pub use output::{FogResolution, Output};
+pub use output::{FogResolution, Output, StampPlace};
 pub use print::to_ron;
 pub use schema::json_schema;
 pub use walkers::{Walker, WalkerPath, WaypointPath};

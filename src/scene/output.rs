@@ -43,6 +43,39 @@ pub struct Output {
     /// instant. Left out of the serialized scene when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub shutter: f32,
+    /// A caption strip burnt into each 8-bit picture (`--stamp`): `Bottom` or `Top`, with the
+    /// scene's name, the frame, its time, view, compositor, samples and the state hash (see
+    /// `crate::output::caption`). EXR frames and layers never carry it. Default: `Off`. Left
+    /// out of the serialized scene when `Off`.
+    #[serde(skip_serializing_if = "StampPlace::is_off")]
+    pub stamp: StampPlace,
+    /// Free text for the caption strip (`--caption`), at most [`MAX_CAPTION_CHARS`]
+    /// characters on one line; it shows even with `stamp` off (then along the bottom).
+    /// Default: none. Left out of the serialized scene when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
+}
+
+/// The longest `output.caption`, in characters.
+pub const MAX_CAPTION_CHARS: usize = 200;
+
+/// Where the caption strip goes (`output.stamp`, `--stamp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub enum StampPlace {
+    /// No strip: the picture as rendered.
+    #[default]
+    Off,
+    /// Along the bottom edge.
+    Bottom,
+    /// Along the top edge.
+    Top,
+}
+
+impl StampPlace {
+    /// Whether this is the default, no strip.
+    pub fn is_off(&self) -> bool {
+        *self == StampPlace::Off
+    }
 }
 
 fn is_zero(value: &f32) -> bool {
@@ -108,6 +141,8 @@ impl Default for Output {
             samples: 1,
             edge_samples: 1,
             shutter: 0.0,
+            stamp: StampPlace::Off,
+            caption: None,
         }
     }
 }

@@ -20,7 +20,9 @@ pub const SNAPSHOT_MAGIC: [u8; 8] = *b"FOGSNAP\0";
 /// Version 3 added the payload length and the CRC-32; version 4 goes with the block-lane state
 /// hash (`hash.rs`): the per-frame hashes of a range started from a cache must be of the same
 /// kind as those of the run that filled it, so caches of the FNV-hash releases are refused.
-pub const SNAPSHOT_VERSION: u32 = 4;
+/// Version 5 carries the scene's step hash (`Scene::step_hash`) instead of its simulation
+/// hash, so an older cache is refused as another version rather than as another scene.
+pub const SNAPSHOT_VERSION: u32 = 5;
 /// Bytes in a snapshot header: magic, version, scene hash, cells, step, payload length, CRC-32.
 pub const SNAPSHOT_HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4;
 
@@ -87,8 +89,8 @@ pub enum SnapshotError {
 /// The header every snapshot starts with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SnapshotHeader {
-    /// The scene's `Scene::simulation_hash`: its canonical encoding without the sections the
-    /// step never reads (see `scene::canonical::LOOK_ONLY_SECTIONS` and `World::snapshot`).
+    /// The scene's `Scene::step_hash`: its canonical encoding without the fields the step
+    /// never reads (see `scene::canonical::LOOK_FIELDS` and `World::snapshot`).
     pub scene_hash: u64,
     /// Cells per side of the fluid grid.
     pub cells: u64,

@@ -365,3 +365,6 @@ mod tests;
 
 #[cfg(test)]
 mod walker_tests;
+
+#[cfg(test)]
+mod step_fields_tests;

@@ -3,7 +3,7 @@
 
 use super::World;
 use crate::ball::BallMotion;
-use crate::scene::Scene;
+use crate::scene::{Camera, Scene};
 use crate::sim::{FluidSim, SnapshotError, SnapshotHeader, get_f32, get_u64, put_u64};
 use crate::weather::WeatherState;
 
@@ -56,8 +56,14 @@ impl World {
         }
         world.fluid = FluidSim::read_snapshot(&scene.fluid, *world.fluid.mapping(), &mut input)?;
         world.ball = BallMotion::read_snapshot(&scene.ball, &scene.hall, &mut input)?;
-        for v in world.camera.eye_world.iter_mut() {
+        let mut eye_world = [0.0; 3];
+        for v in eye_world.iter_mut() {
             *v = get_f32(&mut input, "camera")?;
+        }
+        // Only the follow camera moves with the steps; a fixed or keyframed camera's eye is
+        // the scene's, which may have changed since the snapshot (it is a look field).
+        if matches!(scene.camera, Camera::Follow(_)) {
+            world.camera.eye_world = eye_world;
         }
         world.steps = get_u64(&mut input, "step count")?;
         if world.steps != header.step {
@@ -79,11 +85,11 @@ impl World {
     }
 }
 
-/// The scene hash a snapshot carries: [`Scene::simulation_hash`], the scene's canonical hash
-/// with the sections the step never reads left out (output, lights, distance fog, lamps,
-/// background) — they choose which states are shown and how they look, not the states
-/// themselves, so a cache made by `simulate` serves a `render --size` of the same scene, or
-/// the scene relit.
+/// The scene hash a snapshot carries: [`Scene::step_hash`], the scene's canonical hash with
+/// the fields the step never reads left out (`scene::canonical::LOOK_FIELDS`: output, lights,
+/// colours, the fog's look, a fixed camera…). They choose which states are shown and how they
+/// look, not the states themselves, so a cache made by `simulate` serves a `render --size` of
+/// the same scene, the scene relit or its fog recoloured.
 pub fn sim_scene_hash(scene: &Scene) -> u64 {
-    scene.simulation_hash()
+    scene.step_hash()
 }

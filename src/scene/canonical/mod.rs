@@ -8,6 +8,9 @@
 //! ([`crate::sim::fnv1a64`]). Only fogbank can change this encoding, and a change to it is a
 //! change to [`FORMAT_VERSION`].
 //!
+//! The same encoding with some fields left out gives the narrower hashes: [`Scene::step_hash`]
+//! (in `step.rs`) covers exactly what the world's step reads, and a snapshot carries it.
+//!
 //! # The encoding, version 1
 //!
 //! The stream starts with [`MAGIC`] (`fogbank-scene\0`) and the version as a little-endian
@@ -48,6 +51,9 @@ use serde::ser::{self, Error as _};
 
 use super::Scene;
 
+mod step;
+pub use step::LOOK_FIELDS;
+
 /// First bytes of every encoding.
 pub const MAGIC: &[u8] = b"fogbank-scene\0";
 
@@ -87,24 +93,35 @@ impl ser::Error for EncodeError {
     }
 }
 
-/// The canonical bytes of `value`: magic, version, then the value. `skip_top_level` names
-/// fields of the outermost struct to leave out, as if they were not there.
-pub fn encode<T: Serialize + ?Sized>(
-    value: &T,
-    skip_top_level: &[&str],
-) -> Result<Vec<u8>, EncodeError> {
+/// The canonical bytes of `value`: magic, version, then the value. `skip` names fields to
+/// leave out, as if they were not there, by their dotted path from the outermost struct
+/// (see [`field_path`]): `output` leaves out a whole section, `fog.color` one field of it.
+pub fn encode<T: Serialize + ?Sized>(value: &T, skip: &[&str]) -> Result<Vec<u8>, EncodeError> {
     let mut out = MAGIC.to_vec();
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     value.serialize(Encoder {
         out: &mut out,
-        skip: skip_top_level,
+        skip,
+        path: String::new(),
     })?;
     Ok(out)
 }
 
-/// FNV-1a 64 of the canonical bytes of `value`.
-pub fn hash<T: Serialize + ?Sized>(value: &T, skip_top_level: &[&str]) -> Result<u64, EncodeError> {
-    encode(value, skip_top_level).map(|bytes| crate::sim::fnv1a64(&bytes))
+/// FNV-1a 64 of the canonical bytes of `value`, leaving out the fields at the paths `skip`.
+pub fn hash<T: Serialize + ?Sized>(value: &T, skip: &[&str]) -> Result<u64, EncodeError> {
+    encode(value, skip).map(|bytes| crate::sim::fnv1a64(&bytes))
+}
+
+/// The dotted path of `name` under `parent`, as [`encode`]'s `skip` names it: struct fields
+/// by name, an enum's payload by the variant's name (`camera.Follow.fov_y_deg`), and every
+/// element of a list, map or option at the path of the list itself (`fires.color` is the
+/// colour of each fire).
+pub fn field_path(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}.{name}")
+    }
 }
 
 /// Sections of a scene the world's 60 Hz step never reads: they change the picture, never the
@@ -144,13 +161,15 @@ fn put_name(out: &mut Vec<u8>, name: &str) {
 /// Writes one value to `out`.
 struct Encoder<'a> {
     out: &'a mut Vec<u8>,
-    /// Fields of this value (when it is a struct) to leave out.
+    /// Paths of fields to leave out (see [`field_path`]).
     skip: &'a [&'a str],
+    /// The path of this value.
+    path: String,
 }
 
 impl<'a> Encoder<'a> {
-    fn nested(out: &'a mut Vec<u8>) -> Self {
-        Encoder { out, skip: &[] }
+    fn nested(out: &'a mut Vec<u8>, skip: &'a [&'a str], path: String) -> Self {
+        Encoder { out, skip, path }
     }
 
     fn tagged(self, tag: u8, bytes: &[u8]) -> Result<(), EncodeError> {
@@ -165,10 +184,14 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// The bytes of one nested value.
-fn encoded<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+/// The bytes of one nested value at `path`.
+fn encoded<T: Serialize + ?Sized>(
+    value: &T,
+    skip: &[&str],
+    path: String,
+) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
-    value.serialize(Encoder::nested(&mut out))?;
+    value.serialize(Encoder::nested(&mut out, skip, path))?;
     Ok(out)
 }
 
@@ -241,7 +264,7 @@ impl<'a> ser::Serializer for Encoder<'a> {
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
         self.out.push(tag::SOME);
-        value.serialize(Encoder::nested(self.out))
+        value.serialize(Encoder::nested(self.out, self.skip, self.path))
     }
     fn serialize_unit(self) -> Result<(), EncodeError> {
         self.tagged(tag::UNIT, &[])
@@ -273,20 +296,25 @@ impl<'a> ser::Serializer for Encoder<'a> {
         value: &T,
     ) -> Result<(), EncodeError> {
         self.variant_head(variant);
-        value.serialize(Encoder::nested(self.out))
+        let path = field_path(&self.path, variant);
+        if self.skip.contains(&path.as_str()) {
+            // The variant stays in the hash, its payload does not.
+            return self.tagged(tag::UNIT, &[]);
+        }
+        value.serialize(Encoder::nested(self.out, self.skip, path))
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<SeqEncoder<'a>, EncodeError> {
-        Ok(SeqEncoder::new(self.out))
+        Ok(SeqEncoder::new(self.out, self.skip, self.path))
     }
     fn serialize_tuple(self, _len: usize) -> Result<SeqEncoder<'a>, EncodeError> {
-        Ok(SeqEncoder::new(self.out))
+        Ok(SeqEncoder::new(self.out, self.skip, self.path))
     }
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
         _len: usize,
     ) -> Result<SeqEncoder<'a>, EncodeError> {
-        Ok(SeqEncoder::new(self.out))
+        Ok(SeqEncoder::new(self.out, self.skip, self.path))
     }
     fn serialize_tuple_variant(
         mut self,
@@ -296,11 +324,14 @@ impl<'a> ser::Serializer for Encoder<'a> {
         _len: usize,
     ) -> Result<SeqEncoder<'a>, EncodeError> {
         self.variant_head(variant);
-        Ok(SeqEncoder::new(self.out))
+        let path = field_path(&self.path, variant);
+        Ok(SeqEncoder::new(self.out, self.skip, path))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<MapEncoder<'a>, EncodeError> {
         Ok(MapEncoder {
             out: self.out,
+            skip: self.skip,
+            path: self.path,
             entries: Vec::new(),
             key: None,
         })
@@ -313,6 +344,7 @@ impl<'a> ser::Serializer for Encoder<'a> {
         Ok(StructEncoder {
             out: self.out,
             skip: self.skip,
+            path: self.path,
             fields: Vec::new(),
         })
     }
@@ -326,23 +358,29 @@ impl<'a> ser::Serializer for Encoder<'a> {
         self.variant_head(variant);
         Ok(StructEncoder {
             out: self.out,
-            skip: &[],
+            skip: self.skip,
+            path: field_path(&self.path, variant),
             fields: Vec::new(),
         })
     }
 }
 
-/// A list, tuple or fixed array: counted, then written in order.
+/// A list, tuple or fixed array: counted, then written in order. Its elements stand at its
+/// own path.
 struct SeqEncoder<'a> {
     out: &'a mut Vec<u8>,
+    skip: &'a [&'a str],
+    path: String,
     count: usize,
     body: Vec<u8>,
 }
 
 impl<'a> SeqEncoder<'a> {
-    fn new(out: &'a mut Vec<u8>) -> Self {
+    fn new(out: &'a mut Vec<u8>, skip: &'a [&'a str], path: String) -> Self {
         SeqEncoder {
             out,
+            skip,
+            path,
             count: 0,
             body: Vec::new(),
         }
@@ -350,7 +388,11 @@ impl<'a> SeqEncoder<'a> {
 
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         self.count += 1;
-        value.serialize(Encoder::nested(&mut self.body))
+        value.serialize(Encoder::nested(
+            &mut self.body,
+            self.skip,
+            self.path.clone(),
+        ))
     }
 
     fn finish(self) -> Result<(), EncodeError> {
@@ -386,8 +428,11 @@ elements_in_order!(
 );
 
 /// A map: its entries sorted by the bytes of their keys, so iteration order does not matter.
+/// Its values stand at its own path.
 struct MapEncoder<'a> {
     out: &'a mut Vec<u8>,
+    skip: &'a [&'a str],
+    path: String,
     entries: Vec<(Vec<u8>, Vec<u8>)>,
     key: Option<Vec<u8>>,
 }
@@ -396,7 +441,7 @@ impl ser::SerializeMap for MapEncoder<'_> {
     type Ok = ();
     type Error = EncodeError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
-        self.key = Some(encoded(key)?);
+        self.key = Some(encoded(key, &[], String::new())?);
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
@@ -404,7 +449,8 @@ impl ser::SerializeMap for MapEncoder<'_> {
             .key
             .take()
             .ok_or_else(|| EncodeError::custom("map value without a key"))?;
-        self.entries.push((key, encoded(value)?));
+        self.entries
+            .push((key, encoded(value, self.skip, self.path.clone())?));
         Ok(())
     }
     fn end(mut self) -> Result<(), EncodeError> {
@@ -423,6 +469,7 @@ impl ser::SerializeMap for MapEncoder<'_> {
 struct StructEncoder<'a> {
     out: &'a mut Vec<u8>,
     skip: &'a [&'a str],
+    path: String,
     fields: Vec<(&'static str, Vec<u8>)>,
 }
 
@@ -432,8 +479,9 @@ impl StructEncoder<'_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), EncodeError> {
-        if !self.skip.contains(&name) {
-            self.fields.push((name, encoded(value)?));
+        let path = field_path(&self.path, name);
+        if !self.skip.contains(&path.as_str()) {
+            self.fields.push((name, encoded(value, self.skip, path)?));
         }
         Ok(())
     }

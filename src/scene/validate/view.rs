@@ -42,6 +42,15 @@ pub(super) fn check_output(c: &mut Checker, scene: &Scene) {
     if let Some(frames) = o.frames {
         c.int_range("output.frames", frames, 1..=10_000_000);
     }
+    if let Some(caption) = &o.caption
+        && let Err(why) = crate::output::caption::check_text(caption)
+    {
+        c.error(
+            "output.caption",
+            format!("`output.caption` {why}"),
+            "write the caption as one line of text (--caption TEXT)".into(),
+        );
+    }
     if let Some(seconds) = o.seconds {
         if !seconds.is_finite() || seconds <= 0.0 || seconds > 1.0e6 {
             c.error(
