@@ -161,3 +161,64 @@ fn compare_passes_within_tolerance_and_fails_with_exit_three() {
     assert_exit(&out, 2);
     assert!(common::stderr(&out).contains("does-not-exist.png"));
 }
+
+#[test]
+fn compare_reports_flip_gates_on_max_flip_and_prints_every_limit() {
+    let dir = temp_dir("compare-flip");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sharp = dir.join("sharp.png");
+    let soft = dir.join("soft.png");
+    let stripes = |x: u32, _y: u32| {
+        let v = if (x / 4).is_multiple_of(2) { 220 } else { 30 };
+        [v, v, v, 255]
+    };
+    write_png(&sharp, 64, 32, stripes);
+    // The same stripes with every edge softened over two pixels: small per-pixel changes that
+    // a viewer sees.
+    write_png(&soft, 64, 32, |x, y| {
+        let [a, ..] = stripes(x.saturating_sub(1), y);
+        let [b, ..] = stripes(x, y);
+        let [c, ..] = stripes((x + 1).min(63), y);
+        let v = ((u32::from(a) + u32::from(b) * 2 + u32::from(c)) / 4) as u8;
+        [v, v, v, 255]
+    });
+    let (sharp, soft) = (sharp.to_str().unwrap(), soft.to_str().unwrap());
+    let loose = ["--max-diff", "255", "--min-ssim=-1"];
+    let out = fogbank(&[&["compare", sharp, soft, "--json"], &loose[..]].concat());
+    assert_exit(&out, 0);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mean = report["flip_mean"].as_f64().unwrap();
+    let p99 = report["flip_p99"].as_f64().unwrap();
+    assert!(mean > 0.01 && p99 >= mean, "{report}");
+    let limits = report["limits"].as_array().unwrap();
+    let flags: Vec<&str> = limits.iter().map(|l| l["flag"].as_str().unwrap()).collect();
+    assert_eq!(
+        flags,
+        ["--max-diff", "--pixel-budget", "--min-ssim", "--max-flip"]
+    );
+    assert_eq!(limits[0]["source"], "flag");
+    assert_eq!(limits[1]["source"], "default");
+    assert!(
+        limits[3]["limit"].is_null(),
+        "FLIP does not gate by default"
+    );
+
+    let limit = format!("{:.4}", mean / 2.0);
+    let out = fogbank(&[&["compare", sharp, soft, "--max-flip", &limit], &loose[..]].concat());
+    assert_exit(&out, 3);
+    let text = stdout(&out);
+    assert!(text.contains("FLIP") && text.contains("above"), "{text}");
+    assert!(
+        text.contains(&format!("--max-flip {limit} (flag)")) && text.contains("FAIL"),
+        "every limit is printed with its source and result: {text}"
+    );
+    let out = fogbank(&["compare", sharp, sharp, "--max-flip", "0"]);
+    assert_exit(&out, 0);
+    let out = fogbank(&["compare", sharp, soft, "--max-flip", "1.5"]);
+    assert_exit(&out, 2);
+    assert!(
+        common::stderr(&out).contains("max_flip"),
+        "{}",
+        common::stderr(&out)
+    );
+}

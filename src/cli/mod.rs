@@ -212,6 +212,7 @@ fn tolerance(args: ToleranceArgs) -> ToleranceFlags {
         max_channel_diff: args.max_diff,
         pixel_budget: args.pixel_budget,
         min_ssim: args.min_ssim,
+        max_flip: args.max_flip,
     }
 }
 

@@ -125,6 +125,7 @@ impl Recorded {
 fn print_table(report: &CheckReport) {
     for r in report.frames.iter().chain(&report.maps) {
         println!("frame {:04}  {:<7}  {}", r.frame, r.status, r.detail);
+        print_limits(r);
         for artifact in &r.artifacts {
             println!("             wrote {}", artifact.display());
         }
@@ -145,6 +146,15 @@ fn print_table(report: &CheckReport) {
     );
 }
 
+/// Prints every limit a frame was judged by, with its source and result, one line.
+fn print_limits(report: &FrameReport) {
+    if report.limits.is_empty() {
+        return;
+    }
+    let limits: Vec<String> = report.limits.iter().map(|l| l.to_string()).collect();
+    println!("             limits: {}", limits.join(" · "));
+}
+
 /// Compares two files and prints the verdict; true when they agree within the tolerance.
 pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
     let files = CompareFiles {
@@ -153,10 +163,14 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         diff: settings.diff.clone(),
         exact: settings.exact,
     };
-    let comparison = crate::compare::compare_files(&files, &settings.tolerance)?;
+    let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
+    let report = FrameReport::from_comparison(
+        0,
+        &comparison,
+        &sources,
+        settings.diff.iter().cloned().collect(),
+    );
     if settings.json {
-        let report =
-            FrameReport::from_comparison(0, &comparison, settings.diff.iter().cloned().collect());
         print_json(&report);
     } else {
         println!(
@@ -164,6 +178,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
             settings.expected.display(),
             settings.actual.display()
         );
+        print_limits(&report);
     }
     Ok(comparison.passed)
 }
