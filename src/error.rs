@@ -92,6 +92,15 @@ pub enum Error {
         /// The missing file names.
         files: Vec<String>,
     },
+    /// `check --accept` refused: no failed check is recorded, its pictures are missing, or
+    /// they were made with other settings.
+    #[error("cannot accept the actual pictures in {}: {reason}", dir.display())]
+    Accept {
+        /// The golden folder.
+        dir: PathBuf,
+        /// Why, and what to do.
+        reason: String,
+    },
     /// The GPU failed or is missing.
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -344,7 +353,8 @@ impl Error {
             | Error::Flag(_)
             | Error::Request(_)
             | Error::GoldenFolderMissing { .. }
-            | Error::MissingReferences { .. } => ErrorKind::BadInput,
+            | Error::MissingReferences { .. }
+            | Error::Accept { .. } => ErrorKind::BadInput,
             Error::Cache(e) => match e {
                 // A snapshot of another scene, another format version, or a damaged one: the
                 // farm should know its cache is stale rather than silently re-simulate.

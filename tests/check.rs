@@ -222,3 +222,98 @@ fn compare_reports_flip_gates_on_max_flip_and_prints_every_limit() {
         common::stderr(&out)
     );
 }
+
+#[test]
+fn accept_takes_the_failed_pictures_without_rendering_and_refuses_other_settings() {
+    require_gpu!();
+    let dir = temp_dir("accept");
+    let d = dir.to_str().unwrap();
+    let base = [
+        "check", "--golden", d, "--size", "96x54", "--frames", "10,11",
+    ];
+    let changed = ["--set", "fog.sigma=2.0"];
+    let run = |extra: &[&str], env: &[(&str, &str)]| {
+        fogbank_env(&[&base[..], &["--quiet"], extra].concat(), env)
+    };
+    assert_exit(&run(&["--bless"], &[]), 0);
+    let started = std::time::Instant::now();
+    let failed = run(&changed, &[]);
+    let check_time = started.elapsed();
+    assert_exit(&failed, 3);
+    assert!(
+        stdout(&failed).contains("--set fog.sigma=2.0 --accept"),
+        "the check prints the command that accepts: {}",
+        stdout(&failed)
+    );
+    assert!(dir.join("actuals.json").exists());
+    let reference_before = std::fs::read(dir.join("frame_0010.png")).unwrap();
+    let actual = std::fs::read(dir.join("frame_0010.actual.png")).unwrap();
+
+    // Other settings than the failed check's: refused, naming what differs.
+    let other = run(&["--accept"], &[]);
+    assert_exit(&other, 2);
+    assert!(
+        common::stderr(&other).contains("other settings")
+            && common::stderr(&other).contains("scene"),
+        "{}",
+        common::stderr(&other)
+    );
+    let other = run(
+        &[&changed[..], &["--accept", "--view", "sheets"]].concat(),
+        &[],
+    );
+    assert_exit(&other, 2);
+    assert!(
+        common::stderr(&other).contains("--view"),
+        "{}",
+        common::stderr(&other)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("frame_0010.png")).unwrap(),
+        reference_before
+    );
+
+    // A missing actual picture: refused, naming the file.
+    std::fs::rename(dir.join("frame_0011.actual.png"), dir.join("kept.png")).unwrap();
+    let missing = run(&[&changed[..], &["--accept"]].concat(), &[]);
+    assert_exit(&missing, 2);
+    assert!(
+        common::stderr(&missing).contains("frame_0011.actual.png"),
+        "{}",
+        common::stderr(&missing)
+    );
+    std::fs::rename(dir.join("kept.png"), dir.join("frame_0011.actual.png")).unwrap();
+
+    // The accept opens no GPU: an adapter index that does not exist would stop any render.
+    let started = std::time::Instant::now();
+    let accepted = run(
+        &[&changed[..], &["--accept"]].concat(),
+        &[("FOGBANK_GPU", "99")],
+    );
+    let accept_time = started.elapsed();
+    assert_exit(&accepted, 0);
+    assert!(
+        accept_time < check_time,
+        "accept took {accept_time:?}, the check {check_time:?}"
+    );
+    assert_eq!(std::fs::read(dir.join("frame_0010.png")).unwrap(), actual);
+    for leftover in [
+        "frame_0010.actual.png",
+        "frame_0010.diff.png",
+        "actuals.json",
+    ] {
+        assert!(!dir.join(leftover).exists(), "{leftover} is cleaned up");
+    }
+    let sidecar: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("golden.json")).unwrap()).unwrap();
+    assert_eq!(sidecar["frames"], serde_json::json!([10, 11]));
+    assert_exit(&run(&changed, &[]), 0);
+    // Nothing left to accept.
+    let again = run(&[&changed[..], &["--accept"]].concat(), &[]);
+    assert_exit(&again, 2);
+    assert!(
+        common::stderr(&again).contains("actuals.json"),
+        "{}",
+        common::stderr(&again)
+    );
+}

@@ -43,8 +43,12 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum)]
     pub(super) view: Option<ViewArg>,
     /// Write or replace the references (and golden.json) instead of comparing.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "accept")]
     pub(super) bless: bool,
+    /// Make the actual pictures of the last failed check the references, without rendering.
+    /// Give the same scene and flags as that check.
+    #[arg(long)]
+    pub(super) accept: bool,
     /// Also compare the fluid's shader maps (DIR/maps/) as numbers.
     #[arg(long)]
     pub(super) maps: bool,

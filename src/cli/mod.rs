@@ -155,6 +155,7 @@ impl Cli {
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: a.view.map(view),
                 bless: a.bless,
+                accept: a.accept,
                 maps: a.maps,
                 json: a.json,
                 tolerance: tolerance(a.tolerance),

@@ -10,6 +10,7 @@ use crate::Error;
 use crate::compare::{CheckOptions, CheckReport, CompareFiles, FrameReport, GoldenSidecar};
 use crate::frame::View;
 use crate::pipeline::{self, Reporter};
+use crate::scene::Scene;
 use crate::timeline::FrameSet;
 
 /// Runs the check and prints its report; true when every frame passed.
@@ -39,6 +40,9 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         cache_dir: settings.scene.cache.clone(),
     };
     pipeline::frames_in_clip(options.frames.as_ref(), &scene)?;
+    if settings.accept {
+        return accept(&scene, options, settings);
+    }
     let context = settings.gpu.open()?;
     let report = crate::compare::check(&context, &scene, &options, &mut reporter)?;
     if settings.json {
@@ -47,6 +51,81 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         print_table(&report);
     }
     Ok(report.failed == 0)
+}
+
+/// The command that accepts this check's failures: the arguments fogbank was run with, less
+/// the flags that only choose what is printed or written about the check, plus `--accept`.
+pub(super) fn accept_command() -> String {
+    accept_command_of(std::env::args().skip(1))
+}
+
+fn accept_command_of(args: impl Iterator<Item = String>) -> String {
+    const WITH_VALUE: [&str; 2] = ["--junit", "--report"];
+    const ALONE: [&str; 3] = ["--json", "--quiet", "-q"];
+    let mut kept = vec!["fogbank".to_string()];
+    let mut skip_value = false;
+    for arg in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        let name = arg.split('=').next().unwrap_or_default();
+        if WITH_VALUE.contains(&name) {
+            skip_value = !arg.contains('=');
+            continue;
+        }
+        if ALONE.contains(&arg.as_str()) {
+            continue;
+        }
+        kept.push(shell_quoted(&arg));
+    }
+    kept.push("--accept".into());
+    kept.join(" ")
+}
+
+/// `text` as one shell word: unchanged when it is plain, otherwise in single quotes.
+fn shell_quoted(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./=:,+-@%".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// `--accept`: the failed check's actual pictures become the references; no GPU is opened.
+/// Only the frames named by `--frames` limit it, not the list in golden.json.
+fn accept(scene: &Scene, options: CheckOptions, settings: &CheckSettings) -> Result<bool, Error> {
+    let options = CheckOptions {
+        frames: settings.frames.clone(),
+        ..options
+    };
+    let report = crate::compare::accept(scene, &options)?;
+    if settings.json {
+        print_json(&report);
+        return Ok(true);
+    }
+    for frame in &report.accepted {
+        println!(
+            "frame {frame:04}  accepted  {}",
+            report
+                .golden
+                .join(crate::output::png::frame_file_name("frame", *frame))
+                .display()
+        );
+    }
+    println!(
+        "accepted {} frame{} without rendering; golden.json updated{}",
+        report.accepted.len(),
+        if report.accepted.len() == 1 { "" } else { "s" },
+        match report.remaining.len() {
+            0 => String::new(),
+            n => format!("; {n} failed frames left: {:?}", report.remaining),
+        }
+    );
+    Ok(true)
 }
 
 /// The size, frames, view, samples and shutter a check renders: those given on the command line, and
@@ -137,8 +216,8 @@ fn print_table(report: &CheckReport) {
         report.frames.len(),
         if failed > 0 {
             format!(
-                "; {failed} failed. To accept the new pictures: fogbank check … --golden {} --bless",
-                report.golden.display()
+                "; {failed} failed. To accept the new pictures: {}",
+                accept_command()
             )
         } else {
             String::new()
@@ -181,4 +260,30 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         print_limits(&report);
     }
     Ok(comparison.passed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accept_command_of;
+
+    #[test]
+    fn the_accept_command_keeps_the_scene_and_flags_and_drops_the_outputs() {
+        let args = [
+            "check",
+            "my scene.ron",
+            "--golden",
+            "g",
+            "--junit",
+            "j.xml",
+            "--report=r",
+            "--json",
+            "--set",
+            "fog.sigma=2.0",
+            "--quiet",
+        ];
+        assert_eq!(
+            accept_command_of(args.iter().map(|a| a.to_string())),
+            "fogbank check 'my scene.ron' --golden g --set fog.sigma=2.0 --accept"
+        );
+    }
 }

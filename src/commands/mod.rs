@@ -253,6 +253,8 @@ pub struct CheckSettings {
     pub view: Option<View>,
     /// Write the references instead of comparing.
     pub bless: bool,
+    /// Make the last failed check's actual pictures the references, rendering nothing.
+    pub accept: bool,
     /// Also compare the fluid's shader maps as numbers.
     pub maps: bool,
     /// Print a JSON report.

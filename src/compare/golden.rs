@@ -7,6 +7,7 @@
 //! looser thresholds. With maps, the fluid's two shader maps are compared as numbers. Missing
 //! references are created outside CI and are errors under `CI=true`.
 
+use super::accept::{ActualsRecord, RenderSettings};
 use super::{
     AppliedLimit, CompareError, Comparison, GoldenSidecar, Image, LimitSource, LimitSources,
     Tolerance, ToleranceFlags, applied_limits, compare, compare_exact_within, diff_heatmap,
@@ -146,8 +147,8 @@ pub struct CheckOptions {
     pub cache_dir: Option<PathBuf>,
 }
 
-/// Files written beside a golden image when it fails.
-fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
+/// Files written beside a golden image when it fails: actual, diff, strip.
+pub(super) fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
     let stem = format!("frame_{frame:04}");
     [
         golden_dir.join(format!("{stem}.actual.png")),
@@ -368,6 +369,27 @@ pub fn check(
             tolerance,
         }
         .write(golden)?;
+    }
+
+    // The record of the actual pictures a later `--accept` takes. Blessing fails no frame, so
+    // it keeps only the failures of frames it did not render.
+    {
+        let now = ActualsRecord {
+            fogbank_version: env!("CARGO_PKG_VERSION").to_string(),
+            adapter: adapter.name.clone(),
+            backend: adapter.backend.clone(),
+            driver: adapter.driver_info.clone(),
+            settings: RenderSettings::of(scene, options),
+            failed: reports
+                .iter()
+                .filter(|r| r.status == "fail")
+                .map(|r| r.frame)
+                .collect(),
+        };
+        if golden.is_dir() {
+            let previous = ActualsRecord::read(golden).ok().flatten();
+            ActualsRecord::merged(previous, now, frames.frames()).store(golden)?;
+        }
     }
 
     if !missing.is_empty() {

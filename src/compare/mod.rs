@@ -10,10 +10,12 @@
 //! adapter made them and which tolerance applies. Fluid maps are data, not pictures, and use
 //! [`compare_exact_within`], where SSIM is reported but does not decide.
 //!
+//! [`accept()`] makes a failed check's actual pictures the references without rendering.
 //! [`golden`] runs the frame loop into these comparisons: the `fogbank check` job (render,
 //! compare or bless, write failure pictures) and `fogbank compare` of two files. It serves both
 //! fogbank's own CI (tests/) and users' CI.
 
+mod accept;
 mod diff;
 mod flip;
 pub mod golden;
@@ -23,6 +25,7 @@ mod sidecar;
 mod ssim;
 mod tolerance;
 
+pub use accept::{ACTUALS_FILE, AcceptReport, ActualsRecord, RenderSettings, accept};
 pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
 pub use flip::{FlipFigures, FlipMap, PIXELS_PER_DEGREE, flip};
 pub use golden::{
