@@ -317,3 +317,84 @@ fn accept_takes_the_failed_pictures_without_rendering_and_refuses_other_settings
         common::stderr(&again)
     );
 }
+
+/// Blesses frames 10 and 11 at 96×54 in a new folder, then spoils frame 11's reference (a
+/// bright block over its middle) so that the next check fails that frame alone.
+fn golden_with_one_spoilt_frame(name: &str) -> common::TempDir {
+    let dir = temp_dir(name);
+    let d = dir.to_str().unwrap();
+    let bless = [
+        "check", "--golden", d, "--size", "96x54", "--frames", "10,11",
+    ];
+    assert_exit(&fogbank(&[&bless[..], &["--bless", "--quiet"]].concat()), 0);
+    let path = dir.join("frame_0011.png");
+    let mut image = image::open(&path).unwrap().to_rgba8();
+    for y in 15..40 {
+        for x in 30..70 {
+            image.put_pixel(x, y, image::Rgba([250, 40, 200, 255]));
+        }
+    }
+    image.save(&path).unwrap();
+    dir
+}
+
+#[test]
+fn junit_has_a_case_per_frame_and_one_failure_with_attachments() {
+    require_gpu!();
+    let dir = golden_with_one_spoilt_frame("junit");
+    let junit = dir.join("reports/junit.xml");
+    let out = fogbank(&[
+        "check",
+        "--golden",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 3);
+    let text = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let cases: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    let names: Vec<&str> = cases.iter().map(|c| c.attribute("name").unwrap()).collect();
+    assert_eq!(names, ["frame_0010", "frame_0011"]);
+    let failures: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
+    assert_eq!(failures.len(), 1);
+    assert_eq!(
+        failures[0].parent().unwrap().attribute("name"),
+        Some("frame_0011")
+    );
+    let body = failures[0].text().unwrap();
+    for figure in ["SSIM", "FLIP", "--pixel-budget", "--accept"] {
+        assert!(body.contains(figure), "{figure} in {body}");
+    }
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("failures"), Some("1"));
+    let out_text = cases[1]
+        .children()
+        .find(|n| n.has_tag_name("system-out"))
+        .and_then(|n| n.text())
+        .unwrap();
+    let attached: Vec<&str> = out_text
+        .lines()
+        .map(|l| {
+            l.strip_prefix("[[ATTACHMENT|")
+                .and_then(|l| l.strip_suffix("]]"))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(attached.len(), 2, "{out_text}");
+    assert!(attached[0].ends_with("frame_0011.strip.png"), "{out_text}");
+    assert!(attached[1].ends_with("frame_0011.diff.png"), "{out_text}");
+    for path in attached {
+        assert!(Path::new(path).exists(), "{path}");
+    }
+}

@@ -55,6 +55,10 @@ pub(super) struct CheckArgs {
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub(super) json: bool,
+    /// Also write the report as JUnit XML, one test case per frame, with the failures'
+    /// pictures as [[ATTACHMENT|path]] lines.
+    #[arg(long, value_name = "FILE")]
+    pub(super) junit: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
     #[command(flatten)]

@@ -158,6 +158,7 @@ impl Cli {
                 accept: a.accept,
                 maps: a.maps,
                 json: a.json,
+                junit: a.junit,
                 tolerance: tolerance(a.tolerance),
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,

@@ -45,12 +45,24 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     }
     let context = settings.gpu.open()?;
     let report = crate::compare::check(&context, &scene, &options, &mut reporter)?;
+    if let Some(path) = &settings.junit {
+        write_file(path, &crate::compare::junit_xml(&report, &accept_command()))?;
+    }
     if settings.json {
         print_json(&report);
     } else {
         print_table(&report);
     }
     Ok(report.failed == 0)
+}
+
+/// Writes a report file whole, creating its folder.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error> {
+    pipeline::create_parent(path)?;
+    crate::output::atomic::write_atomic(path, bytes).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The command that accepts this check's failures: the arguments fogbank was run with, less
@@ -243,12 +255,13 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         exact: settings.exact,
     };
     let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
-    let report = FrameReport::from_comparison(
+    let mut report = FrameReport::from_comparison(
         0,
         &comparison,
         &sources,
         settings.diff.iter().cloned().collect(),
     );
+    report.name = settings.actual.display().to_string();
     if settings.json {
         print_json(&report);
     } else {

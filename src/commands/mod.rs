@@ -259,6 +259,8 @@ pub struct CheckSettings {
     pub maps: bool,
     /// Print a JSON report.
     pub json: bool,
+    /// Also write the report as JUnit XML here.
+    pub junit: Option<PathBuf>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.

@@ -32,6 +32,8 @@ pub const MAP_MAX_CHANNEL_DIFF: u8 = 1;
 /// The verdict on one frame.
 #[derive(Debug, Clone, Serialize)]
 pub struct FrameReport {
+    /// What was compared: `frame_NNNN`, or `maps/fluid_NNNN` and `maps/lift_NNNN`.
+    pub name: String,
     /// Output frame number.
     pub frame: u32,
     /// "pass", "fail", "missing" or "blessed".
@@ -65,6 +67,7 @@ impl FrameReport {
         artifacts: Vec<PathBuf>,
     ) -> Self {
         FrameReport {
+            name: format!("frame_{frame:04}"),
             frame,
             status: if comparison.passed { "pass" } else { "fail" },
             max_channel_diff: Some(comparison.max_channel_diff),
@@ -82,6 +85,7 @@ impl FrameReport {
     /// The report of a frame that was written, not compared.
     fn written(frame: u32, status: &'static str, detail: String) -> Self {
         FrameReport {
+            name: format!("frame_{frame:04}"),
             frame,
             status,
             max_channel_diff: None,
@@ -459,6 +463,7 @@ fn check_maps(
             let sources = LimitSources::all(LimitSource::MapRule);
             let mut report = FrameReport::from_comparison(frame, &comparison, &sources, vec![]);
             report.detail = format!("{name}: {comparison}");
+            report.name = format!("maps/{}", name.trim_end_matches(".png"));
             reports.push(report);
         }
     }

@@ -19,6 +19,7 @@ mod accept;
 mod diff;
 mod flip;
 pub mod golden;
+mod junit;
 mod metrics;
 mod raster;
 mod sidecar;
@@ -32,6 +33,7 @@ pub use golden::{
     CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
     compare_files,
 };
+pub use junit::junit_xml;
 pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
