@@ -398,3 +398,47 @@ fn junit_has_a_case_per_frame_and_one_failure_with_attachments() {
         assert!(Path::new(path).exists(), "{path}");
     }
 }
+
+#[test]
+fn github_actions_get_an_annotation_per_failing_frame_and_a_summary() {
+    require_gpu!();
+    let dir = golden_with_one_spoilt_frame("github");
+    let summary = dir.join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let out = fogbank_env(
+        &["check", "--golden", dir.to_str().unwrap(), "--quiet"],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("CI", "true"),
+            ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+        ],
+    );
+    assert_exit(&out, 3);
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(
+        errors[0].contains("frame_0011") && errors[0].contains("frame_0011.strip.png"),
+        "{}",
+        errors[0]
+    );
+    let written = std::fs::read_to_string(&summary).unwrap();
+    assert!(written.starts_with("earlier step\n"), "appended: {written}");
+    let table_rows: Vec<&str> = written
+        .lines()
+        .filter(|l| l.starts_with("| frame_"))
+        .collect();
+    assert_eq!(table_rows.len(), 2, "{written}");
+    assert!(
+        table_rows[0].starts_with("| frame_0011 | **FAIL** |"),
+        "failures first: {written}"
+    );
+    assert!(written.contains("--accept"), "{written}");
+    assert!(written.len() < 1024 * 1024);
+    // Outside GitHub Actions nothing of it appears.
+    let out = fogbank_env(
+        &["check", "--golden", dir.to_str().unwrap(), "--quiet"],
+        &[("GITHUB_ACTIONS", "false")],
+    );
+    assert!(!stdout(&out).contains("::error"));
+}

@@ -48,12 +48,45 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     if let Some(path) = &settings.junit {
         write_file(path, &crate::compare::junit_xml(&report, &accept_command()))?;
     }
+    if crate::ci::in_github_actions() {
+        github_output(&report, settings.json)?;
+    }
     if settings.json {
         print_json(&report);
     } else {
         print_table(&report);
     }
     Ok(report.failed == 0)
+}
+
+/// Under GitHub Actions: the annotations (on stdout, or stderr when stdout carries `--json`)
+/// and the job summary, appended to `$GITHUB_STEP_SUMMARY` in one write within what is left of
+/// its 1 MiB.
+fn github_output(report: &CheckReport, json: bool) -> Result<(), Error> {
+    for line in crate::compare::annotations(report) {
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else {
+        return Ok(());
+    };
+    let path = std::path::PathBuf::from(path);
+    let used = std::fs::metadata(&path).map_or(0, |m| m.len() as usize);
+    let budget = crate::compare::STEP_SUMMARY_LIMIT_BYTES.saturating_sub(used);
+    let summary = crate::compare::step_summary(report, &accept_command(), budget);
+    if summary.is_empty() {
+        return Ok(());
+    }
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(summary.as_bytes()))
+        .map_err(|source| Error::Write { path, source })
 }
 
 /// Writes a report file whole, creating its folder.

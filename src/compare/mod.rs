@@ -18,6 +18,7 @@
 mod accept;
 mod diff;
 mod flip;
+mod github;
 pub mod golden;
 mod junit;
 mod metrics;
@@ -29,6 +30,7 @@ mod tolerance;
 pub use accept::{ACTUALS_FILE, AcceptReport, ActualsRecord, RenderSettings, accept};
 pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
 pub use flip::{FlipFigures, FlipMap, PIXELS_PER_DEGREE, flip};
+pub use github::{STEP_SUMMARY_LIMIT_BYTES, annotations, step_summary};
 pub use golden::{
     CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
     compare_files,
