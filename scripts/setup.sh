@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what fogbank needs to build and render on a Debian or Ubuntu machine without a GPU:
-# Mesa's Vulkan drivers (lavapipe renders on the CPU), the Vulkan loader, and ffmpeg for
-# `--video clip.mp4` / `.webm`. On a machine with a GPU driver these are harmless; fogbank
+# Mesa's Vulkan drivers (lavapipe renders on the CPU), the Vulkan loader, ffmpeg for
+# `--video clip.mp4` / `.webm`, and Chromium, which the tests use to open `check --report`'s
+# HTML page headless. On a machine with a GPU driver these are harmless; fogbank
 # prefers the real GPU.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ need=()
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 dpkg -s libvulkan1 >/dev/null 2>&1 || need+=(libvulkan1)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
 if ((${#need[@]})); then
     sudo=""

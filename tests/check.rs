@@ -442,3 +442,138 @@ fn github_actions_get_an_annotation_per_failing_frame_and_a_summary() {
     );
     assert!(!stdout(&out).contains("::error"));
 }
+
+/// Debian's Chromium, or `None` (then the browser test is skipped outside CI).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|name| {
+        std::process::Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// Runs headless Chromium on `page` with `args`, in a profile of its own.
+fn headless(browser: &str, profile: &Path, args: &[&str], page: &Path) -> std::process::Output {
+    std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            &format!("--user-data-dir={}", profile.display()),
+            "--virtual-time-budget=5000",
+        ])
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("running chromium")
+}
+
+#[test]
+fn the_html_report_lists_the_failing_frame_first_with_its_pictures_in_a_real_browser() {
+    require_gpu!();
+    let dir = golden_with_one_spoilt_frame("report");
+    let html_dir = dir.join("html");
+    let out = fogbank(&[
+        "check",
+        "--golden",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--report",
+        html_dir.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 3);
+    let page = html_dir.join("index.html");
+    let text = std::fs::read_to_string(&page).unwrap();
+    // Nothing from the network: every picture is inline.
+    assert!(!text.contains("http://") && !text.contains("https://"));
+    assert_eq!(
+        text.matches("src=\"").count(),
+        text.matches("src=\"data:image/png;base64,").count()
+    );
+    assert!(
+        text.contains("--accept"),
+        "the page gives the accept command"
+    );
+
+    let Some(browser) = chromium() else {
+        assert!(
+            !fogbank::ci::in_ci(),
+            "under CI the browser test must run: install chromium (scripts/setup.sh)"
+        );
+        eprintln!("skipped: chromium is not installed (scripts/setup.sh installs it)");
+        return;
+    };
+    let profile = dir.join("chromium-profile");
+    let dom = headless(browser, &profile, &["--dump-dom"], &page);
+    assert!(dom.status.success(), "{}", common::stderr(&dom));
+    let dom = stdout(&dom);
+    let attribute = |name: &str| -> usize {
+        let start = dom
+            .find(&format!("{name}=\""))
+            .unwrap_or_else(|| panic!("{name}: {dom}"));
+        let rest = &dom[start + name.len() + 2..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    let (total, loaded) = (
+        attribute("data-images-total"),
+        attribute("data-images-loaded"),
+    );
+    // The failing frame: expected, actual, heat map and the two of the wipe viewer; the
+    // passing frame: its reference.
+    assert_eq!(total, 6, "{dom}");
+    assert_eq!(loaded, total, "every picture loaded");
+    let first_case = dom.find("<section class=\"case").unwrap();
+    assert!(
+        dom[first_case..].starts_with("<section class=\"case fail\" id=\"frame_0011\""),
+        "the failing frame comes first: {}",
+        &dom[first_case..first_case + 80]
+    );
+
+    let shot = dir.join("shot.png");
+    let screenshot = format!("--screenshot={}", shot.display());
+    let taken = headless(
+        browser,
+        &profile,
+        &[&screenshot, "--window-size=1000,900"],
+        &page,
+    );
+    assert!(taken.status.success(), "{}", common::stderr(&taken));
+    let image = image::open(&shot).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (1000, 900));
+    // The failing frame's red heading is on the first screen.
+    let red = image
+        .pixels()
+        .filter(|p| p[0] > 200 && p[1] < 30 && p[2] < 30)
+        .count();
+    assert!(red > 5_000, "{red} red pixels in the screenshot");
+    // And its pictures show: many distinct colours (the fog, the heat map), not a blank page.
+    let mut colours: Vec<[u8; 3]> = image.pixels().map(|p| [p[0], p[1], p[2]]).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 500, "{} colours", colours.len());
+}
+
+#[test]
+fn compare_writes_a_report_with_both_pictures_and_the_heat_map() {
+    let dir = temp_dir("compare-report");
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.png");
+    let b = dir.join("b.png");
+    write_png(&a, 32, 16, |x, y| [(x * 8) as u8, (y * 16) as u8, 90, 255]);
+    write_png(&b, 32, 16, |x, y| [(x * 8) as u8, (y * 16) as u8, 200, 255]);
+    let html = dir.join("html");
+    let out = fogbank(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--report",
+        html.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 3);
+    let text = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert_eq!(text.matches("<img class=\"picture\"").count(), 3);
+    assert!(text.contains("FAIL"));
+    assert!(html.join("diff.png").exists());
+}

@@ -59,6 +59,10 @@ pub(super) struct CheckArgs {
     /// pictures as [[ATTACHMENT|path]] lines.
     #[arg(long, value_name = "FILE")]
     pub(super) junit: Option<PathBuf>,
+    /// Also write a static HTML report, DIR/index.html: failures first, pictures side by side
+    /// and the command that accepts them. Needs no network.
+    #[arg(long, value_name = "DIR")]
+    pub(super) report: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
     #[command(flatten)]
@@ -82,6 +86,9 @@ pub(super) struct CompareArgs {
     /// Print JSON.
     #[arg(long)]
     pub(super) json: bool,
+    /// Also write a static HTML report, DIR/index.html, with both pictures and the heat map.
+    #[arg(long, value_name = "DIR")]
+    pub(super) report: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
 }

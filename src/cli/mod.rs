@@ -159,6 +159,7 @@ impl Cli {
                 maps: a.maps,
                 json: a.json,
                 junit: a.junit,
+                report: a.report,
                 tolerance: tolerance(a.tolerance),
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
@@ -170,6 +171,7 @@ impl Cli {
                 exact: a.exact,
                 tolerance: tolerance(a.tolerance),
                 json: a.json,
+                report: a.report,
             }),
             CliCommand::Quality(a) => Command::Quality(QualitySettings {
                 scene: scene_choice(a.scene),

@@ -48,6 +48,10 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     if let Some(path) = &settings.junit {
         write_file(path, &crate::compare::junit_xml(&report, &accept_command()))?;
     }
+    if let Some(dir) = &settings.report {
+        let page = crate::compare::HtmlPage::of_check(&report, &accept_command());
+        crate::compare::write_html(&page, dir)?;
+    }
     if crate::ci::in_github_actions() {
         github_output(&report, settings.json)?;
     }
@@ -281,10 +285,19 @@ fn print_limits(report: &FrameReport) {
 
 /// Compares two files and prints the verdict; true when they agree within the tolerance.
 pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
+    // The report shows the heat map: without --diff it is written into the report's folder.
+    let diff = match (&settings.diff, &settings.report) {
+        (Some(diff), _) => Some(diff.clone()),
+        (None, Some(dir)) => {
+            pipeline::create_dir(dir)?;
+            Some(dir.join("diff.png"))
+        }
+        (None, None) => None,
+    };
     let files = CompareFiles {
         expected: settings.expected.clone(),
         actual: settings.actual.clone(),
-        diff: settings.diff.clone(),
+        diff: diff.clone(),
         exact: settings.exact,
     };
     let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
@@ -295,6 +308,28 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         settings.diff.iter().cloned().collect(),
     );
     report.name = settings.actual.display().to_string();
+    if let Some(dir) = &settings.report {
+        let page = crate::compare::HtmlPage {
+            title: format!(
+                "fogbank compare {} {}",
+                settings.expected.display(),
+                settings.actual.display()
+            ),
+            summary: vec![if comparison.passed {
+                "The pictures agree within the tolerance.".to_string()
+            } else {
+                "The pictures differ beyond the tolerance.".to_string()
+            }],
+            accept_command: None,
+            cases: vec![crate::compare::HtmlCase {
+                report: report.clone(),
+                expected: Some(settings.expected.clone()),
+                actual: Some(settings.actual.clone()),
+                diff,
+            }],
+        };
+        crate::compare::write_html(&page, dir)?;
+    }
     if settings.json {
         print_json(&report);
     } else {

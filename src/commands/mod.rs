@@ -261,6 +261,8 @@ pub struct CheckSettings {
     pub json: bool,
     /// Also write the report as JUnit XML here.
     pub junit: Option<PathBuf>,
+    /// Also write a static HTML report into this folder.
+    pub report: Option<PathBuf>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.
@@ -284,6 +286,8 @@ pub struct CompareSettings {
     pub tolerance: ToleranceFlags,
     /// Print JSON.
     pub json: bool,
+    /// Also write a static HTML report into this folder.
+    pub report: Option<PathBuf>,
 }
 
 /// `fogbank info`.

@@ -20,6 +20,7 @@ mod diff;
 mod flip;
 mod github;
 pub mod golden;
+mod html;
 mod junit;
 mod metrics;
 mod raster;
@@ -35,6 +36,7 @@ pub use golden::{
     CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
     compare_files,
 };
+pub use html::{HtmlCase, HtmlPage, render_html, write_html};
 pub use junit::junit_xml;
 pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};

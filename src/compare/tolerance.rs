@@ -249,14 +249,21 @@ pub struct AppliedLimit {
     pub passed: Option<bool>,
 }
 
-impl std::fmt::Display for AppliedLimit {
-    /// e.g. `--min-ssim 0.9800 (golden.json): 0.9931 pass`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let value = |v: f64| match self.flag {
+impl AppliedLimit {
+    /// A limit or figure of this kind as a report writes it: levels, a percentage or a ratio.
+    pub fn value_text(&self, v: f64) -> String {
+        match self.flag {
             "--max-diff" => format!("{v:.0}"),
             "--pixel-budget" => format!("{:.3} %", v * 100.0),
             _ => format!("{v:.4}"),
-        };
+        }
+    }
+}
+
+impl std::fmt::Display for AppliedLimit {
+    /// e.g. `--min-ssim 0.9800 (golden.json): 0.9931 pass`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let value = |v: f64| self.value_text(v);
         match self.limit {
             Some(limit) => write!(
                 f,
