@@ -101,6 +101,10 @@ pub enum Error {
         /// Why, and what to do.
         reason: String,
     },
+    /// Standard output could not take what a command printed: its reader went away (see
+    /// [`Error::is_closed_pipe`]) or a write failed, e.g. on a full disk.
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[source] std::io::Error),
     /// The GPU failed or is missing.
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -374,6 +378,7 @@ impl Error {
             Error::Differences(_) => ErrorKind::Differences,
             Error::Interrupted { signal, .. } => ErrorKind::Interrupted(*signal),
             Error::Gpu(_)
+            | Error::Stdout(_)
             | Error::Write { .. }
             | Error::Encode { .. }
             | Error::Serialize { .. }
@@ -383,9 +388,20 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error.
+    /// The process exit code for this error: 0 for a closed pipe (see
+    /// [`Error::is_closed_pipe`]), else its kind's.
     pub fn exit_code(&self) -> i32 {
+        if self.is_closed_pipe() {
+            return EXIT_OK;
+        }
         self.kind().exit_code()
+    }
+
+    /// Whether standard output's reader went away (`| head`, `| true`): the command stops
+    /// quietly, with no message, and exits 0, as ripgrep does. A verdict is kept: `check`
+    /// and `compare` still exit 3 when pictures differ.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, Error::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     /// The text the binary prints: `error: …` and each cause the message does not already

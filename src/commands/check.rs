@@ -5,6 +5,7 @@
 
 use super::{
     CheckSettings, CompareSettings, ProgressMode, ProgressReporter, load_scene, print_json,
+    unless_closed_pipe,
 };
 use crate::Error;
 use crate::compare::{CheckOptions, CheckReport, CompareFiles, FrameReport, GoldenSidecar};
@@ -45,6 +46,7 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
     }
     let context = settings.gpu.open()?;
     let report = crate::compare::check(&context, &scene, &options, &mut reporter)?;
+    // The files first: a reader of standard output that goes away must not stop them.
     if let Some(path) = &settings.junit {
         write_file(path, &crate::compare::junit_xml(&report, &accept_command()))?;
     }
@@ -52,13 +54,13 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         let page = crate::compare::HtmlPage::of_check(&report, &accept_command());
         crate::compare::write_html(&page, dir)?;
     }
-    if crate::ci::in_github_actions() {
-        github_output(&report, settings.json)?;
-    }
-    if settings.json {
-        print_json(&report);
+    unless_closed_pipe(if settings.json {
+        print_json(&report)
     } else {
-        print_table(&report);
+        print_table(&report)
+    })?;
+    if crate::ci::in_github_actions() {
+        unless_closed_pipe(github_output(&report, settings.json))?;
     }
     Ok(report.failed == 0)
 }
@@ -71,7 +73,7 @@ fn github_output(report: &CheckReport, json: bool) -> Result<(), Error> {
         if json {
             eprintln!("{line}");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
     }
     let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else {
@@ -153,11 +155,11 @@ fn accept(scene: &Scene, options: CheckOptions, settings: &CheckSettings) -> Res
     };
     let report = crate::compare::accept(scene, &options)?;
     if settings.json {
-        print_json(&report);
+        print_json(&report)?;
         return Ok(true);
     }
     for frame in &report.accepted {
-        println!(
+        outln!(
             "frame {frame:04}  accepted  {}",
             report
                 .golden
@@ -165,7 +167,7 @@ fn accept(scene: &Scene, options: CheckOptions, settings: &CheckSettings) -> Res
                 .display()
         );
     }
-    println!(
+    outln!(
         "accepted {} frame{} without rendering; golden.json updated{}",
         report.accepted.len(),
         if report.accepted.len() == 1 { "" } else { "s" },
@@ -250,16 +252,16 @@ impl Recorded {
     }
 }
 
-fn print_table(report: &CheckReport) {
+fn print_table(report: &CheckReport) -> Result<(), Error> {
     for r in report.frames.iter().chain(&report.maps) {
-        println!("frame {:04}  {:<7}  {}", r.frame, r.status, r.detail);
-        print_limits(r);
+        outln!("frame {:04}  {:<7}  {}", r.frame, r.status, r.detail);
+        print_limits(r)?;
         for artifact in &r.artifacts {
-            println!("             wrote {}", artifact.display());
+            outln!("             wrote {}", artifact.display());
         }
     }
     let failed = report.failed;
-    println!(
+    outln!(
         "{} of {} frames passed{}",
         report.frames.iter().filter(|r| r.status != "fail").count(),
         report.frames.len(),
@@ -272,15 +274,31 @@ fn print_table(report: &CheckReport) {
             String::new()
         }
     );
+    Ok(())
 }
 
 /// Prints every limit a frame was judged by, with its source and result, one line.
-fn print_limits(report: &FrameReport) {
+fn print_limits(report: &FrameReport) -> Result<(), Error> {
     if report.limits.is_empty() {
-        return;
+        return Ok(());
     }
     let limits: Vec<String> = report.limits.iter().map(|l| l.to_string()).collect();
-    println!("             limits: {}", limits.join(" · "));
+    outln!("             limits: {}", limits.join(" · "));
+    Ok(())
+}
+
+/// The verdict of `compare` as text.
+fn print_compare(
+    settings: &CompareSettings,
+    comparison: &crate::compare::Comparison,
+    report: &FrameReport,
+) -> Result<(), Error> {
+    outln!(
+        "{} vs {}: {comparison}",
+        settings.expected.display(),
+        settings.actual.display()
+    );
+    print_limits(report)
 }
 
 /// Compares two files and prints the verdict; true when they agree within the tolerance.
@@ -330,16 +348,11 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         };
         crate::compare::write_html(&page, dir)?;
     }
-    if settings.json {
-        print_json(&report);
+    unless_closed_pipe(if settings.json {
+        print_json(&report)
     } else {
-        println!(
-            "{} vs {}: {comparison}",
-            settings.expected.display(),
-            settings.actual.display()
-        );
-        print_limits(&report);
-    }
+        print_compare(settings, &comparison, &report)
+    })?;
     Ok(comparison.passed)
 }
 
