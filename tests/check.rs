@@ -577,3 +577,39 @@ fn compare_writes_a_report_with_both_pictures_and_the_heat_map() {
     assert!(text.contains("FAIL"));
     assert!(html.join("diff.png").exists());
 }
+
+#[test]
+fn check_lists_reference_files_no_checked_frame_used() {
+    require_gpu!();
+    let dir = temp_dir("unused");
+    let d = dir.to_str().unwrap();
+    let bless = [
+        "check", "--golden", d, "--size", "64x36", "--frames", "10,11",
+    ];
+    assert_exit(&fogbank(&[&bless[..], &["--bless", "--quiet"]].concat()), 0);
+    std::fs::copy(dir.join("frame_0010.png"), dir.join("frame_0042.png")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a reference").unwrap();
+    let out = fogbank(&["check", "--golden", d, "--json"]);
+    assert_exit(&out, 0);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unused: Vec<&str> = report["unused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(unused.len(), 1, "{unused:?}");
+    assert!(unused[0].ends_with("frame_0042.png"), "{unused:?}");
+    // Checking one frame leaves the other reference unused too; the table says so.
+    let out = fogbank(&["check", "--golden", d, "--frames", "10"]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("2 reference files no checked frame used"),
+        "{text}"
+    );
+    assert!(
+        text.contains("frame_0011.png") && text.contains("frame_0042.png"),
+        "{text}"
+    );
+}

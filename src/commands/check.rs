@@ -260,6 +260,16 @@ fn print_table(report: &CheckReport) -> Result<(), Error> {
             outln!("             wrote {}", artifact.display());
         }
     }
+    if !report.unused.is_empty() {
+        outln!(
+            "{} reference file{} no checked frame used:",
+            report.unused.len(),
+            if report.unused.len() == 1 { "" } else { "s" }
+        );
+        for path in &report.unused {
+            outln!("             unused {}", path.display());
+        }
+    }
     let failed = report.failed;
     outln!(
         "{} of {} frames passed{}",

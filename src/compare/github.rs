@@ -164,6 +164,7 @@ mod tests {
             frames,
             maps: vec![],
             failed: failing as usize,
+            unused: vec![],
         }
     }
 

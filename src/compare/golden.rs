@@ -126,6 +126,9 @@ pub struct CheckReport {
     pub maps: Vec<FrameReport>,
     /// Frames that failed.
     pub failed: usize,
+    /// Reference files in the folder (`frame_NNNN.png`, and `maps/` with maps) that no checked
+    /// frame used, for housekeeping; empty when blessing.
+    pub unused: Vec<PathBuf>,
 }
 
 /// What [`check`] compares, and against what.
@@ -418,9 +421,49 @@ pub fn check(
         max_flip: tolerance.max_flip,
         limit_sources,
         frames: reports,
+        unused: match options.bless {
+            true => vec![],
+            false => unused_references(golden, &frames, options.maps),
+        },
         maps,
         failed,
     })
+}
+
+/// The reference files in `golden` (and `golden/maps` when `maps`) whose frame was not
+/// checked, sorted by name.
+fn unused_references(golden: &Path, frames: &FrameSet, maps: bool) -> Vec<PathBuf> {
+    let used = |name: &str, prefix: &str| {
+        let Some(number) = name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_prefix('_'))
+            .and_then(|n| n.strip_suffix(".png"))
+        else {
+            return true;
+        };
+        match number.parse::<u32>() {
+            Ok(frame) if number.len() >= 4 => frames.frames().contains(&frame),
+            _ => true,
+        }
+    };
+    let mut unused = Vec::new();
+    let mut scan = |dir: &Path, prefixes: &[&str]| {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|p| !used(&name, p)) {
+                unused.push(entry.path());
+            }
+        }
+    };
+    scan(golden, &["frame"]);
+    if maps {
+        scan(&golden.join("maps"), &[FLUID_MAP, LIFT_MAP]);
+    }
+    unused.sort();
+    unused
 }
 
 /// Removes the failure pictures of a frame that now passes or was blessed.
