@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what fogbank needs to build and render on a Debian or Ubuntu machine without a GPU:
-# Mesa's Vulkan drivers (lavapipe renders on the CPU), the Vulkan loader, and ffmpeg for
-# `--video clip.mp4` / `.webm`, and headless Chromium, in which tests/serve.rs opens
-# `watch --serve`'s preview page. On a machine with a GPU driver these are harmless; fogbank
+# Mesa's Vulkan drivers (lavapipe renders on the CPU), the Vulkan loader, ffmpeg for
+# `--video clip.mp4` / `.webm`, and headless Chromium, in which the tests open
+# `check --report`'s HTML page and `watch --serve`'s preview page. On a machine with a GPU
+# driver these are harmless; fogbank
 # prefers the real GPU.
 set -euo pipefail
 

@@ -10,6 +10,12 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|value| is_truthy(&value))
 }
 
+/// True when running as a GitHub Actions step (`GITHUB_ACTIONS=true`), where `check` prints
+/// `::error` annotations and appends a job summary to `$GITHUB_STEP_SUMMARY`.
+pub fn in_github_actions() -> bool {
+    std::env::var("GITHUB_ACTIONS").is_ok_and(|value| value.trim() == "true")
+}
+
 /// The rule [`in_ci`] applies to the variable's value.
 fn is_truthy(value: &str) -> bool {
     let value = value.trim();

@@ -92,6 +92,19 @@ pub enum Error {
         /// The missing file names.
         files: Vec<String>,
     },
+    /// `check --accept` refused: no failed check is recorded, its pictures are missing, or
+    /// they were made with other settings.
+    #[error("cannot accept the actual pictures in {}: {reason}", dir.display())]
+    Accept {
+        /// The golden folder.
+        dir: PathBuf,
+        /// Why, and what to do.
+        reason: String,
+    },
+    /// Standard output could not take what a command printed: its reader went away (see
+    /// [`Error::is_closed_pipe`]) or a write failed, e.g. on a full disk.
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[source] std::io::Error),
     /// The GPU failed or is missing.
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -372,7 +385,8 @@ impl Error {
             | Error::Flag(_)
             | Error::Request(_)
             | Error::GoldenFolderMissing { .. }
-            | Error::MissingReferences { .. } => ErrorKind::BadInput,
+            | Error::MissingReferences { .. }
+            | Error::Accept { .. } => ErrorKind::BadInput,
             Error::Cache(e) => match e {
                 // A snapshot of another scene, another format version, or a damaged one: the
                 // farm should know its cache is stale rather than silently re-simulate.
@@ -394,6 +408,7 @@ impl Error {
             Error::Gpu(_)
             | Error::Watch { .. }
             | Error::Serve { .. }
+            | Error::Stdout(_)
             | Error::Write { .. }
             | Error::Encode { .. }
             | Error::Serialize { .. }
@@ -403,9 +418,20 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error.
+    /// The process exit code for this error: 0 for a closed pipe (see
+    /// [`Error::is_closed_pipe`]), else its kind's.
     pub fn exit_code(&self) -> i32 {
+        if self.is_closed_pipe() {
+            return EXIT_OK;
+        }
         self.kind().exit_code()
+    }
+
+    /// Whether standard output's reader went away (`| head`, `| true`): the command stops
+    /// quietly, with no message, and exits 0, as ripgrep does. A verdict is kept: `check`
+    /// and `compare` still exit 3 when pictures differ.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, Error::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     /// The text the binary prints: `error: …` and each cause the message does not already

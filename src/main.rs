@@ -8,6 +8,8 @@ fn main() {
     fogbank::interrupt::install();
     let code = match Cli::parse().into_command().and_then(fogbank::commands::run) {
         Ok(()) => fogbank::error::EXIT_OK,
+        // The reader of standard output went away: stop quietly.
+        Err(error) if error.is_closed_pipe() => error.exit_code(),
         Err(error) => {
             eprintln!("{}", error.report());
             error.exit_code()

@@ -245,3 +245,52 @@ fn bad_lamps_are_errors_and_a_lamp_in_a_pillar_a_warning() {
     assert!(err.contains("hall.pillars[0]"), "{err}");
     fogbank_ok(&["validate", &scene("lamp.ron")]);
 }
+
+#[test]
+fn a_byte_order_mark_and_crlf_line_ends_load_and_errors_keep_their_place() {
+    let dir = temp_dir("bom-crlf");
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = std::fs::read_to_string(scene("tiny.ron")).unwrap();
+    let crlf = plain.replace('\n', "\r\n");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let hash = |path: &str| {
+        let out = fogbank_ok(&["scene", path, "--set", "fog.sheets=12"]);
+        stdout(&out)
+    };
+    let reference = hash(&write("plain.ron", &plain));
+    for (name, text) in [
+        ("bom.ron", format!("\u{FEFF}{plain}")),
+        ("crlf.ron", crlf.clone()),
+        ("bom-crlf.ron", format!("\u{FEFF}{crlf}")),
+    ] {
+        let path = write(name, &text);
+        let out = fogbank_ok(&["validate", &path]);
+        assert!(stdout(&out).contains("ok"), "{name}: {}", stdout(&out));
+        assert_eq!(hash(&path), reference, "{name} reads as the same scene");
+    }
+    // An error on the first line and one further down point at the same line and column with
+    // a BOM and CRLF as without.
+    let broken = |text: &str| text.replacen("fog: (", "fog: (bogus: 1, ", 1);
+    let place = |path: &str| {
+        let out = fogbank(&["validate", path]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let text = stderr(&out);
+        let at = text.find(".ron:").unwrap() + 5;
+        text[at..].split_whitespace().next().unwrap().to_string()
+    };
+    let expected = place(&write("bad.ron", &broken(&plain)));
+    assert_eq!(
+        place(&write(
+            "bad-bom-crlf.ron",
+            &format!("\u{FEFF}{}", broken(&crlf))
+        )),
+        expected
+    );
+    assert_eq!(expected, "6:11");
+    // On the first line, the mark takes no column.
+    assert_eq!(place(&write("bad-first-bom.ron", "\u{FEFF}@")), "1:1");
+}

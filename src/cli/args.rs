@@ -18,6 +18,10 @@ pub(super) struct ToleranceArgs {
     /// Lowest structural similarity (SSIM, 1 = identical) that passes. Default: 0.98.
     #[arg(long = "min-ssim", value_name = "SSIM")]
     pub(super) min_ssim: Option<f64>,
+    /// Highest mean FLIP error (0 = identical, 1 = as far as green from blue) that passes.
+    /// Default: none (FLIP is reported, not gating), or the references' golden.json.
+    #[arg(long = "max-flip", value_name = "ERROR")]
+    pub(super) max_flip: Option<f64>,
 }
 
 #[derive(Debug, Args)]
@@ -39,14 +43,26 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum)]
     pub(super) view: Option<ViewArg>,
     /// Write or replace the references (and golden.json) instead of comparing.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "accept")]
     pub(super) bless: bool,
+    /// Make the actual pictures of the last failed check the references, without rendering.
+    /// Give the same scene and flags as that check.
+    #[arg(long)]
+    pub(super) accept: bool,
     /// Also compare the fluid's shader maps (DIR/maps/) as numbers.
     #[arg(long)]
     pub(super) maps: bool,
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub(super) json: bool,
+    /// Also write the report as JUnit XML, one test case per frame, with the failures'
+    /// pictures as [[ATTACHMENT|path]] lines.
+    #[arg(long, value_name = "FILE")]
+    pub(super) junit: Option<PathBuf>,
+    /// Also write a static HTML report, DIR/index.html: failures first, pictures side by side
+    /// and the command that accepts them. Needs no network.
+    #[arg(long, value_name = "DIR")]
+    pub(super) report: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
     #[command(flatten)]
@@ -70,6 +86,9 @@ pub(super) struct CompareArgs {
     /// Print JSON.
     #[arg(long)]
     pub(super) json: bool,
+    /// Also write a static HTML report, DIR/index.html, with both pictures and the heat map.
+    #[arg(long, value_name = "DIR")]
+    pub(super) report: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
 }

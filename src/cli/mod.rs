@@ -186,8 +186,11 @@ impl Cli {
                 size: a.size.as_deref().map(parse_size).transpose()?,
                 view: a.view.map(view),
                 bless: a.bless,
+                accept: a.accept,
                 maps: a.maps,
                 json: a.json,
+                junit: a.junit,
+                report: a.report,
                 tolerance: tolerance(a.tolerance),
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
@@ -199,6 +202,7 @@ impl Cli {
                 exact: a.exact,
                 tolerance: tolerance(a.tolerance),
                 json: a.json,
+                report: a.report,
             }),
             CliCommand::Quality(a) => Command::Quality(QualitySettings {
                 scene: scene_choice(a.scene),
@@ -244,6 +248,7 @@ fn tolerance(args: ToleranceArgs) -> ToleranceFlags {
         max_channel_diff: args.max_diff,
         pixel_budget: args.pixel_budget,
         min_ssim: args.min_ssim,
+        max_flip: args.max_flip,
     }
 }
 

@@ -7,21 +7,21 @@ use crate::gpu::list_adapters;
 pub(super) fn run(settings: &InfoSettings) -> Result<(), Error> {
     let adapters = list_adapters();
     if settings.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&adapters).unwrap_or_default()
         );
         return Ok(());
     }
     if adapters.is_empty() {
-        println!(
+        outln!(
             "no GPU adapter found. On Debian or Ubuntu, install Mesa's Vulkan drivers \
              (lavapipe runs on the CPU): sudo apt-get install mesa-vulkan-drivers"
         );
         return Ok(());
     }
     for (i, adapter) in adapters.iter().enumerate() {
-        println!(
+        outln!(
             "adapter {i}: {} ({}, {}), driver {} {}, max texture {} px",
             adapter.name,
             adapter.backend,

@@ -4,6 +4,14 @@
 //! (the [`crate::pipeline`] jobs, the golden check in [`crate::compare::golden`]) with a
 //! [`ProgressReporter`] on stderr, and prints the result. Only this layer prints.
 
+/// `println!` for the commands: one line on standard output. When standard output cannot take
+/// it (a closed pipe, a full disk), the function it is used in returns [`Error::Stdout`].
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::commands::write_stdout(format!($($arg)*).as_bytes(), true)?
+    };
+}
+
 mod check;
 mod info;
 mod maps;
@@ -294,10 +302,16 @@ pub struct CheckSettings {
     pub view: Option<View>,
     /// Write the references instead of comparing.
     pub bless: bool,
+    /// Make the last failed check's actual pictures the references, rendering nothing.
+    pub accept: bool,
     /// Also compare the fluid's shader maps as numbers.
     pub maps: bool,
     /// Print a JSON report.
     pub json: bool,
+    /// Also write the report as JUnit XML here.
+    pub junit: Option<PathBuf>,
+    /// Also write a static HTML report into this folder.
+    pub report: Option<PathBuf>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.
@@ -321,6 +335,8 @@ pub struct CompareSettings {
     pub tolerance: ToleranceFlags,
     /// Print JSON.
     pub json: bool,
+    /// Also write a static HTML report into this folder.
+    pub report: Option<PathBuf>,
 }
 
 /// `fogbank info`.
@@ -392,12 +408,7 @@ pub fn run(command: Command) -> Result<(), Error> {
         ),
         Command::Info(s) => info::run(&s),
         Command::Scene(s) => scene_show::run(&s),
-        Command::Print(bytes) => {
-            use std::io::Write;
-            // A closed pipe (e.g. `| head`) is not an error.
-            let _ = std::io::stdout().lock().write_all(&bytes);
-            Ok(())
-        }
+        Command::Print(bytes) => write_stdout(&bytes, false),
         Command::WriteFiles(files) => {
             for (path, bytes) in files {
                 crate::pipeline::create_parent(&path)?;
@@ -464,9 +475,37 @@ impl GpuChoice {
 }
 
 /// Prints `value` as pretty JSON on stdout (plain structs: serialising cannot fail).
-fn print_json(value: &impl serde::Serialize) {
-    println!(
+fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
+    outln!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()
     );
+    Ok(())
+}
+
+/// `result`, with a closed standard output counted as printed: for commands whose exit code is
+/// a verdict, which a reader that went away must not turn into a pass.
+fn unless_closed_pipe(result: Result<(), Error>) -> Result<(), Error> {
+    match result {
+        Err(e) if e.is_closed_pipe() => Ok(()),
+        other => other,
+    }
+}
+
+/// Writes `bytes` (and a line end when `newline`) to standard output and flushes them. A
+/// failure is [`Error::Stdout`]: `main` ends quietly when the reader went away (a closed
+/// pipe) and reports any other failure (e.g. a full disk) with exit code 1.
+pub(crate) fn write_stdout(bytes: &[u8], newline: bool) -> Result<(), Error> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| {
+            if newline {
+                out.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|()| out.flush())
+        .map_err(Error::Stdout)
 }

@@ -24,16 +24,16 @@ pub(super) fn run(settings: &QualitySettings) -> Result<(), Error> {
     let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
     let report = pipeline::quality(&context, &scene, &options, &mut reporter)?;
     if settings.json {
-        print_json(&report);
+        print_json(&report)?;
     } else {
-        print_table(&report, &pipeline::adapter_line(&context));
+        print_table(&report, &pipeline::adapter_line(&context))?;
     }
     Ok(())
 }
 
-fn print_table(report: &QualityReport, adapter: &str) {
+fn print_table(report: &QualityReport, adapter: &str) -> Result<(), Error> {
     let frames: Vec<String> = report.frames.iter().map(|f| f.to_string()).collect();
-    println!(
+    outln!(
         "{}x{}, frames {}, {} a pixel, against a raymarch of {} steps ({:.1} ms a frame) on \
          {adapter}",
         report.width,
@@ -47,9 +47,9 @@ fn print_table(report: &QualityReport, adapter: &str) {
         report.steps,
         report.reference_frame_time_ms
     );
-    println!("compositor  sheets  mean error  p99 error  SSIM     frame time");
+    outln!("compositor  sheets  mean error  p99 error  SSIM     frame time");
     for row in &report.rows {
-        println!(
+        outln!(
             "{:<10}  {:>6}  {:>10.3}  {:>9}  {:.5}  {:>7.1} ms",
             row.compositor.name(),
             row.sheets,
@@ -60,13 +60,14 @@ fn print_table(report: &QualityReport, adapter: &str) {
         );
     }
     for (compositor, sheets) in &report.enough_sheets {
-        println!(
+        outln!(
             "{}: more than {sheets} sheets stop paying (mean error within {PAYING_LEVELS} levels \
              of the lowest measured)",
             compositor.name()
         );
     }
     for file in &report.files {
-        println!("wrote {}", file.display());
+        outln!("wrote {}", file.display());
     }
+    Ok(())
 }

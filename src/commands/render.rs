@@ -72,7 +72,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
         eprintln!("fog resolution: {drawn} (asked: {})", asked.name());
     }
     if settings.json {
-        print_json(&summary);
+        print_json(&summary)?;
     } else if !settings.quiet {
         if let Some(report) = &summary.video_report {
             eprintln!(

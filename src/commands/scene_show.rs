@@ -15,8 +15,5 @@ pub(super) fn run(settings: &SceneSettings) -> Result<(), Error> {
             source: Box::new(e),
         })?
     };
-    use std::io::Write;
-    // A closed pipe (e.g. `| head`) is not an error.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(())
+    super::write_stdout(text.as_bytes(), true)
 }

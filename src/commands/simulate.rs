@@ -56,10 +56,9 @@ pub(super) fn run(settings: &SimulateSettings) -> Result<(), Error> {
         } else {
             text_line(&state, playback.world().fluid(), &settings.probes_world)
         };
-        // A closed pipe (e.g. `| head`) ends the run quietly.
-        if writeln!(out, "{line}").is_err() {
-            return Ok(());
-        }
+        // A closed pipe (e.g. `| head`) ends the run quietly (`main` says nothing of it); a
+        // full disk is an error.
+        writeln!(out, "{line}").map_err(Error::Stdout)?;
     }
     progress.finish();
     Ok(())

@@ -6,7 +6,7 @@ use crate::Error;
 pub(super) fn run(settings: &ValidateSettings) -> Result<(), Error> {
     let loaded = load_scene(&settings.scene)?;
     let scene = &loaded.scene;
-    println!(
+    outln!(
         "{}: ok ({} frames at {} fps, {}x{}, fluid {}², {} sheets, {} warning{})",
         loaded.source.name,
         scene.output.frame_count(),

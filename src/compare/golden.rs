@@ -7,12 +7,13 @@
 //! looser thresholds. With maps, the fluid's two shader maps are compared as numbers. Missing
 //! references are created outside CI and are errors under `CI=true`.
 
+use super::accept::{ActualsRecord, RenderSettings};
 use super::{
-    CompareError, Comparison, GoldenSidecar, Image, Tolerance, compare, compare_exact_within,
-    diff_heatmap, load_png, save_png, strip,
+    AppliedLimit, CompareError, Comparison, GoldenSidecar, Image, LimitSource, LimitSources,
+    Tolerance, ToleranceFlags, applied_limits, compare, compare_exact_within, diff_heatmap,
+    load_png, save_png, strip,
 };
 use crate::Error;
-use crate::error::RequestError;
 use crate::frame::View;
 use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::maps::{FLUID_MAP, LIFT_MAP};
@@ -28,36 +29,11 @@ use std::path::{Path, PathBuf};
 /// exactly; one level leaves room for a different platform's `exp` rounding a value across.
 pub const MAP_MAX_CHANNEL_DIFF: u8 = 1;
 
-/// Threshold overrides shared by `check` and `compare`; `None` keeps the default or the
-/// sidecar's.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ToleranceFlags {
-    /// `--max-diff`: largest channel difference that does not count, 8-bit levels.
-    pub max_channel_diff: Option<u8>,
-    /// `--pixel-budget`: fraction of pixels allowed over `--max-diff`.
-    pub pixel_budget: Option<f64>,
-    /// `--min-ssim`: lowest structural similarity that passes.
-    pub min_ssim: Option<f64>,
-}
-
-impl ToleranceFlags {
-    /// The tolerance these flags make of `base`, validated.
-    pub fn over(&self, base: Tolerance) -> Result<Tolerance, Error> {
-        let tolerance = Tolerance {
-            max_channel_diff: self.max_channel_diff.unwrap_or(base.max_channel_diff),
-            pixel_budget: self.pixel_budget.unwrap_or(base.pixel_budget),
-            min_ssim: self.min_ssim.unwrap_or(base.min_ssim),
-        };
-        tolerance
-            .validate()
-            .map_err(|reason| RequestError::Tolerance(reason.to_string()))?;
-        Ok(tolerance)
-    }
-}
-
 /// The verdict on one frame.
 #[derive(Debug, Clone, Serialize)]
 pub struct FrameReport {
+    /// What was compared: `frame_NNNN`, or `maps/fluid_NNNN` and `maps/lift_NNNN`.
+    pub name: String,
     /// Output frame number.
     pub frame: u32,
     /// "pass", "fail", "missing" or "blessed".
@@ -70,6 +46,12 @@ pub struct FrameReport {
     pub mean_abs_diff: Option<f64>,
     /// Structural similarity, 1 = identical.
     pub ssim: Option<f64>,
+    /// Mean FLIP error, 0 = identical (pictures only).
+    pub flip_mean: Option<f64>,
+    /// 99th percentile of the FLIP error (pictures only).
+    pub flip_p99: Option<f64>,
+    /// Every limit the frame was judged by, with its source and result.
+    pub limits: Vec<AppliedLimit>,
     /// Human-readable summary.
     pub detail: String,
     /// Files written for a failing frame.
@@ -77,17 +59,44 @@ pub struct FrameReport {
 }
 
 impl FrameReport {
-    /// The report of a comparison of frame `frame`.
-    pub fn from_comparison(frame: u32, comparison: &Comparison, artifacts: Vec<PathBuf>) -> Self {
+    /// The report of a comparison of frame `frame`, whose limits came from `sources`.
+    pub fn from_comparison(
+        frame: u32,
+        comparison: &Comparison,
+        sources: &LimitSources,
+        artifacts: Vec<PathBuf>,
+    ) -> Self {
         FrameReport {
+            name: format!("frame_{frame:04}"),
             frame,
             status: if comparison.passed { "pass" } else { "fail" },
             max_channel_diff: Some(comparison.max_channel_diff),
             fraction_over: Some(comparison.fraction_over),
             mean_abs_diff: Some(comparison.mean_abs_diff),
             ssim: Some(comparison.ssim),
+            flip_mean: comparison.flip.map(|f| f.mean),
+            flip_p99: comparison.flip.map(|f| f.p99),
+            limits: applied_limits(comparison, sources),
             detail: comparison.to_string(),
             artifacts,
+        }
+    }
+
+    /// The report of a frame that was written, not compared.
+    fn written(frame: u32, status: &'static str, detail: String) -> Self {
+        FrameReport {
+            name: format!("frame_{frame:04}"),
+            frame,
+            status,
+            max_channel_diff: None,
+            fraction_over: None,
+            mean_abs_diff: None,
+            ssim: None,
+            flip_mean: None,
+            flip_p99: None,
+            limits: vec![],
+            detail,
+            artifacts: vec![],
         }
     }
 }
@@ -107,12 +116,19 @@ pub struct CheckReport {
     pub pixel_budget: f64,
     /// Tolerance applied: lowest SSIM.
     pub min_ssim: f64,
+    /// Tolerance applied: highest mean FLIP error, when set.
+    pub max_flip: Option<f64>,
+    /// Where each limit came from.
+    pub limit_sources: LimitSources,
     /// Per frame.
     pub frames: Vec<FrameReport>,
     /// Per map file (with maps).
     pub maps: Vec<FrameReport>,
     /// Frames that failed.
     pub failed: usize,
+    /// Reference files in the folder (`frame_NNNN.png`, and `maps/` with maps) that no checked
+    /// frame used, for housekeeping; empty when blessing.
+    pub unused: Vec<PathBuf>,
 }
 
 /// What [`check`] compares, and against what.
@@ -138,8 +154,8 @@ pub struct CheckOptions {
     pub cache_dir: Option<PathBuf>,
 }
 
-/// Files written beside a golden image when it fails.
-fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
+/// Files written beside a golden image when it fails: actual, diff, strip.
+pub(super) fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
     let stem = format!("frame_{frame:04}");
     [
         golden_dir.join(format!("{stem}.actual.png")),
@@ -198,7 +214,7 @@ pub fn check(
         Err(e) => return Err(e.into()),
     };
     let adapter = context.summary();
-    let tolerance = options.tolerance.over(match &sidecar {
+    let (base, base_sources) = match &sidecar {
         Some(s) if !options.bless => {
             if !s.same_adapter(&adapter.name, &adapter.driver_info) {
                 reporter.warning(&format!(
@@ -210,10 +226,21 @@ pub fn check(
                     adapter_line(context)
                 ));
             }
-            s.tolerance_for(&adapter.name, &adapter.driver_info)
+            let sources = match s.same_adapter(&adapter.name, &adapter.driver_info) {
+                true => LimitSources::all(LimitSource::GoldenJson),
+                false => LimitSources::adapter_rule(&s.tolerance),
+            };
+            (
+                s.tolerance_for(&adapter.name, &adapter.driver_info),
+                sources,
+            )
         }
-        _ => Tolerance::default(),
-    })?;
+        _ => (
+            Tolerance::default(),
+            LimitSources::all(LimitSource::Default),
+        ),
+    };
+    let (tolerance, limit_sources) = options.tolerance.over_sourced(base, base_sources)?;
     if !options.bless && sidecar.is_some_and(|s| s.view != options.view.name()) {
         reporter.warning(&format!(
             "the references in {} were made with another --view",
@@ -257,16 +284,11 @@ pub fn check(
                     golden_path.display()
                 ));
             }
-            reports.push(FrameReport {
-                frame: index,
-                status: if options.bless { "blessed" } else { "missing" },
-                max_channel_diff: None,
-                fraction_over: None,
-                mean_abs_diff: None,
-                ssim: None,
-                detail: format!("wrote {}", golden_path.display()),
-                artifacts: vec![],
-            });
+            reports.push(FrameReport::written(
+                index,
+                if options.bless { "blessed" } else { "missing" },
+                format!("wrote {}", golden_path.display()),
+            ));
             remove_stale(&artifact_paths(golden, index));
             return pool.submit(WriteJob {
                 path: golden_path,
@@ -289,7 +311,12 @@ pub fn check(
         let paths = artifact_paths(golden, index);
         if comparison.passed {
             remove_stale(&paths);
-            reports.push(FrameReport::from_comparison(index, &comparison, vec![]));
+            reports.push(FrameReport::from_comparison(
+                index,
+                &comparison,
+                &limit_sources,
+                vec![],
+            ));
         } else {
             let [actual_path, diff_path, strip_path] = &paths;
             let diff = diff_heatmap(&expected, &actual);
@@ -299,6 +326,7 @@ pub fn check(
             reports.push(FrameReport::from_comparison(
                 index,
                 &comparison,
+                &limit_sources,
                 paths.to_vec(),
             ));
         }
@@ -351,6 +379,27 @@ pub fn check(
         .write(golden)?;
     }
 
+    // The record of the actual pictures a later `--accept` takes. Blessing fails no frame, so
+    // it keeps only the failures of frames it did not render.
+    {
+        let now = ActualsRecord {
+            fogbank_version: env!("CARGO_PKG_VERSION").to_string(),
+            adapter: adapter.name.clone(),
+            backend: adapter.backend.clone(),
+            driver: adapter.driver_info.clone(),
+            settings: RenderSettings::of(scene, options),
+            failed: reports
+                .iter()
+                .filter(|r| r.status == "fail")
+                .map(|r| r.frame)
+                .collect(),
+        };
+        if golden.is_dir() {
+            let previous = ActualsRecord::read(golden).ok().flatten();
+            ActualsRecord::merged(previous, now, frames.frames()).store(golden)?;
+        }
+    }
+
     if !missing.is_empty() {
         return Err(Error::MissingReferences {
             dir: golden.clone(),
@@ -370,10 +419,52 @@ pub fn check(
         max_channel_diff: tolerance.max_channel_diff,
         pixel_budget: tolerance.pixel_budget,
         min_ssim: tolerance.min_ssim,
+        max_flip: tolerance.max_flip,
+        limit_sources,
         frames: reports,
+        unused: match options.bless {
+            true => vec![],
+            false => unused_references(golden, &frames, options.maps),
+        },
         maps,
         failed,
     })
+}
+
+/// The reference files in `golden` (and `golden/maps` when `maps`) whose frame was not
+/// checked, sorted by name.
+fn unused_references(golden: &Path, frames: &FrameSet, maps: bool) -> Vec<PathBuf> {
+    let used = |name: &str, prefix: &str| {
+        let Some(number) = name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_prefix('_'))
+            .and_then(|n| n.strip_suffix(".png"))
+        else {
+            return true;
+        };
+        match number.parse::<u32>() {
+            Ok(frame) if number.len() >= 4 => frames.frames().contains(&frame),
+            _ => true,
+        }
+    };
+    let mut unused = Vec::new();
+    let mut scan = |dir: &Path, prefixes: &[&str]| {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|p| !used(&name, p)) {
+                unused.push(entry.path());
+            }
+        }
+    };
+    scan(golden, &["frame"]);
+    if maps {
+        scan(&golden.join("maps"), &[FLUID_MAP, LIFT_MAP]);
+    }
+    unused.sort();
+    unused
 }
 
 /// Removes the failure pictures of a frame that now passes or was blessed.
@@ -413,8 +504,10 @@ fn check_maps(
             }
             let expected = load_png(&golden_path)?;
             let comparison = compare_exact_within(&expected, &actual, MAP_MAX_CHANNEL_DIFF);
-            let mut report = FrameReport::from_comparison(frame, &comparison, vec![]);
+            let sources = LimitSources::all(LimitSource::MapRule);
+            let mut report = FrameReport::from_comparison(frame, &comparison, &sources, vec![]);
             report.detail = format!("{name}: {comparison}");
+            report.name = format!("maps/{}", name.trim_end_matches(".png"));
             reports.push(report);
         }
     }
@@ -447,20 +540,25 @@ pub struct CompareFiles {
     pub exact: bool,
 }
 
-/// Compares two PNG files and writes the diff picture when asked.
+/// Compares two PNG files and writes the diff picture when asked. Returns the comparison and
+/// where each of its limits came from.
 pub fn compare_files(
     files: &CompareFiles,
     tolerance: &ToleranceFlags,
-) -> Result<Comparison, Error> {
+) -> Result<(Comparison, LimitSources), Error> {
     let expected = load_png(&files.expected)?;
     let actual = load_png(&files.actual)?;
+    let (applied, sources) = tolerance.over_sourced(
+        Tolerance::default(),
+        LimitSources::all(LimitSource::Default),
+    )?;
     let comparison = if files.exact {
         compare_exact_within(&expected, &actual, tolerance.max_channel_diff.unwrap_or(0))
     } else {
-        compare(&expected, &actual, &tolerance.over(Tolerance::default())?)
+        compare(&expected, &actual, &applied)
     };
     if let Some(diff_path) = &files.diff {
         save_png(&diff_heatmap(&expected, &actual), diff_path)?;
     }
-    Ok(comparison)
+    Ok((comparison, sources))
 }

@@ -1,97 +1,16 @@
 //! The figures of one comparison and the verdict a [`Tolerance`] draws from them.
 //!
-//! Three gates, all of which must hold: at most `pixel_budget` of the pixels may have any
-//! channel (R, G, B or A) differ by more than `max_channel_diff`, and mean SSIM on luma must be
-//! at least `min_ssim`. The figures are computed per row in parallel with integer sums, so they
+//! Up to four gates, all of which must hold: at most `pixel_budget` of the pixels may have any
+//! channel (R, G, B or A) differ by more than `max_channel_diff`, mean SSIM on luma must be
+//! at least `min_ssim`, and, when a limit is set, the mean FLIP error at most `max_flip`.
+//! FLIP is measured for every picture comparison and reported even when it does not gate. The figures are computed per row in parallel with integer sums, so they
 //! are exact and independent of thread count. Images of different sizes are not an error: the
 //! comparison fails and says so.
 
-use super::{Image, ssim::ssim};
+use super::flip::{FlipFigures, flip};
+use super::{Image, Tolerance, ssim::ssim};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// How far an actual frame may stray from its golden image and still pass.
-///
-/// The defaults absorb what differs between two correct renderers of the same scene, e.g. a GPU
-/// driver and Mesa's lavapipe:
-///
-/// - Sub-pixel rasterisation: drivers place edge samples and resolve coverage differently, so
-///   silhouettes (pillars, the ball, the altar) can gain or lose a pixel along their outline.
-///   At the small golden sizes such outlines are a few hundred pixels at most, and only a
-///   fraction of them flip, which the 0.2 % `pixel_budget` covers (131 px of a 256×256 frame).
-/// - Floating point: drivers differ in fused multiply-add, `exp`/`pow` precision and the order of
-///   reductions, which after 8-bit sRGB quantisation moves smooth gradients (fog density, light
-///   falloff) by 1–3 levels; `max_channel_diff` 8 leaves headroom above that.
-/// - No dithering is used, so there is no per-pixel noise to absorb.
-///
-/// `min_ssim` 0.98 then catches structural changes that stay under the per-pixel gate, e.g. a
-/// fog bank moved by a few pixels or a lost soft shadow. These are starting points chosen from
-/// the error sources above; tighten them if measured differences between CI and reference
-/// adapters are smaller.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Tolerance {
-    /// A pixel is "over" when any of its channels differs by more than this many 8-bit levels.
-    /// Default 8.
-    pub max_channel_diff: u8,
-    /// Fraction (0–1) of pixels allowed to be over `max_channel_diff`. Default 0.002 (0.2 %).
-    pub pixel_budget: f64,
-    /// Lowest acceptable mean SSIM on luma, in [-1, 1]. Default 0.98.
-    pub min_ssim: f64,
-}
-
-impl Tolerance {
-    /// Same adapter and driver as the golden images (or GPU vs lavapipe on the blessed setup).
-    pub const DEFAULT: Tolerance = Tolerance {
-        max_channel_diff: 8,
-        pixel_budget: 0.002,
-        min_ssim: 0.98,
-    };
-
-    /// For comparing across different adapters or drivers, whose rasterisation rules and maths
-    /// libraries differ more: 24 levels, 2 % of pixels, SSIM 0.93. Enough to catch a missing
-    /// pass, a wrong colour or a moved object, not enough to pin down shading details.
-    pub fn loose() -> Tolerance {
-        Tolerance {
-            max_channel_diff: 24,
-            pixel_budget: 0.02,
-            min_ssim: 0.93,
-        }
-    }
-
-    /// Field by field the more permissive of `self` and `other`.
-    pub fn loosest(self, other: Tolerance) -> Tolerance {
-        Tolerance {
-            max_channel_diff: self.max_channel_diff.max(other.max_channel_diff),
-            pixel_budget: self.pixel_budget.max(other.pixel_budget),
-            min_ssim: self.min_ssim.min(other.min_ssim),
-        }
-    }
-
-    /// `Err` with a message naming the field when a value is outside its range.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(0.0..=1.0).contains(&self.pixel_budget) {
-            return Err(format!(
-                "tolerance.pixel_budget is {}, but must be a fraction from 0 to 1 (0.002 = 0.2 %)",
-                self.pixel_budget
-            ));
-        }
-        if !(-1.0..=1.0).contains(&self.min_ssim) {
-            return Err(format!(
-                "tolerance.min_ssim is {}, but must be from -1 to 1 (e.g. 0.98)",
-                self.min_ssim
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl Default for Tolerance {
-    fn default() -> Tolerance {
-        Tolerance::DEFAULT
-    }
-}
 
 /// The gates one comparison was judged by.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,6 +21,8 @@ pub struct Gate {
     pub pixel_budget: f64,
     /// Lowest acceptable SSIM; `None` when SSIM is reported but does not decide (data maps).
     pub min_ssim: Option<f64>,
+    /// Highest acceptable mean FLIP error; `None` when FLIP does not decide.
+    pub max_flip: Option<f64>,
 }
 
 /// Why a comparison failed.
@@ -140,6 +61,13 @@ pub enum Failure {
         /// Required SSIM.
         min_ssim: f64,
     },
+    /// A viewer would see it: the mean FLIP error is above the limit.
+    HighFlip {
+        /// Measured mean FLIP error.
+        flip_mean: f64,
+        /// The limit.
+        max_flip: f64,
+    },
 }
 
 impl fmt::Display for Failure {
@@ -163,6 +91,10 @@ impl fmt::Display for Failure {
                 pixel_budget * 100.0
             ),
             Failure::LowSsim { ssim, min_ssim } => write!(f, "SSIM {ssim:.4} below {min_ssim:.4}"),
+            Failure::HighFlip {
+                flip_mean,
+                max_flip,
+            } => write!(f, "FLIP {flip_mean:.4} above {max_flip:.4}"),
         }
     }
 }
@@ -183,6 +115,9 @@ pub struct Comparison {
     pub mean_abs_diff: f64,
     /// Mean SSIM on luma (see [`super::ssim()`]); 1 means identical.
     pub ssim: f64,
+    /// FLIP's mean and 99th percentile (see [`super::flip()`]), 0 = identical; `None` for data
+    /// maps and for pictures that could not be measured.
+    pub flip: Option<FlipFigures>,
     /// Whether every gate held.
     pub passed: bool,
     /// The gates applied.
@@ -200,6 +135,14 @@ impl Comparison {
         })
     }
 
+    /// Whether the figures were measured (not a size mismatch or a malformed buffer).
+    pub fn measured(&self) -> bool {
+        !self
+            .failures
+            .iter()
+            .any(|x| matches!(x, Failure::SizeMismatch { .. } | Failure::BadBuffer { .. }))
+    }
+
     fn unmeasurable(gate: Gate, failure: Failure, pixel_count: usize) -> Comparison {
         Comparison {
             max_channel_diff: u8::MAX,
@@ -207,6 +150,7 @@ impl Comparison {
             fraction_over: 1.0,
             mean_abs_diff: 255.0,
             ssim: -1.0,
+            flip: None,
             passed: false,
             gate,
             failures: vec![failure],
@@ -215,16 +159,13 @@ impl Comparison {
 }
 
 impl fmt::Display for Comparison {
-    /// One line, e.g. `max Δ 3, 0 px over 8 (0.000 %), mean Δ 0.21, SSIM 0.9993 — pass`.
+    /// One line, e.g. `max Δ 3, 0 px over 8 (0.000 %), mean Δ 0.21, SSIM 0.9993, FLIP 0.0012
+    /// (p99 0.0310) — pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unmeasurable = self
-            .failures
-            .iter()
-            .any(|x| matches!(x, Failure::SizeMismatch { .. } | Failure::BadBuffer { .. }));
-        if !unmeasurable {
+        if self.measured() {
             write!(
                 f,
-                "max Δ {}, {} px over {} ({:.3} %), mean Δ {:.2}, SSIM {:.4}{} — ",
+                "max Δ {}, {} px over {} ({:.3} %), mean Δ {:.2}, SSIM {:.4}{}",
                 self.max_channel_diff,
                 self.pixels_over,
                 self.gate.max_channel_diff,
@@ -237,6 +178,10 @@ impl fmt::Display for Comparison {
                     ""
                 },
             )?;
+            if let Some(flip) = self.flip {
+                write!(f, ", FLIP {:.4} (p99 {:.4})", flip.mean, flip.p99)?;
+            }
+            write!(f, " — ")?;
         }
         if self.passed {
             return write!(f, "pass");
@@ -255,8 +200,9 @@ pub fn compare(expected: &Image, actual: &Image, tol: &Tolerance) -> Comparison 
         max_channel_diff: tol.max_channel_diff,
         pixel_budget: tol.pixel_budget,
         min_ssim: Some(tol.min_ssim),
+        max_flip: tol.max_flip,
     };
-    compare_with_gate(expected, actual, gate)
+    compare_with_gate(expected, actual, gate, true)
 }
 
 /// Compares data (fluid maps): passes when every channel of every pixel is within
@@ -267,8 +213,9 @@ pub fn compare_exact_within(expected: &Image, actual: &Image, max_channel_diff: 
         max_channel_diff,
         pixel_budget: 0.0,
         min_ssim: None,
+        max_flip: None,
     };
-    compare_with_gate(expected, actual, gate)
+    compare_with_gate(expected, actual, gate, false)
 }
 
 /// Per-row figures, reduced in row order.
@@ -279,7 +226,7 @@ struct RowFigures {
     rgb_abs_diff_sum: u64,
 }
 
-fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate) -> Comparison {
+fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate, pictures: bool) -> Comparison {
     let pixel_count = expected.pixel_count().max(actual.pixel_count());
     if expected.width != actual.width || expected.height != actual.height {
         let failure = Failure::SizeMismatch {
@@ -321,6 +268,9 @@ fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate) -> Comparison
         )
     };
     let ssim = ssim(expected, actual).unwrap_or(-1.0);
+    let flip = pictures
+        .then(|| flip(expected, actual).map(|map| map.figures()))
+        .flatten();
 
     let mut failures = Vec::new();
     if fraction_over > gate.pixel_budget {
@@ -336,12 +286,21 @@ fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate) -> Comparison
     {
         failures.push(Failure::LowSsim { ssim, min_ssim });
     }
+    if let (Some(max_flip), Some(figures)) = (gate.max_flip, flip)
+        && (figures.mean > max_flip || figures.mean.is_nan())
+    {
+        failures.push(Failure::HighFlip {
+            flip_mean: figures.mean,
+            max_flip,
+        });
+    }
     Comparison {
         max_channel_diff: total.max_channel_diff,
         pixels_over: total.pixels_over,
         fraction_over,
         mean_abs_diff,
         ssim,
+        flip,
         passed: failures.is_empty(),
         gate,
         failures,
@@ -403,7 +362,8 @@ mod tests {
         assert_eq!(c.mean_abs_diff, 0.0);
         assert_eq!(
             c.to_string(),
-            "max Δ 0, 0 px over 8 (0.000 %), mean Δ 0.00, SSIM 1.0000 — pass"
+            "max Δ 0, 0 px over 8 (0.000 %), mean Δ 0.00, SSIM 1.0000, FLIP 0.0000 (p99 0.0000) \
+             — pass"
         );
     }
 
@@ -547,6 +507,7 @@ mod tests {
             max_channel_diff: 3,
             pixel_budget: 0.0,
             min_ssim: 0.98,
+            max_flip: None,
         };
         let pictured = compare(&zero, &checker, &gated);
         assert!(
@@ -559,31 +520,32 @@ mod tests {
     }
 
     #[test]
-    fn tolerance_ranges_are_checked_and_loosest_combines() {
-        assert!(Tolerance::default().validate().is_ok());
-        assert!(Tolerance::loose().validate().is_ok());
-        let bad = Tolerance {
-            pixel_budget: 2.0,
-            ..Tolerance::default()
-        };
-        assert!(bad.validate().unwrap_err().contains("pixel_budget"));
-        let nan = Tolerance {
-            min_ssim: f64::NAN,
-            ..Tolerance::default()
-        };
-        assert!(nan.validate().unwrap_err().contains("min_ssim"));
-        let mixed = Tolerance {
-            max_channel_diff: 30,
-            pixel_budget: 0.001,
-            min_ssim: 0.99,
-        };
-        assert_eq!(
-            mixed.loosest(Tolerance::loose()),
-            Tolerance {
-                max_channel_diff: 30,
-                pixel_budget: 0.02,
-                min_ssim: 0.93
-            }
+    fn flip_is_reported_always_and_gates_when_a_limit_is_set() {
+        let image = picture();
+        let changed = with_pixels_changed(&image, 500, 50);
+        let reported = compare(&image, &changed, &Tolerance::loose());
+        let figures = reported.flip.expect("pictures are measured with FLIP");
+        assert!(
+            figures.mean > 0.0 && figures.p99 >= figures.mean,
+            "{figures:?}"
         );
+        assert!(
+            !reported
+                .failures
+                .iter()
+                .any(|f| matches!(f, Failure::HighFlip { .. })),
+            "{reported}"
+        );
+        let gated = Tolerance {
+            max_flip: Some(figures.mean / 2.0),
+            ..Tolerance::loose()
+        };
+        let c = compare(&image, &changed, &gated);
+        assert!(
+            matches!(c.failures.last(), Some(Failure::HighFlip { .. })),
+            "{c}"
+        );
+        assert!(c.to_string().contains("FLIP"), "{c}");
+        assert!(compare_exact_within(&image, &changed, 0).flip.is_none());
     }
 }

@@ -4,32 +4,47 @@
 //! Frames from two GPU drivers (or a GPU and Mesa's lavapipe) are never bit-identical, so a
 //! byte comparison would fail on every machine but the one that blessed the image. This module
 //! gives the numbers a reviewer needs instead: the largest channel difference, how many pixels
-//! exceed a [`Tolerance`], the mean difference and SSIM (structure), with one pass/fail verdict
-//! in a [`Comparison`]. It also draws a [`diff_heatmap`] and a side-by-side [`strip`] for
+//! exceed a [`Tolerance`], the mean difference, SSIM (structure) and FLIP (what a viewer would
+//! see), with one pass/fail verdict in a [`Comparison`]. It also draws a [`diff_heatmap`] and a side-by-side [`strip`] for
 //! failures, and keeps a [`GoldenSidecar`] (`golden.json`) next to the references saying which
 //! adapter made them and which tolerance applies. Fluid maps are data, not pictures, and use
 //! [`compare_exact_within`], where SSIM is reported but does not decide.
 //!
+//! [`accept()`] makes a failed check's actual pictures the references without rendering.
 //! [`golden`] runs the frame loop into these comparisons: the `fogbank check` job (render,
 //! compare or bless, write failure pictures) and `fogbank compare` of two files. It serves both
 //! fogbank's own CI (tests/) and users' CI.
 
+mod accept;
 mod diff;
+mod flip;
+mod github;
 pub mod golden;
+mod html;
+mod junit;
 mod metrics;
 mod raster;
 mod sidecar;
 mod ssim;
+mod tolerance;
 
+pub use accept::{ACTUALS_FILE, AcceptReport, ActualsRecord, RenderSettings, accept};
 pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
+pub use flip::{FlipFigures, FlipMap, PIXELS_PER_DEGREE, flip};
+pub use github::{STEP_SUMMARY_LIMIT_BYTES, annotations, step_summary};
 pub use golden::{
-    CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, ToleranceFlags,
-    check, compare_files,
+    CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
+    compare_files,
 };
-pub use metrics::{Comparison, Failure, Gate, Tolerance, compare, compare_exact_within};
+pub use html::{HtmlCase, HtmlPage, render_html, write_html};
+pub use junit::junit_xml;
+pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
 pub use ssim::ssim;
+pub use tolerance::{
+    AppliedLimit, LimitSource, LimitSources, Tolerance, ToleranceFlags, applied_limits,
+};
 
 use std::path::PathBuf;
 

@@ -59,10 +59,7 @@ pub fn read_source(path: Option<&Path>) -> Result<SourceText, SceneError> {
             text: TEMPLE_RON.into(),
         }),
         Some(path) => std::fs::read_to_string(path)
-            .map(|text| SourceText {
-                name: path.display().to_string(),
-                text,
-            })
+            .map(|text| SourceText::new(path.display().to_string(), text))
             .map_err(|source| SceneError::Io {
                 path: path.display().to_string(),
                 source,

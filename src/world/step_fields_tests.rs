@@ -337,6 +337,7 @@ fn scenes() -> Vec<Scene> {
     spelt.distance_fog.start = 1.0;
     spelt.output.fog_resolution = scene::FogResolution::Half;
     spelt.output.samples = 2;
+    spelt.output.edge_samples = 8;
     spelt.output.shutter = 0.5;
     spelt.output.stamp = scene::StampPlace::Top;
     spelt.output.caption = Some("take 3".into());

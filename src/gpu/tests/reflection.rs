@@ -122,6 +122,7 @@ fn the_compute_composite_gives_the_raster_reflection() {
         max_channel_diff: 2,
         pixel_budget: 0.005,
         min_ssim: 0.995,
+        max_flip: None,
     };
     let seen = crate::compare::compare(
         &super::image(&raster_wet),

@@ -55,10 +55,18 @@ pub struct SourceText {
 }
 
 impl SourceText {
+    /// A source named `name`. A UTF-8 byte-order mark at the start, as some editors write, is
+    /// dropped, so the first line's columns count from its first visible character. CRLF line
+    /// ends need nothing: RON reads `\r` as white space and lines end at `\n`.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text: String = text.into();
+        let text = match text.strip_prefix('\u{FEFF}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
         Self {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 
