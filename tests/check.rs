@@ -613,3 +613,83 @@ fn check_lists_reference_files_no_checked_frame_used() {
         "{text}"
     );
 }
+
+/// A white mask over the block `golden_with_one_spoilt_frame` spoils, black elsewhere.
+fn block_mask(path: &Path) {
+    write_png(path, 96, 54, |x, y| {
+        if (28..72).contains(&x) && (13..42).contains(&y) {
+            [255, 255, 255, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+}
+
+#[test]
+fn a_mask_hides_a_changed_region_and_the_report_shows_it() {
+    require_gpu!();
+    let dir = golden_with_one_spoilt_frame("mask");
+    let d = dir.to_str().unwrap();
+    assert_exit(&fogbank(&["check", "--golden", d, "--quiet"]), 3);
+    // A shared mask of the wrong size is bad input that names it.
+    let small = dir.join("small-mask.png");
+    write_png(&small, 8, 8, |_, _| [255, 255, 255, 255]);
+    let out = fogbank(&["check", "--golden", d, "--mask", small.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(common::stderr(&out).contains("small-mask.png"));
+    // The frame's own mask hides the spoilt block: the check passes, and says which mask.
+    block_mask(&dir.join("frame_0011.png").with_file_name("mask_0011.png"));
+    let html = dir.join("html");
+    let out = fogbank(&[
+        "check",
+        "--golden",
+        d,
+        "--json",
+        "--report",
+        html.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 0);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["frames"][1]["mask"]
+            .as_str()
+            .unwrap()
+            .ends_with("mask_0011.png")
+    );
+    assert!(report["frames"][0]["mask"].is_null());
+    let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(
+        page.contains("mask (white: not compared)"),
+        "the report shows the mask"
+    );
+}
+
+#[test]
+fn compare_leaves_out_the_white_of_a_mask() {
+    let dir = temp_dir("compare-mask");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b, mask) = (dir.join("a.png"), dir.join("b.png"), dir.join("m.png"));
+    let base = |x: u32, y: u32| [(x * 5) as u8, (y * 9) as u8, 120, 255];
+    write_png(&a, 48, 27, base);
+    write_png(&b, 48, 27, |x, y| {
+        if x < 10 && y < 10 {
+            [255, 0, 0, 255]
+        } else {
+            base(x, y)
+        }
+    });
+    write_png(&mask, 48, 27, |x, y| {
+        if x < 12 && y < 12 {
+            [255, 255, 255, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+    let (a, b, mask) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        mask.to_str().unwrap(),
+    );
+    assert_exit(&fogbank(&["compare", a, b]), 3);
+    assert_exit(&fogbank(&["compare", a, b, "--mask", mask]), 0);
+}

@@ -63,6 +63,10 @@ pub(super) struct CheckArgs {
     /// and the command that accepts them. Needs no network.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
+    /// A mask PNG of the pictures' size: its white pixels are not compared. For check, frames
+    /// with their own DIR/mask_NNNN.png use that instead.
+    #[arg(long, value_name = "FILE")]
+    pub(super) mask: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
     #[command(flatten)]
@@ -89,6 +93,10 @@ pub(super) struct CompareArgs {
     /// Also write a static HTML report, DIR/index.html, with both pictures and the heat map.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
+    /// A mask PNG of the pictures' size: its white pixels are not compared. For check, frames
+    /// with their own DIR/mask_NNNN.png use that instead.
+    #[arg(long, value_name = "FILE")]
+    pub(super) mask: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
 }

@@ -160,6 +160,7 @@ impl Cli {
                 json: a.json,
                 junit: a.junit,
                 report: a.report,
+                mask: a.mask,
                 tolerance: tolerance(a.tolerance),
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,
@@ -172,6 +173,7 @@ impl Cli {
                 tolerance: tolerance(a.tolerance),
                 json: a.json,
                 report: a.report,
+                mask: a.mask,
             }),
             CliCommand::Quality(a) => Command::Quality(QualitySettings {
                 scene: scene_choice(a.scene),

@@ -39,6 +39,7 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         tolerance: settings.tolerance.clone(),
         ci: crate::ci::in_ci(),
         cache_dir: settings.scene.cache.clone(),
+        mask: settings.mask.clone(),
     };
     pipeline::frames_in_clip(options.frames.as_ref(), &scene)?;
     if settings.accept {
@@ -327,6 +328,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         actual: settings.actual.clone(),
         diff: diff.clone(),
         exact: settings.exact,
+        mask: settings.mask.clone(),
     };
     let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
     let mut report = FrameReport::from_comparison(
@@ -336,6 +338,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         settings.diff.iter().cloned().collect(),
     );
     report.name = settings.actual.display().to_string();
+    report.mask = settings.mask.clone();
     if let Some(dir) = &settings.report {
         let page = crate::compare::HtmlPage {
             title: format!(
@@ -354,6 +357,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
                 expected: Some(settings.expected.clone()),
                 actual: Some(settings.actual.clone()),
                 diff,
+                mask: settings.mask.clone(),
             }],
         };
         crate::compare::write_html(&page, dir)?;

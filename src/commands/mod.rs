@@ -271,6 +271,8 @@ pub struct CheckSettings {
     pub junit: Option<PathBuf>,
     /// Also write a static HTML report into this folder.
     pub report: Option<PathBuf>,
+    /// Leave the white pixels of this mask out of the comparison.
+    pub mask: Option<PathBuf>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.
@@ -296,6 +298,8 @@ pub struct CompareSettings {
     pub json: bool,
     /// Also write a static HTML report into this folder.
     pub report: Option<PathBuf>,
+    /// Leave the white pixels of this mask out of the comparison.
+    pub mask: Option<PathBuf>,
 }
 
 /// `fogbank info`.

@@ -22,6 +22,7 @@ mod github;
 pub mod golden;
 mod html;
 mod junit;
+mod mask;
 mod metrics;
 mod raster;
 mod sidecar;
@@ -38,6 +39,7 @@ pub use golden::{
 };
 pub use html::{HtmlCase, HtmlPage, render_html, write_html};
 pub use junit::junit_xml;
+pub use mask::{apply_mask, load_mask, mask_file_name, mask_for};
 pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
