@@ -373,6 +373,7 @@ impl Error {
                 CompareError::Missing { .. }
                 | CompareError::Unreadable { .. }
                 | CompareError::NotPng { .. }
+                | CompareError::NotExr { .. }
                 | CompareError::BadBuffer { .. }
                 | CompareError::Sidecar { .. } => ErrorKind::BadInput,
             },

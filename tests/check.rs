@@ -693,3 +693,57 @@ fn compare_leaves_out_the_white_of_a_mask() {
     assert_exit(&fogbank(&["compare", a, b]), 3);
     assert_exit(&fogbank(&["compare", a, b, "--mask", mask]), 0);
 }
+
+#[test]
+fn compare_judges_exr_files_in_linear_light_after_a_stated_exposure() {
+    let dir = temp_dir("compare-exr");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (w, h) = (40u32, 24u32);
+    // Linear light: a gradient, and a lamp at 4× white in the top-left corner.
+    let write = |name: &str, light: &dyn Fn(u32, u32) -> f32| {
+        let mut floats = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let v = light(x, y);
+                floats.extend_from_slice(&[v, v * 0.8, v * 0.6, 1.0]);
+            }
+        }
+        let bytes = fogbank::output::exr::encode_exr_rgba_f32(w, h, &floats).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let base = |x: u32, y: u32| {
+        if x < 8 && y < 8 {
+            4.0
+        } else {
+            (x + y) as f32 / 80.0
+        }
+    };
+    let reference = write("reference.exr", &base);
+    let near = write("near.exr", &|x, y| base(x, y) * 1.005);
+    let darker = write("darker.exr", &|x, y| base(x, y) * 0.6);
+    let brighter_lamp = write("lamp.exr", &|x, y| {
+        if x < 8 && y < 8 { 8.0 } else { base(x, y) }
+    });
+    assert_exit(&fogbank(&["compare", &reference, &near]), 0);
+    let out = fogbank(&["compare", &reference, &darker]);
+    assert_exit(&out, 3);
+    assert!(
+        stdout(&out).contains("EXR in linear light at +0 EV"),
+        "{}",
+        stdout(&out)
+    );
+    // Above white at 0 EV the lamps look alike; three stops down, one is twice the other.
+    assert_exit(&fogbank(&["compare", &reference, &brighter_lamp]), 0);
+    assert_exit(
+        &fogbank(&["compare", &reference, &brighter_lamp, "--exposure", "-3"]),
+        3,
+    );
+    // A file that is not an EXR is bad input that names it.
+    let fake = dir.join("fake.exr");
+    std::fs::write(&fake, b"not an exr").unwrap();
+    let out = fogbank(&["compare", &reference, fake.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(common::stderr(&out).contains("fake.exr"));
+}

@@ -87,6 +87,15 @@ pub(super) struct CompareArgs {
     /// Compare as data: only --max-diff counts (default 0), SSIM is reported but not gating.
     #[arg(long)]
     pub(super) exact: bool,
+    /// Stops of exposure for EXR files: their linear light is scaled by 2^EV, then clamped and
+    /// encoded to 8-bit sRGB before the gates apply.
+    #[arg(
+        long,
+        value_name = "EV",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub(super) exposure: f32,
     /// Print JSON.
     #[arg(long)]
     pub(super) json: bool,

@@ -170,6 +170,7 @@ impl Cli {
                 actual: a.actual,
                 diff: a.diff,
                 exact: a.exact,
+                exposure_ev: a.exposure,
                 tolerance: tolerance(a.tolerance),
                 json: a.json,
                 report: a.report,

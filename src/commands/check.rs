@@ -304,6 +304,12 @@ fn print_compare(
     comparison: &crate::compare::Comparison,
     report: &FrameReport,
 ) -> Result<(), Error> {
+    if crate::compare::is_exr(&settings.expected) || crate::compare::is_exr(&settings.actual) {
+        outln!(
+            "EXR in linear light at {:+} EV, encoded to 8-bit sRGB before the gates",
+            settings.exposure_ev
+        );
+    }
     outln!(
         "{} vs {}: {comparison}",
         settings.expected.display(),
@@ -329,6 +335,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         diff: diff.clone(),
         exact: settings.exact,
         mask: settings.mask.clone(),
+        exposure_ev: settings.exposure_ev,
     };
     let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
     let mut report = FrameReport::from_comparison(

@@ -292,6 +292,8 @@ pub struct CompareSettings {
     pub diff: Option<PathBuf>,
     /// Compare as data: only `--max-diff` counts (default 0), no SSIM gate.
     pub exact: bool,
+    /// Stops of exposure for EXR files (`--exposure`).
+    pub exposure_ev: f32,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Print JSON.

@@ -11,7 +11,7 @@ use super::accept::{ActualsRecord, RenderSettings};
 use super::{
     AppliedLimit, CompareError, Comparison, GoldenSidecar, Image, LimitSource, LimitSources,
     Tolerance, ToleranceFlags, applied_limits, apply_mask, compare, compare_exact_within,
-    diff_heatmap, load_mask, load_png, mask_for, save_png, strip,
+    diff_heatmap, load_mask, load_picture, load_png, mask_for, save_png, strip,
 };
 use crate::Error;
 use crate::frame::View;
@@ -542,7 +542,7 @@ fn save_png_data(image: &Image, path: &Path) -> Result<(), Error> {
 }
 
 /// The verdict of `compare`: two image files judged by the same rules as a check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompareFiles {
     /// The reference image.
     pub expected: PathBuf,
@@ -554,6 +554,8 @@ pub struct CompareFiles {
     pub exact: bool,
     /// Leave the white pixels of this mask out.
     pub mask: Option<PathBuf>,
+    /// Stops of exposure applied to EXR files before they are encoded to 8-bit sRGB.
+    pub exposure_ev: f32,
 }
 
 /// Compares two PNG files and writes the diff picture when asked. Returns the comparison and
@@ -562,8 +564,8 @@ pub fn compare_files(
     files: &CompareFiles,
     tolerance: &ToleranceFlags,
 ) -> Result<(Comparison, LimitSources), Error> {
-    let expected = load_png(&files.expected)?;
-    let mut actual = load_png(&files.actual)?;
+    let expected = load_picture(&files.expected, files.exposure_ev)?;
+    let mut actual = load_picture(&files.actual, files.exposure_ev)?;
     if let Some(path) = &files.mask {
         apply_mask(
             &load_mask(path, actual.width, actual.height)?,
