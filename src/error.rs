@@ -280,6 +280,9 @@ pub enum RequestError {
     /// `--max-diff`, `--pixel-budget` or `--min-ssim` out of range.
     #[error("tolerance flags: {0}")]
     Tolerance(String),
+    /// A mask that does not fit its pictures.
+    #[error("{0}")]
+    Mask(String),
     /// A `--chunk` value that is not `I/N` or `auto`.
     #[error(
         "--chunk {text}: write the slice as I/N, counting I from 0 (e.g. --chunk 0/4 .. 3/4), \
@@ -398,6 +401,7 @@ impl Error {
                 CompareError::Missing { .. }
                 | CompareError::Unreadable { .. }
                 | CompareError::NotPng { .. }
+                | CompareError::NotExr { .. }
                 | CompareError::BadBuffer { .. }
                 | CompareError::Sidecar { .. } => ErrorKind::BadInput,
             },

@@ -613,3 +613,137 @@ fn check_lists_reference_files_no_checked_frame_used() {
         "{text}"
     );
 }
+
+/// A white mask over the block `golden_with_one_spoilt_frame` spoils, black elsewhere.
+fn block_mask(path: &Path) {
+    write_png(path, 96, 54, |x, y| {
+        if (28..72).contains(&x) && (13..42).contains(&y) {
+            [255, 255, 255, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+}
+
+#[test]
+fn a_mask_hides_a_changed_region_and_the_report_shows_it() {
+    require_gpu!();
+    let dir = golden_with_one_spoilt_frame("mask");
+    let d = dir.to_str().unwrap();
+    assert_exit(&fogbank(&["check", "--golden", d, "--quiet"]), 3);
+    // A shared mask of the wrong size is bad input that names it.
+    let small = dir.join("small-mask.png");
+    write_png(&small, 8, 8, |_, _| [255, 255, 255, 255]);
+    let out = fogbank(&["check", "--golden", d, "--mask", small.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(common::stderr(&out).contains("small-mask.png"));
+    // The frame's own mask hides the spoilt block: the check passes, and says which mask.
+    block_mask(&dir.join("frame_0011.png").with_file_name("mask_0011.png"));
+    let html = dir.join("html");
+    let out = fogbank(&[
+        "check",
+        "--golden",
+        d,
+        "--json",
+        "--report",
+        html.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 0);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["frames"][1]["mask"]
+            .as_str()
+            .unwrap()
+            .ends_with("mask_0011.png")
+    );
+    assert!(report["frames"][0]["mask"].is_null());
+    let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(
+        page.contains("mask (white: not compared)"),
+        "the report shows the mask"
+    );
+}
+
+#[test]
+fn compare_leaves_out_the_white_of_a_mask() {
+    let dir = temp_dir("compare-mask");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b, mask) = (dir.join("a.png"), dir.join("b.png"), dir.join("m.png"));
+    let base = |x: u32, y: u32| [(x * 5) as u8, (y * 9) as u8, 120, 255];
+    write_png(&a, 48, 27, base);
+    write_png(&b, 48, 27, |x, y| {
+        if x < 10 && y < 10 {
+            [255, 0, 0, 255]
+        } else {
+            base(x, y)
+        }
+    });
+    write_png(&mask, 48, 27, |x, y| {
+        if x < 12 && y < 12 {
+            [255, 255, 255, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+    let (a, b, mask) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        mask.to_str().unwrap(),
+    );
+    assert_exit(&fogbank(&["compare", a, b]), 3);
+    assert_exit(&fogbank(&["compare", a, b, "--mask", mask]), 0);
+}
+
+#[test]
+fn compare_judges_exr_files_in_linear_light_after_a_stated_exposure() {
+    let dir = temp_dir("compare-exr");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (w, h) = (40u32, 24u32);
+    // Linear light: a gradient, and a lamp at 4× white in the top-left corner.
+    let write = |name: &str, light: &dyn Fn(u32, u32) -> f32| {
+        let mut floats = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let v = light(x, y);
+                floats.extend_from_slice(&[v, v * 0.8, v * 0.6, 1.0]);
+            }
+        }
+        let bytes = fogbank::output::exr::encode_exr_rgba_f32(w, h, &floats).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let base = |x: u32, y: u32| {
+        if x < 8 && y < 8 {
+            4.0
+        } else {
+            (x + y) as f32 / 80.0
+        }
+    };
+    let reference = write("reference.exr", &base);
+    let near = write("near.exr", &|x, y| base(x, y) * 1.005);
+    let darker = write("darker.exr", &|x, y| base(x, y) * 0.6);
+    let brighter_lamp = write("lamp.exr", &|x, y| {
+        if x < 8 && y < 8 { 8.0 } else { base(x, y) }
+    });
+    assert_exit(&fogbank(&["compare", &reference, &near]), 0);
+    let out = fogbank(&["compare", &reference, &darker]);
+    assert_exit(&out, 3);
+    assert!(
+        stdout(&out).contains("EXR in linear light at +0 EV"),
+        "{}",
+        stdout(&out)
+    );
+    // Above white at 0 EV the lamps look alike; three stops down, one is twice the other.
+    assert_exit(&fogbank(&["compare", &reference, &brighter_lamp]), 0);
+    assert_exit(
+        &fogbank(&["compare", &reference, &brighter_lamp, "--exposure", "-3"]),
+        3,
+    );
+    // A file that is not an EXR is bad input that names it.
+    let fake = dir.join("fake.exr");
+    std::fs::write(&fake, b"not an exr").unwrap();
+    let out = fogbank(&["compare", &reference, fake.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(common::stderr(&out).contains("fake.exr"));
+}

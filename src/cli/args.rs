@@ -63,6 +63,10 @@ pub(super) struct CheckArgs {
     /// and the command that accepts them. Needs no network.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
+    /// A mask PNG of the pictures' size: its white pixels are not compared. For check, frames
+    /// with their own DIR/mask_NNNN.png use that instead.
+    #[arg(long, value_name = "FILE")]
+    pub(super) mask: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
     #[command(flatten)]
@@ -83,12 +87,25 @@ pub(super) struct CompareArgs {
     /// Compare as data: only --max-diff counts (default 0), SSIM is reported but not gating.
     #[arg(long)]
     pub(super) exact: bool,
+    /// Stops of exposure for EXR files: their linear light is scaled by 2^EV, then clamped and
+    /// encoded to 8-bit sRGB before the gates apply.
+    #[arg(
+        long,
+        value_name = "EV",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub(super) exposure: f32,
     /// Print JSON.
     #[arg(long)]
     pub(super) json: bool,
     /// Also write a static HTML report, DIR/index.html, with both pictures and the heat map.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
+    /// A mask PNG of the pictures' size: its white pixels are not compared. For check, frames
+    /// with their own DIR/mask_NNNN.png use that instead.
+    #[arg(long, value_name = "FILE")]
+    pub(super) mask: Option<PathBuf>,
     #[command(flatten)]
     pub(super) tolerance: ToleranceArgs,
 }

@@ -42,6 +42,7 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         tolerance: settings.tolerance.clone(),
         ci: crate::ci::in_ci(),
         cache_dir: settings.scene.cache.clone(),
+        mask: settings.mask.clone(),
     };
     pipeline::frames_in_clip(options.frames.as_ref(), &scene)?;
     if settings.accept {
@@ -316,6 +317,12 @@ fn print_compare(
     comparison: &crate::compare::Comparison,
     report: &FrameReport,
 ) -> Result<(), Error> {
+    if crate::compare::is_exr(&settings.expected) || crate::compare::is_exr(&settings.actual) {
+        outln!(
+            "EXR in linear light at {:+} EV, encoded to 8-bit sRGB before the gates",
+            settings.exposure_ev
+        );
+    }
     outln!(
         "{} vs {}: {comparison}",
         settings.expected.display(),
@@ -340,6 +347,8 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         actual: settings.actual.clone(),
         diff: diff.clone(),
         exact: settings.exact,
+        mask: settings.mask.clone(),
+        exposure_ev: settings.exposure_ev,
     };
     let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
     let mut report = FrameReport::from_comparison(
@@ -349,6 +358,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         settings.diff.iter().cloned().collect(),
     );
     report.name = settings.actual.display().to_string();
+    report.mask = settings.mask.clone();
     if let Some(dir) = &settings.report {
         let page = crate::compare::HtmlPage {
             title: format!(
@@ -367,6 +377,7 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
                 expected: Some(settings.expected.clone()),
                 actual: Some(settings.actual.clone()),
                 diff,
+                mask: settings.mask.clone(),
             }],
         };
         crate::compare::write_html(&page, dir)?;

@@ -312,6 +312,8 @@ pub struct CheckSettings {
     pub junit: Option<PathBuf>,
     /// Also write a static HTML report into this folder.
     pub report: Option<PathBuf>,
+    /// Leave the white pixels of this mask out of the comparison.
+    pub mask: Option<PathBuf>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.
@@ -331,12 +333,16 @@ pub struct CompareSettings {
     pub diff: Option<PathBuf>,
     /// Compare as data: only `--max-diff` counts (default 0), no SSIM gate.
     pub exact: bool,
+    /// Stops of exposure for EXR files (`--exposure`).
+    pub exposure_ev: f32,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Print JSON.
     pub json: bool,
     /// Also write a static HTML report into this folder.
     pub report: Option<PathBuf>,
+    /// Leave the white pixels of this mask out of the comparison.
+    pub mask: Option<PathBuf>,
 }
 
 /// `fogbank info`.

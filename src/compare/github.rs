@@ -149,6 +149,7 @@ mod tests {
                     limits: vec![],
                     detail: "max Δ 90 — FAIL: 50% off".into(),
                     artifacts: vec![format!("g/frame_{frame:04}.strip.png").into()],
+                    mask: None,
                 }
             })
             .collect();

@@ -10,8 +10,8 @@
 use super::accept::{ActualsRecord, RenderSettings};
 use super::{
     AppliedLimit, CompareError, Comparison, GoldenSidecar, Image, LimitSource, LimitSources,
-    Tolerance, ToleranceFlags, applied_limits, compare, compare_exact_within, diff_heatmap,
-    load_png, save_png, strip,
+    Tolerance, ToleranceFlags, applied_limits, apply_mask, compare, compare_exact_within,
+    diff_heatmap, load_mask, load_picture, load_png, mask_for, save_png, strip,
 };
 use crate::Error;
 use crate::frame::View;
@@ -56,6 +56,8 @@ pub struct FrameReport {
     pub detail: String,
     /// Files written for a failing frame.
     pub artifacts: Vec<PathBuf>,
+    /// The mask whose white pixels were not compared, if any.
+    pub mask: Option<PathBuf>,
 }
 
 impl FrameReport {
@@ -79,6 +81,7 @@ impl FrameReport {
             limits: applied_limits(comparison, sources),
             detail: comparison.to_string(),
             artifacts,
+            mask: None,
         }
     }
 
@@ -97,6 +100,7 @@ impl FrameReport {
             limits: vec![],
             detail,
             artifacts: vec![],
+            mask: None,
         }
     }
 }
@@ -152,6 +156,8 @@ pub struct CheckOptions {
     pub ci: bool,
     /// Start from this simulation cache (`--cache`).
     pub cache_dir: Option<PathBuf>,
+    /// A mask for every frame that has no `DIR/mask_NNNN.png` of its own (`--mask`).
+    pub mask: Option<PathBuf>,
 }
 
 /// Files written beside a golden image when it fails: actual, diff, strip.
@@ -307,28 +313,37 @@ pub fn check(
             }
             Err(e) => return Err(e.into()),
         };
-        let comparison = compare(&expected, &actual, &tolerance);
+        let mask = mask_for(golden, index, options.mask.as_deref());
+        let judged = match &mask {
+            Some(path) => {
+                let mut hidden = actual.clone();
+                apply_mask(
+                    &load_mask(path, actual.width, actual.height)?,
+                    &expected,
+                    &mut hidden,
+                );
+                std::borrow::Cow::Owned(hidden)
+            }
+            None => std::borrow::Cow::Borrowed(&actual),
+        };
+        let comparison = compare(&expected, &judged, &tolerance);
         let paths = artifact_paths(golden, index);
         if comparison.passed {
             remove_stale(&paths);
-            reports.push(FrameReport::from_comparison(
-                index,
-                &comparison,
-                &limit_sources,
-                vec![],
-            ));
+            let mut report =
+                FrameReport::from_comparison(index, &comparison, &limit_sources, vec![]);
+            report.mask = mask;
+            reports.push(report);
         } else {
             let [actual_path, diff_path, strip_path] = &paths;
-            let diff = diff_heatmap(&expected, &actual);
+            let diff = diff_heatmap(&expected, &judged);
             save_png(&actual, actual_path)?;
             save_png(&diff, diff_path)?;
             save_png(&strip(&expected, &actual, &diff), strip_path)?;
-            reports.push(FrameReport::from_comparison(
-                index,
-                &comparison,
-                &limit_sources,
-                paths.to_vec(),
-            ));
+            let mut report =
+                FrameReport::from_comparison(index, &comparison, &limit_sources, paths.to_vec());
+            report.mask = mask;
+            reports.push(report);
         }
         Ok(())
     });
@@ -528,7 +543,7 @@ fn save_png_data(image: &Image, path: &Path) -> Result<(), Error> {
 }
 
 /// The verdict of `compare`: two image files judged by the same rules as a check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompareFiles {
     /// The reference image.
     pub expected: PathBuf,
@@ -538,6 +553,10 @@ pub struct CompareFiles {
     pub diff: Option<PathBuf>,
     /// Compare as data: only `max_channel_diff` counts (default 0), no SSIM gate.
     pub exact: bool,
+    /// Leave the white pixels of this mask out.
+    pub mask: Option<PathBuf>,
+    /// Stops of exposure applied to EXR files before they are encoded to 8-bit sRGB.
+    pub exposure_ev: f32,
 }
 
 /// Compares two PNG files and writes the diff picture when asked. Returns the comparison and
@@ -546,8 +565,15 @@ pub fn compare_files(
     files: &CompareFiles,
     tolerance: &ToleranceFlags,
 ) -> Result<(Comparison, LimitSources), Error> {
-    let expected = load_png(&files.expected)?;
-    let actual = load_png(&files.actual)?;
+    let expected = load_picture(&files.expected, files.exposure_ev)?;
+    let mut actual = load_picture(&files.actual, files.exposure_ev)?;
+    if let Some(path) = &files.mask {
+        apply_mask(
+            &load_mask(path, actual.width, actual.height)?,
+            &expected,
+            &mut actual,
+        );
+    }
     let (applied, sources) = tolerance.over_sourced(
         Tolerance::default(),
         LimitSources::all(LimitSource::Default),

@@ -25,6 +25,8 @@ pub struct HtmlCase {
     pub actual: Option<PathBuf>,
     /// The heat map of their differences.
     pub diff: Option<PathBuf>,
+    /// The mask whose white pixels were not compared.
+    pub mask: Option<PathBuf>,
 }
 
 /// What the page shows.
@@ -58,12 +60,14 @@ impl HtmlPage {
                 expected: Some(report.golden.join(format!("{}.png", r.name))),
                 actual: picture(r, ".actual.png"),
                 diff: picture(r, ".diff.png"),
+                mask: r.mask.clone(),
             })
             .chain(report.maps.iter().map(|r| HtmlCase {
                 report: r.clone(),
                 expected: None,
                 actual: None,
                 diff: None,
+                mask: None,
             }))
             .collect();
         let total = report.frames.len() + report.maps.len();
@@ -167,11 +171,13 @@ fn case_html(html: &mut String, case: &HtmlCase) {
     let expected = case.expected.as_deref().map(|p| (p, data_uri(p)));
     let actual = case.actual.as_deref().map(|p| (p, data_uri(p)));
     let diff = case.diff.as_deref().map(|p| (p, data_uri(p)));
+    let mask = case.mask.as_deref().map(|p| (p, data_uri(p)));
     html.push_str("<div class=\"pictures\">\n");
     for (label, picture) in [
         ("expected", &expected),
         ("actual", &actual),
         ("diff", &diff),
+        ("mask (white: not compared)", &mask),
     ] {
         if let Some((path, uri)) = picture {
             figure(html, label, path, uri.as_deref());
@@ -326,12 +332,14 @@ mod tests {
             limits: vec![],
             detail: "a <b> & c".into(),
             artifacts: vec![],
+            mask: None,
         };
         let case = |name: &str, status| HtmlCase {
             report: report(name, status),
             expected: Some("does/not/exist.png".into()),
             actual: None,
             diff: None,
+            mask: None,
         };
         let page = HtmlPage {
             title: "t".into(),

@@ -20,8 +20,10 @@ mod diff;
 mod flip;
 mod github;
 pub mod golden;
+mod hdr;
 mod html;
 mod junit;
+mod mask;
 mod metrics;
 mod raster;
 mod sidecar;
@@ -36,8 +38,10 @@ pub use golden::{
     CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
     compare_files,
 };
+pub use hdr::{is_exr, load_picture};
 pub use html::{HtmlCase, HtmlPage, render_html, write_html};
 pub use junit::junit_xml;
+pub use mask::{apply_mask, load_mask, mask_file_name, mask_for};
 pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
@@ -69,6 +73,14 @@ pub enum CompareError {
     /// The file was read but is not a PNG that can be decoded.
     #[error("{} is not a readable PNG: {message}", path.display())]
     NotPng {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        message: String,
+    },
+    /// The file was read but is not an EXR that can be decoded.
+    #[error("{} is not a readable EXR: {message}", path.display())]
+    NotExr {
         /// The file.
         path: PathBuf,
         /// What the decoder said.
