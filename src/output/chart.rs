@@ -1,22 +1,30 @@
 //! Small line charts drawn into an RGBA8 picture, for reports such as `fogbank quality`: a
-//! panel with a title, axes, category ticks along x (one per measured setting, evenly spaced),
-//! a linear y axis from 0 to a rounded maximum, and one polyline with dots per series. Text is
-//! the 5×7 font of [`crate::output::font`]; lines are drawn pixel by pixel (Bresenham), so the
-//! bytes are the same on every machine.
+//! panel with a title, axes with a grid, category ticks along x (one per measured setting,
+//! evenly spaced), a y axis from 0 to a rounded maximum (or logarithmic, when the values span
+//! more than [`LOG_SPAN`] times), one polyline with dots per series, and a legend. Drawn by
+//! `plotters` on its bitmap backend, lettered by `ab_glyph` in the bundled DejaVu face (the
+//! sheets' and captions'); its arithmetic is plain `f64` in a fixed order, so the bytes are the
+//! same on every run.
 
-use crate::output::font::{Canvas, text_height_px, text_width_px};
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::{FontStyle, register_font};
+use std::sync::Once;
 
 /// Background of the chart: near white.
 const BACKGROUND: [u8; 4] = [250, 250, 250, 255];
 /// Axes, ticks and text: dark grey.
 const INK: [u8; 4] = [40, 40, 40, 255];
-/// Light grid lines.
+/// Grid lines at the labelled values.
 const GRID: [u8; 4] = [222, 222, 222, 255];
-/// Font scale of every label.
-const TEXT_SCALE: u32 = 2;
-/// Margins round a panel's plot area, pixels: left (y labels), right, top (title), bottom
-/// (x labels and the x axis's name).
-const MARGIN_PX: [i64; 4] = [64, 16, 40, 48];
+/// Grid lines between them.
+const FINE_GRID: [u8; 4] = [242, 242, 242, 255];
+/// The family name the bundled face is registered under for `plotters`.
+const FAMILY: &str = "fogbank-mono";
+/// The y axis turns logarithmic when its largest value is more than this many times its
+/// smallest positive one (frame times from a few to hundreds of milliseconds).
+pub const LOG_SPAN: f64 = 30.0;
 
 /// One line of a panel: its name in the legend, its colour and a y value per category
 /// (`None` where it has no value).
@@ -48,24 +56,35 @@ pub struct Panel {
 /// Draws `panels` side by side, each `panel_width_px` × `height_px`, and returns the RGBA8
 /// bytes of the whole picture (`panels.len() × panel_width_px` wide).
 pub fn draw_panels(panels: &[Panel], panel_width_px: u32, height_px: u32) -> (u32, u32, Vec<u8>) {
+    register_face();
     let width_px = panel_width_px * panels.len().max(1) as u32;
-    let mut rgba8 = BACKGROUND.repeat(width_px as usize * height_px as usize);
-    let mut canvas = Canvas {
-        width: width_px,
-        height: height_px,
-        rgba8: &mut rgba8,
-    };
-    for (index, panel) in panels.iter().enumerate() {
-        let left = index as i64 * panel_width_px as i64;
-        draw_panel(
-            &mut canvas,
-            panel,
-            left,
-            panel_width_px as i64,
-            height_px as i64,
-        );
+    let mut rgb8 = vec![0u8; width_px as usize * height_px as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb8, (width_px, height_px)).into_drawing_area();
+        let [r, g, b, _] = BACKGROUND;
+        // Drawing into memory cannot fail but for a bug in plotters: the page stays as far as
+        // it got.
+        let _ = root.fill(&RGBColor(r, g, b));
+        let areas = root.split_evenly((1, panels.len().max(1)));
+        for (panel, area) in panels.iter().zip(&areas) {
+            let _ = draw_panel(area, panel);
+        }
+        let _ = root.present();
     }
+    let rgba8 = rgb8
+        .chunks_exact(3)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
     (width_px, height_px, rgba8)
+}
+
+/// Registers the bundled face with `plotters`, once.
+fn register_face() {
+    static REGISTER: Once = Once::new();
+    REGISTER.call_once(|| {
+        // The face is compiled in and parses (see `text.rs`'s tests).
+        let _ = register_font(FAMILY, FontStyle::Normal, crate::output::text::FACE_TTF);
+    });
 }
 
 /// The smallest "nice" number (1, 2 or 5 times a power of ten) at or above `value`; 1 for 0
@@ -92,134 +111,117 @@ fn y_label(value: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn draw_panel(canvas: &mut Canvas<'_>, panel: &Panel, left: i64, width: i64, height: i64) {
-    let [margin_left, margin_right, margin_top, margin_bottom] = MARGIN_PX;
-    let plot_x0 = left + margin_left;
-    let plot_x1 = left + width - margin_right;
-    let plot_y0 = margin_top;
-    let plot_y1 = height - margin_bottom;
-    let text_h = text_height_px(TEXT_SCALE) as i64;
-
-    canvas.draw_text(plot_x0, 10, &panel.title, TEXT_SCALE, INK);
-    let max = panel
+/// The panel's values: the largest and the smallest positive.
+fn value_span(panel: &Panel) -> (f64, f64) {
+    let values = panel
         .series
         .iter()
-        .flat_map(|s| s.values.iter().flatten())
-        .fold(0.0f64, |m, &v| if v.is_finite() { m.max(v) } else { m });
-    let top = nice_ceiling(max);
-    let y_of = |v: f64| plot_y1 - ((v / top).clamp(0.0, 1.0) * (plot_y1 - plot_y0) as f64) as i64;
+        .flat_map(|s| s.values.iter().flatten().copied())
+        .filter(|v| v.is_finite() && *v > 0.0);
+    values.fold((0.0, f64::INFINITY), |(max, min), v| {
+        (max.max(v), min.min(v))
+    })
+}
 
-    // Grid and y labels at 0, ¼, ½, ¾ and the top.
-    for quarter in 0..=4 {
-        let value = top * quarter as f64 / 4.0;
-        let y = y_of(value);
-        canvas.fill_rect(plot_x0, y, plot_x1 - plot_x0, 1, GRID);
-        let label = y_label(value);
-        let label_w = text_width_px(&label, TEXT_SCALE) as i64;
-        canvas.draw_text(
-            plot_x0 - 6 - label_w,
-            y - text_h / 2,
-            &label,
-            TEXT_SCALE,
-            INK,
-        );
-    }
-    // Axes.
-    canvas.fill_rect(plot_x0, plot_y0, 1, plot_y1 - plot_y0 + 1, INK);
-    canvas.fill_rect(plot_x0, plot_y1, plot_x1 - plot_x0, 1, INK);
+fn rgb([r, g, b, _]: [u8; 4]) -> RGBColor {
+    RGBColor(r, g, b)
+}
 
-    let count = panel.categories.len().max(1) as i64;
-    let x_of = |i: usize| plot_x0 + (plot_x1 - plot_x0) * (2 * i as i64 + 1) / (2 * count);
-    for (i, label) in panel.categories.iter().enumerate() {
-        let x = x_of(i);
-        canvas.fill_rect(x, plot_y1, 1, 5, INK);
-        let label_w = text_width_px(label, TEXT_SCALE) as i64;
-        canvas.draw_text(x - label_w / 2, plot_y1 + 8, label, TEXT_SCALE, INK);
-    }
-    let name_w = text_width_px(&panel.x_name, TEXT_SCALE) as i64;
-    let name_x = (plot_x0 + plot_x1) / 2 - name_w / 2;
-    canvas.draw_text(
-        name_x,
-        plot_y1 + 14 + text_h,
-        &panel.x_name,
-        TEXT_SCALE,
-        INK,
-    );
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+type DrawError<'a> = DrawingAreaErrorKind<<BitMapBackend<'a> as DrawingBackend>::ErrorType>;
 
-    for series in &panel.series {
-        if series.level {
-            if let Some(Some(value)) = series.values.first() {
-                let y = y_of(*value);
-                let mut x = plot_x0;
-                while x < plot_x1 {
-                    canvas.fill_rect(x, y - 1, 6.min(plot_x1 - x), 2, series.colour);
-                    x += 10;
-                }
-            }
-        } else {
-            let points: Vec<Option<(i64, i64)>> = series
-                .values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| v.filter(|v| v.is_finite()).map(|v| (x_of(i), y_of(v))))
-                .collect();
-            for pair in points.windows(2) {
-                if let [Some(a), Some(b)] = pair {
-                    draw_line(canvas, *a, *b, series.colour);
-                }
-            }
-            for (x, y) in points.into_iter().flatten() {
-                canvas.fill_rect(x - 3, y - 3, 7, 7, series.colour);
-            }
-        }
-    }
-    // Legend, top right of the plot, one line per series, over a patch of background so no
-    // line runs through it.
-    for (index, series) in panel.series.iter().enumerate() {
-        let legend_y = plot_y0 + 4 + index as i64 * (text_h + 6);
-        let legend_w = text_width_px(&series.name, TEXT_SCALE) as i64;
-        let legend_x = plot_x1 - legend_w - 4;
-        canvas.fill_rect(
-            legend_x - 22,
-            legend_y - 3,
-            legend_w + 26,
-            text_h + 6,
-            BACKGROUND,
-        );
-        canvas.fill_rect(
-            legend_x - 18,
-            legend_y + text_h / 2 - 2,
-            12,
-            4,
-            series.colour,
-        );
-        canvas.draw_text(legend_x, legend_y, &series.name, TEXT_SCALE, INK);
+fn draw_panel<'a>(area: &Area<'a>, panel: &Panel) -> Result<(), DrawError<'a>> {
+    let (max, min) = value_span(panel);
+    let count = panel.categories.len().max(1);
+    let x_range = -0.5..count as f64 - 0.5;
+    let ink = rgb(INK);
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(&panel.title, (FAMILY, 16).into_font().color(&ink))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56);
+    if min.is_finite() && max / min > LOG_SPAN {
+        let low = 10f64.powf(min.log10().floor());
+        let high = nice_ceiling(max);
+        let chart = builder.build_cartesian_2d(x_range, (low..high).log_scale())?;
+        finish(chart, panel, low)
+    } else {
+        let chart = builder.build_cartesian_2d(x_range, 0.0..nice_ceiling(max))?;
+        finish(chart, panel, 0.0)
     }
 }
 
-/// A line two pixels thick from `a` to `b` (Bresenham).
-fn draw_line(canvas: &mut Canvas<'_>, a: (i64, i64), b: (i64, i64), colour: [u8; 4]) {
-    let (mut x, mut y) = a;
-    let dx = (b.0 - a.0).abs();
-    let dy = -(b.1 - a.1).abs();
-    let sx = if a.0 < b.0 { 1 } else { -1 };
-    let sy = if a.1 < b.1 { 1 } else { -1 };
-    let mut err = dx + dy;
-    loop {
-        canvas.fill_rect(x, y, 2, 2, colour);
-        if (x, y) == b {
-            break;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
+/// Axes, grid, lines and legend of a built chart whose y axis starts at `floor`.
+fn finish<'a, Y>(
+    mut chart: ChartContext<'a, BitMapBackend<'a>, Cartesian2d<RangedCoordf64, Y>>,
+    panel: &Panel,
+    floor: f64,
+) -> Result<(), DrawError<'a>>
+where
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let ink = rgb(INK);
+    let label_font = (FAMILY, 13).into_font().color(&ink);
+    let categories = &panel.categories;
+    let x_label = |x: &f64| {
+        let index = x.round();
+        let near = (x - index).abs() < 1e-6 && index >= 0.0;
+        near.then(|| categories.get(index as usize).cloned())
+            .flatten()
+            .unwrap_or_default()
+    };
+    chart
+        .configure_mesh()
+        .x_labels(categories.len().max(1))
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&|y: &f64| y_label(*y))
+        .x_desc(&panel.x_name)
+        .label_style(label_font.clone())
+        .axis_desc_style(label_font.clone())
+        .axis_style(ink)
+        .light_line_style(rgb(FINE_GRID))
+        .bold_line_style(rgb(GRID))
+        .draw()?;
+    let last = categories.len().saturating_sub(1) as f64;
+    for series in &panel.series {
+        let colour = rgb(series.colour);
+        let style = ShapeStyle::from(&colour).stroke_width(2);
+        let points: Vec<(f64, f64)> = if series.level {
+            let level = series
+                .values
+                .iter()
+                .flatten()
+                .next()
+                .copied()
+                .unwrap_or(floor);
+            vec![(-0.5, level), (last + 0.5, level)]
+        } else {
+            (0..)
+                .zip(&series.values)
+                .filter_map(|(i, v)| v.map(|v| (f64::from(i), v.max(floor))))
+                .collect()
+        };
+        let drawn = if series.level {
+            chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, style))?
+        } else {
+            chart.draw_series(LineSeries::new(points.clone(), style))?
+        };
+        drawn
+            .label(&series.name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 14, y + 3)], colour.filled()));
+        if !series.level {
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
         }
     }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(rgb(BACKGROUND).mix(0.9))
+        .border_style(ink)
+        .label_font(label_font)
+        .draw()?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -263,9 +265,30 @@ mod tests {
         let (w, h, a) = draw_panels(std::slice::from_ref(&panel), 300, 200);
         assert_eq!((w, h), (300, 200));
         let red_pixels = a.chunks_exact(4).filter(|p| *p == red).count();
-        // Two dots of 7×7 and a line between them, plus the legend's swatch.
-        assert!(red_pixels > 2 * 49, "{red_pixels}");
+        // Two dots, a line between them and the legend's swatch.
+        assert!(red_pixels > 2 * 25, "{red_pixels}");
+        let ink = a.chunks_exact(4).filter(|p| p[..3] == INK[..3]).count();
+        assert!(ink > 200, "axes and lettering: {ink} pixels");
         let (_, _, b) = draw_panels(&[panel], 300, 200);
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_wide_span_of_values_gets_a_logarithmic_axis() {
+        let series = |values: Vec<f64>| Panel {
+            title: "time".into(),
+            x_name: "sheets".into(),
+            categories: vec!["8".into(), "128".into()],
+            series: vec![Series {
+                name: "raster".into(),
+                colour: [0, 0, 200, 255],
+                values: values.into_iter().map(Some).collect(),
+                level: false,
+            }],
+        };
+        assert_eq!(value_span(&series(vec![2.0, 500.0])), (500.0, 2.0));
+        let (_, _, linear) = draw_panels(&[series(vec![2.0, 20.0])], 300, 200);
+        let (_, _, log) = draw_panels(&[series(vec![2.0, 500.0])], 300, 200);
+        assert_ne!(linear, log);
     }
 }

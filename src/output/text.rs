@@ -10,8 +10,8 @@
 use fontdue::{Font, FontSettings};
 use std::sync::OnceLock;
 
-/// The bundled face's bytes.
-const FACE_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+/// The bundled face's bytes (also registered with `plotters` by `chart.rs`).
+pub(crate) const FACE_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
 
 /// The bundled face, parsed once.
 fn face() -> &'static Font {

@@ -426,14 +426,14 @@ fn write_chart(report: &QualityReport, options: &QualityOptions, path: &Path) ->
     });
     let panels = [
         Panel {
-            title: "ERROR VS RAYMARCH (LEVELS)".into(),
-            x_name: "SHEETS".into(),
+            title: "Error against the raymarch (8-bit levels)".into(),
+            x_name: "sheets".into(),
             categories: categories.clone(),
             series: error_series,
         },
         Panel {
-            title: "FRAME TIME (MS)".into(),
-            x_name: "SHEETS".into(),
+            title: "Frame time (ms)".into(),
+            x_name: "sheets".into(),
             categories,
             series: time_series,
         },

@@ -81,7 +81,7 @@ pub fn sheet(
     let fps = scene.output.fps;
     let sheet = contact_sheet(&stills, options.columns, |frame| {
         format!(
-            "{}  {:.2} S",
+            "frame {}  {:.2} s",
             frame.frame_index,
             f64::from(frame.frame_index) / f64::from(fps)
         )
