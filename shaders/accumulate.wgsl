@@ -52,36 +52,57 @@ fn cs_resolve(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // ---- `--edge-samples` (src/samples.rs, `Sampling::Edges`) ----
-// The samples after the first are drawn on the pixels at an edge alone (edges.wgsl). They add
-// only there; every other pixel's sum stays sample 0 and is resolved with weight 1, so it keeps
-// sample 0's value exactly.
-@group(0) @binding(5) var edge_mask: texture_2d<u32>;
+// The samples after the first are drawn on the pixels at an edge alone, and summed over the
+// list of those pixels (edges.wgsl; one invocation a listed pixel, dispatched indirectly):
+// slot i of `edge_sums` is the sum for listed pixel i. Sample 1 starts it from sample 0's sum
+// (`cs_add_first_edge_sample`), later samples add to it (`cs_add_edge_sample`), in sample
+// order. `cs_resolve_first` writes sample 0 over the whole picture (weight 1: its exact
+// value), then `cs_resolve_edge_list` the listed pixels' means.
+@group(0) @binding(6) var<storage, read> edge_pixels: array<u32>;
+@group(0) @binding(7) var<storage, read_write> edge_sums: array<vec4<f32>>;
 
-fn at_edge(pixel: vec2<i32>) -> bool {
-    return textureLoad(edge_mask, pixel, 0).x != 0u;
+// Listed pixel `i` (`x | y << 16`, after the count); (-1, -1) past the count.
+fn listed_pixel(i: u32) -> vec2<i32> {
+    if i >= edge_pixels[0] {
+        return vec2<i32>(-1);
+    }
+    let packed = edge_pixels[i + 1u];
+    return vec2<i32>(i32(packed & 0xffffu), i32(packed >> 16u));
 }
 
-@compute @workgroup_size(8, 8)
-fn cs_add_edge_sample(@builtin(global_invocation_id) id: vec3<u32>) {
-    let size = textureDimensions(sum_after);
-    if id.x >= size.x || id.y >= size.y {
+@compute @workgroup_size(64)
+fn cs_add_first_edge_sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    let pixel = listed_pixel(id.x);
+    if pixel.x < 0 {
         return;
     }
-    let pixel = vec2<i32>(id.xy);
-    var sum = textureLoad(sum_before, pixel, 0);
-    if at_edge(pixel) {
-        sum += textureLoad(picture, pixel, 0);
+    edge_sums[id.x] = textureLoad(sum_all, pixel, 0) + textureLoad(picture, pixel, 0);
+}
+
+@compute @workgroup_size(64)
+fn cs_add_edge_sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    let pixel = listed_pixel(id.x);
+    if pixel.x < 0 {
+        return;
     }
-    textureStore(sum_after, pixel, sum);
+    edge_sums[id.x] = edge_sums[id.x] + textureLoad(picture, pixel, 0);
 }
 
 @compute @workgroup_size(8, 8)
-fn cs_resolve_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+fn cs_resolve_first(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(resolved);
     if id.x >= size.x || id.y >= size.y {
         return;
     }
     let pixel = vec2<i32>(id.xy);
-    let weight = select(1.0, SAMPLE_WEIGHT, at_edge(pixel));
-    textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0) * weight);
+    textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0));
+}
+
+@compute @workgroup_size(64)
+fn cs_resolve_edge_list(@builtin(global_invocation_id) id: vec3<u32>) {
+    let pixel = listed_pixel(id.x);
+    if pixel.x < 0 {
+        return;
+    }
+    textureStore(resolved, pixel, edge_sums[id.x] * SAMPLE_WEIGHT);
 }

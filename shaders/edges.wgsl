@@ -4,8 +4,10 @@
 // `cs_edge_mask` runs after sample 0's passes. It encodes the linear picture to sRGB, as the
 // `encode` pass will, and marks a pixel when any channel differs from one of its four
 // neighbours' by more than EDGE_CONTRAST_LEVELS of 255. An edge marks the pixels on both of
-// its sides; a thin streak marks itself and its neighbours. The later samples draw only the
-// marked pixels, and the `accumulate` pass averages only those.
+// its sides; a thin streak marks itself and its neighbours. It also lists the marked pixels,
+// and `cs_edge_dispatch` sizes a dispatch over that list. The later samples draw only the
+// marked pixels (the per-pixel marches and the `accumulate` pass over the list), and the
+// `accumulate` pass averages only those.
 //
 // `fs_outside_edges` serves the raster compositor: before a later sample's `scene` pass it
 // writes the nearest depth (0) into every unmarked pixel, so the scene, the fog's sheets and
@@ -32,22 +34,70 @@ fn encoded(pixel: vec2<i32>) -> vec3<f32> {
     return vec3<f32>(to_srgb(linear.r), to_srgb(linear.g), to_srgb(linear.b));
 }
 
+// The marked pixels as a list (src/gpu/targets.rs, `EdgeList`): a count, then `x | y << 16`
+// for each. Each workgroup takes one run of slots with one atomic, so the list keeps the
+// workgroups' 8 × 8 blocks together; the order of the runs varies from run to run, and no
+// pass lets it reach a picture (each writes its own pixel).
+struct EdgeList {
+    count: atomic<u32>,
+    pixels: array<u32>,
+}
+@group(0) @binding(3) var<storage, read_write> edge_list: EdgeList;
+// The indirect dispatch over the list, EDGE_LIST_WORKGROUP invocations a workgroup.
+@group(0) @binding(4) var<storage, read_write> edge_dispatch: array<u32, 3>;
+
+// Set from src/gpu/targets.rs: EDGE_LIST_WORKGROUP.
+override EDGE_LIST_WORKGROUP: u32 = 64u;
+
+var<workgroup> group_marked: atomic<u32>;
+var<workgroup> group_first_slot: u32;
+
 @compute @workgroup_size(8, 8)
-fn cs_edge_mask(@builtin(global_invocation_id) id: vec3<u32>) {
+fn cs_edge_mask(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
     let size = vec2<i32>(textureDimensions(picture));
     let pixel = vec2<i32>(id.xy);
-    if any(pixel >= size) {
-        return;
+    var marked = false;
+    if all(pixel < size) {
+        let here = encoded(pixel);
+        let last = size - vec2<i32>(1);
+        var contrast = vec3<f32>(0.0);
+        contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(1, 0), vec2<i32>(0)))));
+        contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(1, 0), last))));
+        contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(0, 1), vec2<i32>(0)))));
+        contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(0, 1), last))));
+        let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
+        marked = levels > EDGE_CONTRAST_LEVELS;
+        textureStore(mask_written, pixel, vec4<u32>(select(0u, 1u, marked)));
     }
-    let here = encoded(pixel);
-    let last = size - vec2<i32>(1);
-    var contrast = vec3<f32>(0.0);
-    contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(1, 0), vec2<i32>(0)))));
-    contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(1, 0), last))));
-    contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(0, 1), vec2<i32>(0)))));
-    contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(0, 1), last))));
-    let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
-    textureStore(mask_written, pixel, vec4<u32>(select(0u, 1u, levels > EDGE_CONTRAST_LEVELS)));
+    // The workgroup's marked pixels take consecutive slots of the list.
+    if local == 0u {
+        atomicStore(&group_marked, 0u);
+    }
+    workgroupBarrier();
+    var slot = 0u;
+    if marked {
+        slot = atomicAdd(&group_marked, 1u);
+    }
+    workgroupBarrier();
+    if local == 0u {
+        group_first_slot = atomicAdd(&edge_list.count, atomicLoad(&group_marked));
+    }
+    let first_slot = workgroupUniformLoad(&group_first_slot);
+    if marked {
+        edge_list.pixels[first_slot + slot] = u32(pixel.x) | (u32(pixel.y) << 16u);
+    }
+}
+
+// After `cs_edge_mask`: the workgroups of a dispatch over the list.
+@compute @workgroup_size(1)
+fn cs_edge_dispatch() {
+    let count = atomicLoad(&edge_list.count);
+    edge_dispatch[0] = (count + EDGE_LIST_WORKGROUP - 1u) / EDGE_LIST_WORKGROUP;
+    edge_dispatch[1] = 1u;
+    edge_dispatch[2] = 1u;
 }
 
 // ---- the raster compositor's depth: nearest outside the edges, far on them ----

@@ -33,6 +33,19 @@ struct MarchKnobs {
 // points use it, so the others' pipelines leave it out of their layouts.
 @group(1) @binding(8) var fog_layer: texture_storage_2d<rgba16float, write>;
 
+// The pixels at an edge, listed by the `edges` pass for the later samples of `--edge-samples`
+// (edges.wgsl): a count, then `x | y << 16` for each. Only the `_edges` entry points read it.
+@group(1) @binding(9) var<storage, read> edge_pixels: array<u32>;
+
+// Listed pixel `i`, and whether `i` is within the list.
+fn listed_pixel(i: u32) -> vec3<u32> {
+    if i >= edge_pixels[0] {
+        return vec3<u32>(0u);
+    }
+    let packed = edge_pixels[i + 1u];
+    return vec3<u32>(packed & 0xffffu, packed >> 16u, 1u);
+}
+
 // Whether invocation `id` falls inside the picture (the last workgroups overhang it).
 fn in_picture(id: vec2<u32>) -> bool {
     return id.x < march.size.x && id.y < march.size.y;

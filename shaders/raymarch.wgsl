@@ -50,6 +50,18 @@ fn cs_raymarch(@builtin(global_invocation_id) id: vec3<u32>) {
     composite_over_scene(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }
 
+// `cs_raymarch` on the pixels at an edge alone, one invocation a listed pixel (a later sample
+// of `--edge-samples`; per_pixel.wgsl, `listed_pixel`).
+@compute @workgroup_size(64)
+fn cs_raymarch_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+    let listed = listed_pixel(id.x);
+    if listed.z == 0u {
+        return;
+    }
+    let fog_here = raymarch_pixel(listed.xy);
+    composite_over_scene(vec2<i32>(listed.xy), fog_here.color, fog_here.transmittance);
+}
+
 // `cs_raymarch`, and the fog alone into the fog layer (per_pixel.wgsl).
 @compute @workgroup_size(8, 8)
 fn cs_raymarch_with_layer(@builtin(global_invocation_id) id: vec3<u32>) {

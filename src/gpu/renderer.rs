@@ -260,14 +260,13 @@ impl Renderer {
             build_weather_passes(&passes, (&lamps, config), weather_layer)?;
         let overlay = OverlayPass::new(&passes)?;
         let count = samples.len() as u32;
-        let edges = gathering == Gathering::Edges;
         let accumulate = (gathering != Gathering::Single)
-            .then(|| AccumulatePass::new(&device, &errors, &targets, (size_px, count), edges))
+            .then(|| AccumulatePass::new(&device, &errors, &targets, (size_px, count)))
             .transpose()?;
         // The raster path sets the depth for the edge samples, unless the fog is half size.
         let raster_depth = scene_pass.is_raster() && fog_resolution == FogResolution::Full;
-        let edges = edges
-            .then(|| EdgesPass::new(&device, &errors, &targets, size_px, raster_depth))
+        let edges = (targets.edge_list.as_ref())
+            .map(|list| EdgesPass::new(&device, &errors, (&targets, list), size_px, raster_depth))
             .transpose()?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let slots = ring_slots(

@@ -5,7 +5,8 @@
 //!
 //! With `--edge-samples` the targets also hold the edge mask (`edge_mask_view`): which
 //! pixels the later samples draw (`passes/edges.rs`). Without it the mask is one unused texel,
-//! so the frame's bind group always has one to bind.
+//! so the frame's bind group always has one to bind. The marked pixels are also listed
+//! (`EdgeList`), so the later samples' marches run over them alone.
 //!
 //! One set per renderer, reused every frame: the queue runs frames in order, and each frame's
 //! readback copy is recorded before the next frame's passes.
@@ -46,6 +47,50 @@ pub(crate) struct Targets {
     /// a frame after the mask (`passes/edges.rs`). The raster fog's later samples test their
     /// sheets against it, so they shade the edges alone.
     pub edge_depth_view: Option<wgpu::TextureView>,
+    /// With [`Gathering::Edges`]: the pixels the mask marks, listed once a frame by the
+    /// `edges` pass, for the passes that run over them alone.
+    pub edge_list: Option<EdgeList>,
+}
+
+/// The pixels at an edge as a list: the later samples of `--edge-samples` run one invocation
+/// per listed pixel, so no workgroup marches pixels it then throws away.
+pub(crate) struct EdgeList {
+    /// A count, then each marked pixel as `x | y << 16`, in no fixed order (every pass that
+    /// reads it writes each pixel's own result, so the order never reaches a picture).
+    pub pixels: wgpu::Buffer,
+    /// The indirect dispatch over the list: [`EDGE_LIST_WORKGROUP`] invocations a workgroup.
+    pub dispatch: wgpu::Buffer,
+    /// Capacity: the picture's pixels.
+    pub capacity: u32,
+}
+
+/// Invocations in one workgroup of a pass over [`EdgeList`].
+///
+/// keep in sync with shaders/accumulate.wgsl, per_pixel.wgsl (the `@workgroup_size(64)` of
+/// the `_edge` entry points)
+pub(crate) const EDGE_LIST_WORKGROUP: u32 = 64;
+
+impl EdgeList {
+    fn new(device: &wgpu::Device, (width, height): (u32, u32)) -> Self {
+        let capacity = width * height;
+        let pixels = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("targets.edge_list"),
+            size: 4 * (u64::from(capacity) + 1),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let dispatch = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("targets.edge_dispatch"),
+            size: 12,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+            mapped_at_creation: false,
+        });
+        EdgeList {
+            pixels,
+            dispatch,
+            capacity,
+        }
+    }
 }
 
 /// The format of the edge mask: one 32-bit unsigned integer a pixel (the narrowest integer
@@ -128,9 +173,12 @@ impl Targets {
             let edge_depth = texture("targets.edge_depth", DEPTH_FORMAT, usage);
             view_of(&edge_depth, "targets.edge_depth.view")
         });
+        let edge_list =
+            (gathering == Gathering::Edges).then(|| EdgeList::new(device, (width, height)));
         Targets {
             edge_mask_view,
             edge_depth_view,
+            edge_list,
             hit_depth_view,
             color_linear_view: view_of(&color_linear, "targets.color_linear.view"),
             depth_view: view_of(&depth, "targets.depth.view"),

@@ -7,9 +7,14 @@
 //! [`EDGE_CONTRAST_LEVELS`] of 255 in any channel: a silhouette, a crease, a flame's rim, a
 //! streak of rain. The mask is `Targets::edge_mask_view`, read by the later samples' passes:
 //!
-//! * the compute passes (the compute `scene`, `fog_compute`, `raymarch`, the compute
-//!   `reflection`) skip an unmarked pixel (common.wgsl's `outside_edges`, switched on by the
-//!   frame uniforms for those samples);
+//! * the per-pixel marches (`fog_compute`, `raymarch`) and the `accumulate` pass run one
+//!   invocation per marked pixel: the pass also lists the marked pixels
+//!   (`Targets::edge_list`) and sizes an indirect dispatch over them. A march over the whole
+//!   picture that skips unmarked pixels wastes a warp's 32 lanes on each scattered edge pixel;
+//!   over the list every lane marches;
+//! * the other compute passes (the compute `scene`, the compute `reflection`) skip an
+//!   unmarked pixel (common.wgsl's `outside_edges`, switched on by the frame uniforms for
+//!   those samples);
 //! * on the raster path [`EdgesPass::record_depth`] first writes the nearest depth into every
 //!   unmarked pixel, so the `scene` pass, loading that depth, and every pass tested against it
 //!   after (the flames, the rain, the bolt) shade nothing there. The fog's sheets read the
@@ -26,9 +31,11 @@
 
 use crate::gpu::GpuError;
 use crate::gpu::context::ErrorSink;
-use crate::gpu::passes::builder::{PassBuilder, begin_depth_pass, storage_texture, texture};
+use crate::gpu::passes::builder::{
+    PassBuilder, begin_depth_pass, read_write_storage_buffer, storage_texture, texture,
+};
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{EDGE_MASK_FORMAT, Targets};
+use crate::gpu::targets::{EDGE_LIST_WORKGROUP, EDGE_MASK_FORMAT, EdgeList, Targets};
 
 /// How far (in 8-bit levels of the sRGB picture) a pixel's colour must stand from a
 /// neighbour's for the two to be at an edge.
@@ -41,6 +48,8 @@ const WORKGROUP_SIDE_PX: u32 = 8;
 /// The mask's pipeline, and on the raster path the depth pipeline.
 pub(crate) struct EdgesPass {
     mask: wgpu::ComputePipeline,
+    /// `cs_edge_dispatch`: the indirect dispatch over the list the mask pass fills.
+    list_dispatch: wgpu::ComputePipeline,
     mask_group: wgpu::BindGroup,
     /// `fs_outside_edges` and its bind group, where the raster `scene` pass runs over a
     /// full-size fog; `None` where the passes read the mask themselves.
@@ -49,29 +58,43 @@ pub(crate) struct EdgesPass {
 }
 
 impl EdgesPass {
-    /// The pass over `targets` (made with `Gathering::Edges`); with `raster_depth` it also
-    /// builds the depth pipeline of [`EdgesPass::record_depth`].
+    /// The pass over `targets` (made with `Gathering::Edges`), filling their `list`; with
+    /// `raster_depth` it also builds the depth pipeline of [`EdgesPass::record_depth`].
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
-        targets: &Targets,
+        (targets, list): (&Targets, &EdgeList),
         size_px: (u32, u32),
         raster_depth: bool,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::Edges.create_module(device, errors)?;
-        let constants = [("EDGE_CONTRAST_LEVELS", EDGE_CONTRAST_LEVELS)];
+        let constants = [
+            ("EDGE_CONTRAST_LEVELS", EDGE_CONTRAST_LEVELS),
+            ("EDGE_LIST_WORKGROUP", f64::from(EDGE_LIST_WORKGROUP)),
+        ];
         let build = PassBuilder::new(device, ShaderName::Edges.name()).with_constants(&constants);
         let compute = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let mask_layout = build.bind_group_layout(&[
             texture(0, compute, unfilterable),
             storage_texture(1, compute, EDGE_MASK_FORMAT),
+            read_write_storage_buffer(3, compute),
+            read_write_storage_buffer(4, compute),
         ]);
-        let mask_group = build.bind_group(
+        let mask_group = build.bind_group_at(
+            "mask",
             &mask_layout,
             [
-                wgpu::BindingResource::TextureView(&targets.color_linear_view),
-                wgpu::BindingResource::TextureView(&targets.edge_mask_view),
+                (
+                    0,
+                    wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                ),
+                (
+                    1,
+                    wgpu::BindingResource::TextureView(&targets.edge_mask_view),
+                ),
+                (3, list.pixels.as_entire_binding()),
+                (4, list.dispatch.as_entire_binding()),
             ],
         );
         let depth = raster_depth.then(|| {
@@ -92,6 +115,7 @@ impl EdgesPass {
         });
         Ok(EdgesPass {
             mask: build.compute_pipeline(&module, "cs_edge_mask", &[&mask_layout]),
+            list_dispatch: build.compute_pipeline(&module, "cs_edge_dispatch", &[&mask_layout]),
             mask_group,
             depth,
             size_px,
@@ -101,6 +125,10 @@ impl EdgesPass {
     /// Records the mask of the linear picture as it stands (after sample 0's passes), and on
     /// the raster path the frame's edge depth (`Targets::edge_depth_view`) from it.
     pub(crate) fn record_mask(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
+        if let Some(list) = &targets.edge_list {
+            // The list's count back to 0; the slots after it are overwritten as they fill.
+            encoder.clear_buffer(&list.pixels, 0, Some(4));
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(ShaderName::Edges.name()),
             timestamp_writes: None,
@@ -113,6 +141,8 @@ impl EdgesPass {
             height.div_ceil(WORKGROUP_SIDE_PX),
             1,
         );
+        pass.set_pipeline(&self.list_dispatch);
+        pass.dispatch_workgroups(1, 1, 1);
         drop(pass);
         if let Some(edge_depth) = &targets.edge_depth_view {
             self.record_depth_into(encoder, edge_depth);

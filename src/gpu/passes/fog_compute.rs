@@ -148,6 +148,9 @@ pub(crate) struct FogComputePass {
     /// `fog_compute` or `raymarch`: the label of the pass.
     name: &'static str,
     pipeline: wgpu::ComputePipeline,
+    /// With `--edge-samples`: the march over the listed pixels at an edge, and the list's
+    /// indirect dispatch (`Targets::edge_list`).
+    edges: Option<(wgpu::ComputePipeline, wgpu::Buffer)>,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
@@ -288,13 +291,33 @@ impl FogComputePass {
             }
             (None, None) => plain,
         };
+        // The later samples of `--edge-samples` march the listed pixels at an edge alone:
+        // binding 9. Over the fog layer or at half size they march every pixel.
+        let edge_list = targets
+            .edge_list
+            .as_ref()
+            .filter(|_| half.is_none() && fog_layer.is_none());
+        if let Some(list) = edge_list {
+            layout_entries.push(storage_buffer(9, compute));
+            resources.push(list.pixels.as_entire_binding());
+        }
         let layout = build.bind_group_layout(&layout_entries);
-        let bind_group = build.bind_group(&layout, resources);
+        let bindings = layout_entries.iter().map(|entry| entry.binding);
+        let bind_group = build.bind_group_at("bind_group", &layout, bindings.zip(resources));
         let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
+        let edges = edge_list.map(|list| {
+            let entry_point = match marched {
+                Marched::Sheets => "cs_fog_edges",
+                Marched::Medium { .. } => "cs_raymarch_edges",
+            };
+            let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
+            (pipeline, list.dispatch.clone())
+        });
 
         Ok(FogComputePass {
             name,
             pipeline,
+            edges,
             bind_group,
             knobs_buffer,
             knobs,
@@ -386,11 +409,14 @@ impl FogComputePass {
     /// Records the copy of the scene colour and the march over what the `scene` pass left in
     /// the targets (and the fog layer, when the pass has one); nothing without sheets, when the
     /// fog layer stays as wgpu created it: zeroed, transparent black.
+    /// With `edges_only` (a later sample of `--edge-samples`) only the listed pixels at an
+    /// edge are marched, where the pass has the list.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
+        edges_only: bool,
     ) {
         if self.count == 0 {
             return;
@@ -403,25 +429,31 @@ impl FogComputePass {
                     self.scene_copy.as_image_copy(),
                     color_linear.size(),
                 );
-                self.dispatch(encoder, frame);
+                self.dispatch(encoder, frame, edges_only);
             }
             Some(half) => {
                 half.record_depth(encoder);
-                self.dispatch(encoder, frame);
+                self.dispatch(encoder, frame, false);
                 half.record_upsample(encoder, targets);
             }
         }
     }
 
-    /// Records the march itself, one invocation per pixel of its size.
-    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding) {
+    /// Records the march itself, one invocation per pixel of its size, or with `edges_only`
+    /// one per listed pixel at an edge.
+    fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding, edges_only: bool) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(self.name),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
+        if let (true, Some((pipeline, list_dispatch))) = (edges_only, &self.edges) {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups_indirect(list_dispatch, 0);
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
         pass.dispatch_workgroups(
             self.width.div_ceil(WORKGROUP_SIDE_PX),
             self.height.div_ceil(WORKGROUP_SIDE_PX),
@@ -432,7 +464,7 @@ impl FogComputePass {
 
 impl SamplePass for FogComputePass {
     fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
-        self.record(encoder, sample.targets, sample.frame);
+        self.record(encoder, sample.targets, sample.frame, sample.edges_only);
     }
 }
 
