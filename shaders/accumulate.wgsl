@@ -54,10 +54,11 @@ fn cs_resolve(@builtin(global_invocation_id) id: vec3<u32>) {
 // ---- `--edge-samples` (src/samples.rs, `Sampling::Edges`) ----
 // The samples after the first are drawn on the pixels at an edge alone, and summed over the
 // list of those pixels (edges.wgsl; one invocation a listed pixel, dispatched indirectly):
-// slot i of `edge_sums` is the sum for listed pixel i. Sample 1 starts it from sample 0's sum
-// (`cs_add_first_edge_sample`), later samples add to it (`cs_add_edge_sample`), in sample
-// order. `cs_resolve_first` writes sample 0 over the whole picture (weight 1: its exact
-// value), then `cs_resolve_edge_list` the listed pixels' means.
+// slot i of `edge_sums` is the sum for listed pixel i. Sample 1 starts it from sample 0's
+// picture, copied aside whole and bound as `sum_all` (`cs_add_first_edge_sample`); later
+// samples add to it (`cs_add_edge_sample`), in sample order. The resolve copies sample 0 back
+// over the whole picture (its exact value), then `cs_resolve_edge_list` writes the listed
+// pixels' means.
 @group(0) @binding(6) var<storage, read> edge_pixels: array<u32>;
 @group(0) @binding(7) var<storage, read_write> edge_sums: array<vec4<f32>>;
 
@@ -86,16 +87,6 @@ fn cs_add_edge_sample(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     edge_sums[id.x] = edge_sums[id.x] + textureLoad(picture, pixel, 0);
-}
-
-@compute @workgroup_size(8, 8)
-fn cs_resolve_first(@builtin(global_invocation_id) id: vec3<u32>) {
-    let size = textureDimensions(resolved);
-    if id.x >= size.x || id.y >= size.y {
-        return;
-    }
-    let pixel = vec2<i32>(id.xy);
-    textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0));
 }
 
 @compute @workgroup_size(64)

@@ -52,22 +52,41 @@ override EDGE_LIST_WORKGROUP: u32 = 64u;
 var<workgroup> group_marked: atomic<u32>;
 var<workgroup> group_first_slot: u32;
 
+// The workgroup's 8 × 8 pixels and a ring of one round them, encoded once each: 100
+// encodings for 64 pixels, where each pixel encoding itself and its four neighbours took 320.
+const TILE_SIDE: u32 = 10u;
+var<workgroup> tile_encoded: array<vec3<f32>, 100>;
+
 @compute @workgroup_size(8, 8)
 fn cs_edge_mask(
     @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_id) local_id: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
 ) {
     let size = vec2<i32>(textureDimensions(picture));
+    let last = size - vec2<i32>(1);
+    // A neighbour off the picture is the pixel at its border, as a clamped read has it.
+    let tile_origin = vec2<i32>(group.xy * 8u) - vec2<i32>(1);
+    for (var i = local; i < TILE_SIDE * TILE_SIDE; i += 64u) {
+        let at = tile_origin + vec2<i32>(i32(i % TILE_SIDE), i32(i / TILE_SIDE));
+        tile_encoded[i] = encoded(clamp(at, vec2<i32>(0), last));
+    }
+    workgroupBarrier();
     let pixel = vec2<i32>(id.xy);
     var marked = false;
     if all(pixel < size) {
-        let here = encoded(pixel);
-        let last = size - vec2<i32>(1);
-        var contrast = vec3<f32>(0.0);
-        contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(1, 0), vec2<i32>(0)))));
-        contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(1, 0), last))));
-        contrast = max(contrast, abs(here - encoded(max(pixel - vec2<i32>(0, 1), vec2<i32>(0)))));
-        contrast = max(contrast, abs(here - encoded(min(pixel + vec2<i32>(0, 1), last))));
+        // Here, and its neighbours left, right, above and below, clamped at the borders.
+        let centre = (local_id.y + 1u) * TILE_SIDE + local_id.x + 1u;
+        let here = tile_encoded[centre];
+        let left = tile_encoded[select(centre - 1u, centre, pixel.x == 0)];
+        let right = tile_encoded[select(centre + 1u, centre, pixel.x == last.x)];
+        let up = tile_encoded[select(centre - TILE_SIDE, centre, pixel.y == 0)];
+        let down = tile_encoded[select(centre + TILE_SIDE, centre, pixel.y == last.y)];
+        var contrast = abs(here - left);
+        contrast = max(contrast, abs(here - right));
+        contrast = max(contrast, abs(here - up));
+        contrast = max(contrast, abs(here - down));
         let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
         marked = levels > EDGE_CONTRAST_LEVELS;
         textureStore(mask_written, pixel, vec4<u32>(select(0u, 1u, marked)));

@@ -252,6 +252,14 @@ impl Renderer {
                 fog_half(true)?,
             )?),
             Compositor::Raymarch { steps } => Some(raymarch_pass(&passes, fog_layer_view, steps)?),
+            // The raster path's later edge samples march the sheets over the listed pixels at
+            // an edge: rasterising every sheet to shade a few pixels costs a CPU adapter
+            // several times more (`passes/edges.rs`).
+            Compositor::Raster
+                if gathering == Gathering::Edges && fog_resolution == FogResolution::Full =>
+            {
+                Some(FogComputePass::new(&passes, None, Marched::Sheets, None)?)
+            }
             _ => None,
         };
         let fires = fire_lights.count();
@@ -479,7 +487,7 @@ impl Renderer {
                 }
                 passes.record(&mut encoder, (targets, frame), edges_only, timer);
                 if let Some(accumulate) = accumulate.as_ref() {
-                    accumulate.record_sample(&mut encoder, k as u32);
+                    accumulate.record_sample(&mut encoder, targets, k as u32);
                     mark(timer, &mut encoder, "accumulate");
                 }
                 if let (0, Some(edges)) = (k, passes.edges) {
@@ -510,7 +518,7 @@ impl Renderer {
             let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
             let mut encoder = record(k, &sample_inputs(k, *last), sample_timer);
             if let Some(accumulate) = accumulate.as_ref() {
-                accumulate.record_resolve(&mut encoder);
+                accumulate.record_resolve(&mut encoder, targets);
                 // Every sample after the first, and the mean of them all.
                 mark(timer, &mut encoder, "samples");
             }

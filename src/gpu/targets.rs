@@ -137,6 +137,7 @@ impl Targets {
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST
                 | storage_if(fog_compute || sampled),
         );
         let depth = texture(

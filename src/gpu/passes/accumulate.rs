@@ -9,9 +9,10 @@
 //! passes after it (`encode`, the EXR readback) read that picture as they read a single
 //! sample's.
 //!
-//! With `--edge-samples` (`Targets::edge_list`, `passes/edges.rs`) the later samples add
-//! only the listed pixels at an edge, one invocation each, into a buffer with a slot a listed
-//! pixel; the resolve writes sample 0 everywhere, then divides only the listed sums by N.
+//! With `--edge-samples` (`Targets::edge_list`, `passes/edges.rs`) sample 0's picture is
+//! copied aside, and the later samples add only the listed pixels at an edge, one invocation
+//! each, into a buffer with a slot a listed pixel. The resolve copies sample 0 back, then
+//! writes the listed sums divided by N over it.
 //! Every other pixel keeps sample 0's half float: its exact bytes. The sums are added in
 //! sample order, so an edge pixel's mean has the same bits as before the list existed.
 //!
@@ -23,15 +24,28 @@ use crate::gpu::passes::builder::{
     PassBuilder, read_write_storage_buffer, storage_buffer, storage_texture, texture,
 };
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
+use crate::gpu::targets::{COLOR_FORMAT, EdgeList, Targets, texture_2d, view_of};
 
 /// Pixels a side of one workgroup.
 const WORKGROUP_SIDE_PX: u32 = 8;
 /// The running sums' format: 32-bit floats, so many samples add without rounding away.
 const SUM_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
-/// The pipelines and the two running sums of one renderer's samples.
+/// How one renderer's samples are gathered.
 pub(crate) struct AccumulatePass {
+    gathering: Gathering,
+    size_px: (u32, u32),
+}
+
+enum Gathering {
+    /// Every sample on every pixel: two running sums that take turns.
+    Every(EverySum),
+    /// `--edge-samples`: the later samples on the listed pixels at an edge.
+    Edges(EdgeSums),
+}
+
+/// The pipelines and the two running sums of samples drawn on every pixel.
+struct EverySum {
     first: wgpu::ComputePipeline,
     add: wgpu::ComputePipeline,
     resolve: wgpu::ComputePipeline,
@@ -39,28 +53,24 @@ pub(crate) struct AccumulatePass {
     summing: [wgpu::BindGroup; 2],
     /// `[k % 2]`: resolving sum `k % 2` into the linear picture.
     resolving: [wgpu::BindGroup; 2],
-    /// With `--edge-samples`: the sums over the list of pixels at an edge.
-    edges: Option<EdgeSums>,
-    size_px: (u32, u32),
     samples: u32,
 }
 
 /// The later samples of `--edge-samples`, summed over the list of pixels at an edge
-/// (`Targets::edge_list`) into a buffer, one slot a listed pixel.
+/// (`Targets::edge_list`) into a buffer, one slot a listed pixel. Sample 0's picture is
+/// copied aside whole and copied back before the listed means are written over it.
 struct EdgeSums {
-    list: EdgeListDispatch,
+    /// The indirect dispatch over the list (`EdgeList::dispatch`).
+    list_dispatch: wgpu::Buffer,
+    /// Sample 0's linear picture, as it was drawn.
+    first_sample: wgpu::Texture,
     /// `cs_add_first_edge_sample`, `cs_add_edge_sample`, `cs_resolve_edge_list`.
     add_first: wgpu::ComputePipeline,
     add: wgpu::ComputePipeline,
-    resolve_list: wgpu::ComputePipeline,
-    /// `cs_resolve_first`: sample 0 over the whole picture.
-    resolve_first: wgpu::ComputePipeline,
+    resolve: wgpu::ComputePipeline,
     summing: wgpu::BindGroup,
     resolving: wgpu::BindGroup,
 }
-
-/// The indirect dispatch buffer of the edge list, shared with the `edges` pass.
-struct EdgeListDispatch(wgpu::Buffer);
 
 impl AccumulatePass {
     /// The pass for `samples` samples a pixel into `targets` (whose linear picture must allow
@@ -76,11 +86,94 @@ impl AccumulatePass {
         let module = ShaderName::Accumulate.create_module(device, errors)?;
         let weight = [("SAMPLE_WEIGHT", 1.0 / f64::from(samples.max(1)))];
         let build = PassBuilder::new(device, ShaderName::Accumulate.name()).with_constants(&weight);
+        let gathering = match &targets.edge_list {
+            None => Gathering::Every(EverySum::new(&build, &module, targets, size_px, samples)),
+            Some(list) => Gathering::Edges(EdgeSums::new(&build, &module, targets, list, size_px)),
+        };
+        Ok(AccumulatePass { gathering, size_px })
+    }
+
+    /// Records sample `k`'s picture into the sums (copied for sample 0, added after).
+    pub(crate) fn record_sample(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        k: u32,
+    ) {
+        match &self.gathering {
+            Gathering::Every(every) => {
+                let pipeline = if k == 0 { &every.first } else { &every.add };
+                self.dispatch(encoder, pipeline, &every.summing[k as usize % 2]);
+            }
+            Gathering::Edges(edges) if k == 0 => {
+                let picture = targets.color_linear_view.texture();
+                encoder.copy_texture_to_texture(
+                    picture.as_image_copy(),
+                    edges.first_sample.as_image_copy(),
+                    picture.size(),
+                );
+            }
+            Gathering::Edges(edges) => {
+                let pipeline = if k == 1 { &edges.add_first } else { &edges.add };
+                edges.dispatch_list(encoder, pipeline, &edges.summing);
+            }
+        }
+    }
+
+    /// Records the mean of every sample into the linear picture; after the last sample's
+    /// [`AccumulatePass::record_sample`].
+    pub(crate) fn record_resolve(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
+        match &self.gathering {
+            Gathering::Every(every) => {
+                let last = every.samples.max(1) - 1;
+                self.dispatch(encoder, &every.resolve, &every.resolving[last as usize % 2]);
+            }
+            Gathering::Edges(edges) => {
+                let picture = targets.color_linear_view.texture();
+                encoder.copy_texture_to_texture(
+                    edges.first_sample.as_image_copy(),
+                    picture.as_image_copy(),
+                    picture.size(),
+                );
+                edges.dispatch_list(encoder, &edges.resolve, &edges.resolving);
+            }
+        }
+    }
+
+    fn dispatch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+    ) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(ShaderName::Accumulate.name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        let (width, height) = self.size_px;
+        pass.dispatch_workgroups(
+            width.div_ceil(WORKGROUP_SIDE_PX),
+            height.div_ceil(WORKGROUP_SIDE_PX),
+            1,
+        );
+    }
+}
+
+impl EverySum {
+    fn new(
+        build: &PassBuilder<'_>,
+        module: &wgpu::ShaderModule,
+        targets: &Targets,
+        size_px: (u32, u32),
+        samples: u32,
+    ) -> Self {
         let compute = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         let sums = ["accumulate.sum_0", "accumulate.sum_1"].map(|label| {
-            let sum = texture_2d(device, label, size_px, SUM_FORMAT, usage);
+            let sum = texture_2d(build.device(), label, size_px, SUM_FORMAT, usage);
             view_of(&sum, label)
         });
         let summing_layout = build.bind_group_layout(&[
@@ -109,122 +202,87 @@ impl AccumulatePass {
             ];
             build.bind_group_at("resolving", &resolving_layout, resources)
         });
-        let edges = targets.edge_list.as_ref().map(|list| {
-            let edge_sums = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(&build.label("edge_sums")),
-                size: 16 * u64::from(list.capacity.max(1)),
-                usage: wgpu::BufferUsages::STORAGE,
-                mapped_at_creation: false,
-            });
-            let summing_layout = build.bind_group_layout(&[
-                texture(0, compute, unfilterable),
-                texture(3, compute, unfilterable),
-                storage_buffer(6, compute),
-                read_write_storage_buffer(7, compute),
-            ]);
-            let resolving_layout = build.bind_group_layout(&[
-                texture(3, compute, unfilterable),
-                storage_texture(4, compute, COLOR_FORMAT),
-                storage_buffer(6, compute),
-                read_write_storage_buffer(7, compute),
-            ]);
-            // Sample 0 is written into sum 0 and stays there.
-            let first_sum = wgpu::BindingResource::TextureView(&sums[0]);
-            let summing = build.bind_group_at(
-                "edge_summing",
-                &summing_layout,
-                [
-                    (0, wgpu::BindingResource::TextureView(picture)),
-                    (3, first_sum.clone()),
-                    (6, list.pixels.as_entire_binding()),
-                    (7, edge_sums.as_entire_binding()),
-                ],
-            );
-            let resolving = build.bind_group_at(
-                "edge_resolving",
-                &resolving_layout,
-                [
-                    (3, first_sum),
-                    (4, wgpu::BindingResource::TextureView(picture)),
-                    (6, list.pixels.as_entire_binding()),
-                    (7, edge_sums.as_entire_binding()),
-                ],
-            );
-            let summing_pipeline =
-                |entry| build.compute_pipeline(&module, entry, &[&summing_layout]);
-            let resolving_pipeline =
-                |entry| build.compute_pipeline(&module, entry, &[&resolving_layout]);
-            EdgeSums {
-                list: EdgeListDispatch(list.dispatch.clone()),
-                add_first: summing_pipeline("cs_add_first_edge_sample"),
-                add: summing_pipeline("cs_add_edge_sample"),
-                resolve_list: resolving_pipeline("cs_resolve_edge_list"),
-                resolve_first: resolving_pipeline("cs_resolve_first"),
-                summing,
-                resolving,
-            }
-        });
-        Ok(AccumulatePass {
-            first: build.compute_pipeline(&module, "cs_first_sample", &[&summing_layout]),
-            add: build.compute_pipeline(&module, "cs_add_sample", &[&summing_layout]),
-            resolve: build.compute_pipeline(&module, "cs_resolve", &[&resolving_layout]),
+        EverySum {
+            first: build.compute_pipeline(module, "cs_first_sample", &[&summing_layout]),
+            add: build.compute_pipeline(module, "cs_add_sample", &[&summing_layout]),
+            resolve: build.compute_pipeline(module, "cs_resolve", &[&resolving_layout]),
             summing,
             resolving,
-            edges,
-            size_px,
             samples,
-        })
-    }
-
-    /// Records sample `k`'s picture into the sums (copied for sample 0, added after).
-    pub(crate) fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, k: u32) {
-        match (&self.edges, k) {
-            (_, 0) => self.dispatch(encoder, &self.first, &self.summing[0]),
-            (None, _) => self.dispatch(encoder, &self.add, &self.summing[k as usize % 2]),
-            (Some(edges), _) => {
-                let pipeline = if k == 1 { &edges.add_first } else { &edges.add };
-                edges.dispatch_list(encoder, pipeline, &edges.summing);
-            }
         }
-    }
-
-    /// Records the mean of every sample into the linear picture; after the last sample's
-    /// [`AccumulatePass::record_sample`].
-    pub(crate) fn record_resolve(&self, encoder: &mut wgpu::CommandEncoder) {
-        match &self.edges {
-            None => {
-                let last = self.samples.max(1) - 1;
-                self.dispatch(encoder, &self.resolve, &self.resolving[last as usize % 2]);
-            }
-            Some(edges) => {
-                self.dispatch(encoder, &edges.resolve_first, &edges.resolving);
-                edges.dispatch_list(encoder, &edges.resolve_list, &edges.resolving);
-            }
-        }
-    }
-
-    fn dispatch(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        pipeline: &wgpu::ComputePipeline,
-        bind_group: &wgpu::BindGroup,
-    ) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(ShaderName::Accumulate.name()),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
-        let (width, height) = self.size_px;
-        pass.dispatch_workgroups(
-            width.div_ceil(WORKGROUP_SIDE_PX),
-            height.div_ceil(WORKGROUP_SIDE_PX),
-            1,
-        );
     }
 }
 
 impl EdgeSums {
+    fn new(
+        build: &PassBuilder<'_>,
+        module: &wgpu::ShaderModule,
+        targets: &Targets,
+        list: &EdgeList,
+        size_px: (u32, u32),
+    ) -> Self {
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let device = build.device();
+        let first_sample = texture_2d(
+            device,
+            "accumulate.first_sample",
+            size_px,
+            COLOR_FORMAT,
+            wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC,
+        );
+        let first_view = view_of(&first_sample, "accumulate.first_sample.view");
+        let edge_sums = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("edge_sums")),
+            size: 16 * u64::from(list.capacity.max(1)),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let summing_layout = build.bind_group_layout(&[
+            texture(0, compute, unfilterable),
+            texture(3, compute, unfilterable),
+            storage_buffer(6, compute),
+            read_write_storage_buffer(7, compute),
+        ]);
+        let resolving_layout = build.bind_group_layout(&[
+            storage_texture(4, compute, COLOR_FORMAT),
+            storage_buffer(6, compute),
+            read_write_storage_buffer(7, compute),
+        ]);
+        let picture = &targets.color_linear_view;
+        let summing = build.bind_group_at(
+            "edge_summing",
+            &summing_layout,
+            [
+                (0, wgpu::BindingResource::TextureView(picture)),
+                (3, wgpu::BindingResource::TextureView(&first_view)),
+                (6, list.pixels.as_entire_binding()),
+                (7, edge_sums.as_entire_binding()),
+            ],
+        );
+        let resolving = build.bind_group_at(
+            "edge_resolving",
+            &resolving_layout,
+            [
+                (4, wgpu::BindingResource::TextureView(picture)),
+                (6, list.pixels.as_entire_binding()),
+                (7, edge_sums.as_entire_binding()),
+            ],
+        );
+        let summing_pipeline = |entry| build.compute_pipeline(module, entry, &[&summing_layout]);
+        EdgeSums {
+            list_dispatch: list.dispatch.clone(),
+            first_sample,
+            add_first: summing_pipeline("cs_add_first_edge_sample"),
+            add: summing_pipeline("cs_add_edge_sample"),
+            resolve: build.compute_pipeline(module, "cs_resolve_edge_list", &[&resolving_layout]),
+            summing,
+            resolving,
+        }
+    }
+
     /// One invocation a listed pixel.
     fn dispatch_list(
         &self,
@@ -238,6 +296,6 @@ impl EdgeSums {
         });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups_indirect(&self.list.0, 0);
+        pass.dispatch_workgroups_indirect(&self.list_dispatch, 0);
     }
 }

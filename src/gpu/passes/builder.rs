@@ -233,7 +233,12 @@ impl<'a> PassBuilder<'a> {
         }
     }
 
-    /// `NAME.part`.
+    /// The device the pass is built on.
+    pub(crate) fn device(&self) -> &'a wgpu::Device {
+        self.device
+    }
+
+    /// The label `NAME.part` of one of the pass's objects.
     pub(crate) fn label(&self, part: &str) -> String {
         format!("{}.{part}", self.name)
     }

@@ -167,10 +167,12 @@ impl SamplePasses<'_> {
         };
         // The fog's slot runs the raster `fog` pass, or the per-pixel `fog_compute` or
         // `raymarch` pass.
+        // On the raster path the later edge samples march the sheets per listed pixel.
         let fog: (&dyn SamplePass, &'static str) = match (self.fog_compute, self.compositor) {
             (Some(per_pixel), Compositor::Raymarch { .. }) => (per_pixel, "raymarch"),
+            (Some(per_pixel), Compositor::Raster) if edges_only => (per_pixel, "fog_compute"),
+            (Some(_), Compositor::Raster) | (None, _) => (self.fog, "fog"),
             (Some(per_pixel), _) => (per_pixel, "fog_compute"),
-            (None, _) => (self.fog, "fog"),
         };
         fog.0.record_sample(encoder, &sample);
         mark(timer, encoder, fog.1);
