@@ -52,7 +52,7 @@ pub use stats::{
     GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,
 };
 pub use still::{Still, StillOptions, still};
-pub use watch::{ClipSession, ClipTurn, StillSession, Turn};
+pub use watch::{ClipSession, ClipTurn, MAX_WATCH_FRAMES, StillSession, Turn};
 
 use crate::Error;
 use crate::error::RequestError;

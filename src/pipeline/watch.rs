@@ -14,7 +14,7 @@
 
 mod clip;
 
-pub use clip::{ClipSession, ClipTurn};
+pub use clip::{ClipSession, ClipTurn, MAX_WATCH_FRAMES};
 
 use super::frame_loop::start_playback;
 use super::report::{Reporter, Stage};

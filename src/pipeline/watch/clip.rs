@@ -16,6 +16,10 @@ use crate::pipeline::sequence::{RenderOptions, RenderSummary, render_from};
 use crate::scene::Scene;
 use std::time::Instant;
 
+/// The most frames a watched clip holds: every save renders them all again, so a longer clip
+/// belongs to `fogbank render` (600 frames are 10 s at 60 fps).
+pub const MAX_WATCH_FRAMES: usize = 600;
+
 /// One turn's clip and what it cost.
 #[derive(Debug, Clone)]
 pub struct ClipTurn {
