@@ -185,18 +185,19 @@ fn show(outcome: Outcome, preview: Option<&Preview>, turn: u64) -> usize {
             files,
             line,
         } => {
-            eprintln!("{line}");
+            // The page first: whoever reads the line finds the page already showing it.
             if let Some(preview) = preview {
-                preview.picture(turn, picture, line);
+                preview.picture(turn, picture, line.clone());
             }
+            eprintln!("{line}");
             files
         }
         Outcome::Failed { report, line } => {
+            if let Some(preview) = preview {
+                preview.error(turn, report.clone(), line.clone());
+            }
             eprintln!("{report}");
             eprintln!("{line}");
-            if let Some(preview) = preview {
-                preview.error(turn, report, line);
-            }
             0
         }
     }
