@@ -3,7 +3,10 @@
 //! pipe), edits the scene, and sees the page show the new picture by itself within a second
 //! of the render (the screenshots differ), then the scene's error in place after a broken
 //! save. The server answers only its own paths: a path reaching outside the output folder is a
-//! 404. Without Chromium the browser test is skipped locally and fails under CI.
+//! 404. For a clip (`--frames`), the page steps through the frames with its buttons, slider
+//! and play, each frame one of the files `watch` wrote, and updates itself the same way; a
+//! frame the clip does not hold is a 404. Without Chromium the browser tests are skipped
+//! locally and fail under CI.
 
 mod common;
 
@@ -33,10 +36,17 @@ struct Served {
 
 impl Served {
     fn start(scene: &Path, out: &Path) -> Served {
+        Served::start_with(scene, out, ["--frame", "20"], "320x180")
+    }
+
+    /// Watches `scene` rendering `what` (`--frame N` or `--frames RANGE`) at `size`.
+    fn start_with(scene: &Path, out: &Path, what: [&str; 2], size: &str) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fogbank"))
-            .args(["watch", scene.to_str().unwrap(), "--frame", "20", "--out"])
+            .args(["watch", scene.to_str().unwrap()])
+            .args(what)
+            .arg("--out")
             .arg(out)
-            .args(["--size", "320x180", "--quiet", "--serve"])
+            .args(["--size", size, "--quiet", "--serve"])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -231,7 +241,21 @@ impl Browser {
 
     /// A screenshot of the page, decoded.
     fn screenshot(&mut self) -> image::RgbaImage {
-        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        self.screenshot_of(json!({"format": "png"}))
+    }
+
+    /// A screenshot of the element with the id `id` alone, decoded.
+    fn screenshot_of_element(&mut self, id: &str) -> image::RgbaImage {
+        let rect = self.eval(&format!(
+            "(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); \
+             return {{x: r.x, y: r.y, width: r.width, height: r.height, scale: 1}}; }})()"
+        ));
+        // The element may lie below the small headless window.
+        self.screenshot_of(json!({"format": "png", "clip": rect, "captureBeyondViewport": true}))
+    }
+
+    fn screenshot_of(&mut self, params: Value) -> image::RgbaImage {
+        let shot = self.call("Page.captureScreenshot", params);
         let png = decode_base64(shot["data"].as_str().unwrap());
         image::load_from_memory(&png).unwrap().to_rgba8()
     }
@@ -331,4 +355,126 @@ fn the_page_shows_each_new_picture_by_itself_and_the_error_of_a_broken_save() {
     assert_eq!(picture, json!("2"));
     let third = browser.screenshot();
     assert_ne!(third.as_raw(), second.as_raw(), "the error shows");
+}
+
+#[test]
+fn the_clip_server_serves_only_the_clips_own_frames() {
+    require_gpu!();
+    let dir = temp_dir("serve-clip-paths");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let (scene, out) = (dir.join("scene.ron"), dir.join("clip"));
+    std::fs::write(&scene, scene_text("(0.6, 0.65, 0.7)")).unwrap();
+    std::fs::write(dir.join("frame_0000.png"), "not a frame of the clip").unwrap();
+    let served = Served::start_with(&scene, &out, ["--frames", "0,20"], "64x36");
+    served.line_starting("turn 1");
+    let (status, state) = get(&served.addr, "/state");
+    assert!(status.contains(" 200 "), "{status}");
+    let state: Value = serde_json::from_slice(&state).unwrap();
+    assert_eq!(state["clip"]["frames"], json!([0, 20]), "{state}");
+    assert_eq!(state["clip"]["fps"], json!(30), "{state}");
+    for name in ["frame_0000.png", "frame_0020.png"] {
+        let (status, png) = get(&served.addr, &format!("/frames/{name}?turn=1"));
+        assert!(status.contains(" 200 "), "{name}: {status}");
+        assert!(
+            png == std::fs::read(out.join(name)).unwrap(),
+            "{name} on disk"
+        );
+    }
+    for outside in [
+        "/frames/frame_0001.png",
+        "/frames/frame_0020.png/../../scene.ron",
+        "/frames/../scene.ron",
+        "/frames/%2e%2e/frame_0000.png",
+        "/frames/..%2fframe_0000.png",
+        "/frames/",
+        "/frames/scene.ron",
+        "/clip/frame_0000.png",
+        "/still.png",
+    ] {
+        let (status, body) = get(&served.addr, outside);
+        assert!(status.contains(" 404 "), "{outside}: {status}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("not a frame"),
+            "{outside}"
+        );
+    }
+}
+
+#[test]
+fn the_clip_page_steps_through_the_frames_and_shows_each_new_clip_by_itself() {
+    require_gpu!();
+    if !chromium_available("the_clip_page_steps_through_the_frames") {
+        return;
+    }
+    let dir = temp_dir("serve-clip-browser");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let (scene, out) = (dir.join("scene.ron"), dir.join("clip"));
+    std::fs::write(&scene, scene_text("(0.6, 0.65, 0.7)")).unwrap();
+    let served = Served::start_with(&scene, &out, ["--frames", "0,20"], "160x90");
+    served.line_starting("turn 1");
+    let mut browser = Browser::open(&format!("http://{}/", served.addr));
+    let shown = |turn: u32, frame: u32| {
+        format!(
+            "document.body.dataset.turn === '{turn}' && !document.getElementById('controls').hidden \
+             && document.getElementById('still').dataset.picture === '{turn}' \
+             && document.getElementById('still').dataset.frame === '{frame}' \
+             && document.getElementById('still').complete \
+             && document.getElementById('still').naturalWidth === 160"
+        )
+    };
+    let src = "document.getElementById('still').getAttribute('src')";
+    browser.wait_for(&shown(1, 0));
+    assert_eq!(browser.eval(src), json!("/frames/frame_0000.png?turn=1"));
+    let frame_0 = browser.screenshot_of_element("still");
+
+    // Next: frame 20, another file and another picture.
+    browser.eval("document.getElementById('next').click()");
+    browser.wait_for(&shown(1, 20));
+    assert_eq!(browser.eval(src), json!("/frames/frame_0020.png?turn=1"));
+    let frame_20 = browser.screenshot_of_element("still");
+    assert_eq!(frame_0.dimensions(), frame_20.dimensions());
+    assert_ne!(frame_0.as_raw(), frame_20.as_raw(), "frame 20 shows");
+    let label = browser.eval("document.getElementById('frame').textContent");
+    assert_eq!(label, json!("frame 20 (2 of 2)"));
+    // The slider goes back; play runs on by itself, wrapping round, until paused.
+    browser.eval(
+        "(() => { const s = document.getElementById('slider'); s.value = 0; \
+         s.dispatchEvent(new Event('input')); })()",
+    );
+    browser.wait_for(&shown(1, 0));
+    browser.eval("document.getElementById('play').click()");
+    browser.wait_for(&shown(1, 20));
+    browser.wait_for(&shown(1, 0));
+    browser.eval("document.getElementById('play').click()");
+    assert_eq!(
+        browser.eval("document.getElementById('play').textContent"),
+        json!("play")
+    );
+    browser.eval("document.getElementById('next').click()");
+    browser.wait_for(&shown(1, 20));
+    let before = browser.screenshot_of_element("still");
+
+    // A new fog colour: the page shows the new clip by itself, at the frame it was on.
+    std::fs::write(&scene, scene_text("(0.9, 0.3, 0.2)")).unwrap();
+    served.line_starting("turn 2");
+    let waited = browser.wait_for(&shown(2, 20));
+    assert!(waited < Duration::from_secs(1), "the page took {waited:?}");
+    assert_eq!(browser.eval(src), json!("/frames/frame_0020.png?turn=2"));
+    let after = browser.screenshot_of_element("still");
+    assert_ne!(before.as_raw(), after.as_raw(), "the new clip shows");
+
+    // A broken save: the error in place, the last good clip under it.
+    std::fs::write(&scene, "(\n    fog: (sheets: twelve),\n)\n").unwrap();
+    served.line_starting("turn 3");
+    let waited = browser
+        .wait_for("document.body.dataset.turn === '3' && !document.getElementById('error').hidden");
+    assert!(waited < Duration::from_secs(1), "the page took {waited:?}");
+    let error = browser.eval("document.getElementById('error').textContent");
+    assert!(error.as_str().unwrap().contains("scene.ron:2:"), "{error}");
+    assert_eq!(
+        browser.eval("document.getElementById('still').dataset.picture"),
+        json!("2")
+    );
+    browser.eval("document.getElementById('prev').click()");
+    browser.wait_for("document.getElementById('still').dataset.frame === '0'");
 }

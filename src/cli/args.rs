@@ -507,7 +507,7 @@ pub(super) struct StillArgs {
 
 #[derive(Debug, Args)]
 pub(super) struct WatchArgs {
-    /// Scene file (RON) to watch: every save renders the still again.
+    /// Scene file (RON) to watch: every save renders the still (or the clip) again.
     pub(super) scene: PathBuf,
     /// Override a scene field, e.g. `--set fog.sheets=32` (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -516,14 +516,19 @@ pub(super) struct WatchArgs {
     /// from its latest snapshot at or before the frame.
     #[arg(long, value_name = "DIR")]
     pub(super) cache: Option<PathBuf>,
-    /// The frame to render (frame N is the picture at time N/fps).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub(super) frame: u32,
-    /// The PNG file to write (replaced whole at each turn).
-    #[arg(long, value_name = "FILE.png")]
+    /// The frame to render as a still (frame N is the picture at time N/fps). Default: 0.
+    #[arg(long, value_name = "N", conflicts_with = "frames")]
+    pub(super) frame: Option<u32>,
+    /// Render a short clip instead: these frames (A..B, A..=B, A-B or a comma list) as
+    /// frame_NNNN.png files in the --out folder.
+    #[arg(long, value_name = "RANGE")]
+    pub(super) frames: Option<String>,
+    /// The PNG file to write with --frame, or the folder of the clip's frames with --frames
+    /// (each file replaced whole at each turn).
+    #[arg(long, value_name = "FILE.png|DIR")]
     pub(super) out: PathBuf,
     /// Serve a live preview page on ADDR (default: 127.0.0.1 on a free port, which is
-    /// printed): the latest picture, the turn's timings and the scene's error.
+    /// printed): the latest picture or clip, the turn's timings and the scene's error.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
     pub(super) serve: Option<String>,
     /// Picture size, e.g. 1920x1080. Default: the scene's output size.

@@ -7,14 +7,16 @@
 use crate::commands::{
     CheckSettings, Command, CompareSettings, FrameFormat, GpuChoice, InfoSettings, MapsSettings,
     QualitySettings, RenderSettings, SceneChoice, SceneSettings, SheetSettings, SimulateSettings,
-    StillSettings, ToleranceFlags, ValidateSettings, WatchSettings,
+    StillSettings, ToleranceFlags, ValidateSettings, WatchSettings, WatchTarget,
 };
 use crate::frame::View;
 use crate::gpu::{BackendChoice, Compositor, DEFAULT_RAYMARCH_STEPS};
 use crate::output::exr::ExrCompression;
+use crate::pipeline::MAX_WATCH_FRAMES;
 use crate::scene::{FogResolution, StampPlace};
 use crate::timeline::FrameSet;
 use clap::{CommandFactory, Parser, Subcommand};
+use std::path::PathBuf;
 
 mod args;
 mod docs;
@@ -149,8 +151,7 @@ impl Cli {
                     },
                     a.stamp,
                 )?,
-                frame: a.frame,
-                out_file: a.out,
+                target: watch_target(a.frame, a.frames, a.out)?,
                 serve: a
                     .serve
                     .map(|text| {
@@ -349,6 +350,62 @@ fn view(arg: ViewArg) -> View {
         ViewArg::Flow => View::Flow,
         ViewArg::Fluid => View::Fluid,
     }
+}
+
+/// `watch`'s `--frame N --out FILE.png` or `--frames RANGE --out DIR` (clap keeps the two
+/// apart); an `--out` of the wrong kind, or a clip too long to render at every save, is
+/// refused here, before anything is rendered.
+fn watch_target(
+    frame: Option<u32>,
+    frames: Option<String>,
+    out: PathBuf,
+) -> Result<WatchTarget, crate::Error> {
+    let is_png = out
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"));
+    let wrong_out = |reason: &str| FlagError {
+        flag: "--out",
+        value: out.display().to_string(),
+        reason: reason.into(),
+    };
+    let Some(text) = frames else {
+        if !is_png {
+            return Err(wrong_out(
+                "with --frame, --out is the PNG file to write, e.g. --out out/still.png; \
+                 to render a clip into a folder, use --frames RANGE --out DIR",
+            )
+            .into());
+        }
+        return Ok(WatchTarget::Still {
+            frame: frame.unwrap_or(0),
+            out_file: out,
+        });
+    };
+    let frames = FrameSet::parse(&text)?;
+    if frames.len() > MAX_WATCH_FRAMES {
+        return Err(FlagError {
+            flag: "--frames",
+            value: text,
+            reason: format!(
+                "watch renders every frame again at each save, so its clip is at most \
+                 {MAX_WATCH_FRAMES} frames, not {}; choose a shorter range, or use \
+                 `fogbank render` for a long clip",
+                frames.len()
+            ),
+        }
+        .into());
+    }
+    if is_png {
+        return Err(wrong_out(
+            "with --frames, --out is the folder for the clip's frame_NNNN.png files, e.g. \
+             --out out/clip; to render one picture, use --frame N --out FILE.png",
+        )
+        .into());
+    }
+    Ok(WatchTarget::Clip {
+        frames,
+        out_dir: out,
+    })
 }
 
 fn parse_frames(text: Option<String>) -> Result<Option<FrameSet>, crate::Error> {

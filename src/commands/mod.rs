@@ -247,10 +247,8 @@ pub struct StillSettings {
 pub struct WatchSettings {
     /// The scene; its path is the file watched.
     pub scene: SceneChoice,
-    /// The frame to render.
-    pub frame: u32,
-    /// The PNG to write at each turn.
-    pub out_file: PathBuf,
+    /// The still or the clip rendered at each turn, and where it goes.
+    pub target: WatchTarget,
     /// `--serve`: the address of the live preview page, if any.
     pub serve: Option<std::net::SocketAddr>,
     /// Picture size overriding the scene's.
@@ -261,6 +259,25 @@ pub struct WatchSettings {
     pub gpu: GpuChoice,
     /// No progress bars (the turns' lines are still printed).
     pub quiet: bool,
+}
+
+/// What `fogbank watch` renders at each turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchTarget {
+    /// `--frame N --out FILE.png`: one still.
+    Still {
+        /// The frame to render.
+        frame: u32,
+        /// The PNG written at each turn.
+        out_file: PathBuf,
+    },
+    /// `--frames RANGE --out DIR`: a short clip, as `frame_NNNN.png` files.
+    Clip {
+        /// The frames to render.
+        frames: FrameSet,
+        /// The folder of the frame files.
+        out_dir: PathBuf,
+    },
 }
 
 /// `fogbank quality`.

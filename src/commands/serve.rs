@@ -1,16 +1,20 @@
 //! `fogbank watch --serve`: a small live preview page over HTTP (`tiny_http`).
 //!
-//! The server answers four paths and nothing else: `/` (the page), `/still.png` (the latest
-//! good picture, from memory), `/state` (the latest turn as JSON) and `/events` (the same JSON
-//! pushed as server-sent events at each turn). Any other path is a 404, so no file on disk is
-//! ever served: only the pictures `watch` rendered. It binds to loopback unless an address is
-//! given. The page shows the picture, the turn's line with its timings, and the scene's error
-//! in place when the last save did not load; it updates itself as each event arrives.
+//! The server answers a few paths and nothing else: `/` (the page), `/still.png` (the latest
+//! good still, from memory), `/frames/frame_NNNN.png` (a frame of the latest good clip),
+//! `/state` (the latest turn as JSON) and `/events` (the same JSON pushed as server-sent
+//! events at each turn). A clip's frame is read from the file `watch` wrote, and only for a
+//! name of that clip's frames, which `watch` itself made; any other path is a 404, so no other
+//! file on disk is ever served. It binds to loopback unless an address is given. The page
+//! shows the still or the clip (with previous, next, a slider and play at the scene's frame
+//! rate), the turn's line with its timings, and the scene's error in place when the last save
+//! did not load; it updates itself as each event arrives.
 
 use crate::Error;
 use serde::Serialize;
 use std::io::Write;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
@@ -24,23 +28,74 @@ const PAGE_HTML: &str = r#"<!doctype html>
 body { background: #15171c; color: #dde; font: 14px/1.4 monospace; margin: 1em; }
 #still { max-width: 100%; display: block; margin-top: 0.5em; }
 #error { color: #ff9a8a; background: #2a1416; padding: 0.5em; white-space: pre-wrap; }
+#controls { margin-top: 0.5em; }
+#slider { vertical-align: middle; width: 40%; }
 </style>
 <div id="line">waiting for the first turn…</div>
 <pre id="error" hidden></pre>
-<img id="still" alt="the latest still">
+<div id="controls" hidden>
+<button id="prev" title="previous frame (←)">◀</button>
+<button id="play" title="play or pause (space)">play</button>
+<button id="next" title="next frame (→)">▶</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="frame">
+<span id="frame"></span>
+</div>
+<img id="still" alt="the latest picture">
 <script>
-const line = document.getElementById("line");
-const error = document.getElementById("error");
-const still = document.getElementById("still");
+const $ = (id) => document.getElementById(id);
+const line = $("line"), error = $("error"), still = $("still"), controls = $("controls");
+const slider = $("slider"), play = $("play"), label = $("frame");
+let clip = null, index = 0, timer = null, preloaded = [];
+const frameUrl = (i) => "/frames/" + clip.files[i] + "?turn=" + clip.turn;
+function showFrame(i) {
+  const count = clip.frames.length;
+  index = ((i % count) + count) % count;
+  slider.value = index;
+  label.textContent = "frame " + clip.frames[index] + " (" + (index + 1) + " of " + count + ")";
+  still.dataset.frame = clip.frames[index];
+  still.src = frameUrl(index);
+}
+function pause() {
+  clearInterval(timer);
+  timer = null;
+  play.textContent = "play";
+}
+function start() {
+  clearInterval(timer);
+  timer = setInterval(() => showFrame(index + 1), 1000 / clip.fps);
+  play.textContent = "pause";
+}
+$("prev").onclick = () => { pause(); showFrame(index - 1); };
+$("next").onclick = () => { pause(); showFrame(index + 1); };
+play.onclick = () => (timer === null ? start() : pause());
+slider.oninput = () => { pause(); showFrame(Number(slider.value)); };
+document.onkeydown = (event) => {
+  if (clip === null || event.target === slider) return;
+  const keys = { ArrowLeft: "prev", ArrowRight: "next", " ": "play" };
+  if (keys[event.key]) { event.preventDefault(); $(keys[event.key]).click(); }
+};
 function show(state) {
   document.body.dataset.turn = state.turn;
   line.textContent = state.line;
   error.hidden = state.error === null;
   error.textContent = state.error || "";
-  if (state.picture !== null && still.dataset.picture !== String(state.picture)) {
-    still.dataset.picture = state.picture;
+  if (state.picture === null || still.dataset.picture === String(state.picture)) return;
+  still.dataset.picture = state.picture;
+  if (state.clip === null) {
+    pause();
+    clip = null;
+    controls.hidden = true;
     still.src = "/still.png?turn=" + state.picture;
+    return;
   }
+  const shown = clip === null ? null : clip.frames[index];
+  const playing = timer !== null;
+  clip = { ...state.clip, turn: state.picture };
+  controls.hidden = false;
+  slider.max = clip.frames.length - 1;
+  preloaded = clip.files.map((_, i) => Object.assign(new Image(), { src: frameUrl(i) }));
+  showFrame(Math.max(0, clip.frames.indexOf(shown)));
+  if (playing) start();
 }
 new EventSource("/events").onmessage = (event) => show(JSON.parse(event.data));
 </script>
@@ -58,12 +113,43 @@ struct PageState {
     line: String,
     /// The scene's error when the latest turn failed.
     error: Option<String>,
+    /// The frames of the clip `picture` names; `None` for a still.
+    clip: Option<ClipPage>,
+}
+
+/// A clip as the page steps through it.
+#[derive(Debug, Clone, Serialize)]
+struct ClipPage {
+    /// The frame numbers, in order.
+    frames: Vec<u32>,
+    /// Their file names, served under `/frames/`.
+    files: Vec<String>,
+    /// Frames per second, for play.
+    fps: u32,
 }
 
 #[derive(Default)]
 struct Shared {
     state: PageState,
+    /// The latest good still's PNG.
     png: Option<Arc<Vec<u8>>>,
+    /// The folder of the latest good clip's files.
+    clip_dir: Option<PathBuf>,
+}
+
+/// What a good turn wrote, for the page.
+pub(super) enum Picture {
+    /// A still's PNG bytes.
+    Still(Vec<u8>),
+    /// A clip's frames, written as `frame_NNNN.png` in `dir`.
+    Clip {
+        /// The folder of the frame files.
+        dir: PathBuf,
+        /// The frame numbers, in order.
+        frames: Vec<u32>,
+        /// The scene's frames per second.
+        fps: u32,
+    },
 }
 
 type Board = Arc<(Mutex<Shared>, Condvar)>;
@@ -108,21 +194,36 @@ impl Preview {
         self.addr
     }
 
-    /// A turn that wrote `png`.
-    pub(super) fn picture(&self, turn: u64, png: Vec<u8>, line: String) {
-        self.publish(turn, line, None, Some(png));
+    /// A turn that wrote `picture`.
+    pub(super) fn picture(&self, turn: u64, picture: Picture, line: String) {
+        self.publish(turn, line, None, Some(picture));
     }
 
-    /// A turn that failed with `report`; the last good picture stays.
+    /// A turn that failed with `report`; the last good picture or clip stays.
     pub(super) fn error(&self, turn: u64, report: String, line: String) {
         self.publish(turn, line, Some(report), None);
     }
 
-    fn publish(&self, turn: u64, line: String, error: Option<String>, png: Option<Vec<u8>>) {
+    fn publish(&self, turn: u64, line: String, error: Option<String>, picture: Option<Picture>) {
         let mut shared = lock(&self.board);
-        if let Some(png) = png {
-            shared.png = Some(Arc::new(png));
-            shared.state.picture = Some(turn);
+        match picture {
+            Some(Picture::Still(png)) => {
+                shared.png = Some(Arc::new(png));
+                shared.clip_dir = None;
+                shared.state.clip = None;
+                shared.state.picture = Some(turn);
+            }
+            Some(Picture::Clip { dir, frames, fps }) => {
+                let files = frames
+                    .iter()
+                    .map(|&frame| crate::output::png::frame_file_name("frame", frame))
+                    .collect();
+                shared.png = None;
+                shared.clip_dir = Some(dir);
+                shared.state.clip = Some(ClipPage { frames, files, fps });
+                shared.state.picture = Some(turn);
+            }
+            None => {}
         }
         shared.state.turn = turn;
         shared.state.line = line;
@@ -157,6 +258,10 @@ fn answer(request: Request, board: &Board) {
             ),
             None => request.respond(not_found()),
         },
+        frame if frame.starts_with("/frames/") => match clip_file(board, &frame[8..]) {
+            Some(png) => request.respond(Response::from_data(png).with_header(header("image/png"))),
+            None => request.respond(not_found()),
+        },
         "/state" => {
             let json = serde_json::to_string(&lock(board).state).unwrap_or_default();
             request.respond(Response::from_string(json).with_header(header("application/json")))
@@ -169,8 +274,20 @@ fn answer(request: Request, board: &Board) {
     };
 }
 
+/// The bytes of the latest clip's file `name`, when `name` is one of that clip's frame file
+/// names (which `watch` made, so it never leaves the clip's folder) and the file reads.
+fn clip_file(board: &Board, name: &str) -> Option<Vec<u8>> {
+    let path = {
+        let shared = lock(board);
+        let clip = shared.state.clip.as_ref()?;
+        clip.files.iter().any(|file| file == name).then_some(())?;
+        shared.clip_dir.as_ref()?.join(name)
+    };
+    std::fs::read(path).ok()
+}
+
 fn not_found() -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_string("not found: this server serves only the preview page and its picture")
+    Response::from_string("not found: this server serves only the preview page and its pictures")
         .with_status_code(404)
 }
 

@@ -1,22 +1,26 @@
-//! `fogbank watch`: render a still, then again each time its scene file is saved.
+//! `fogbank watch`: render a still (or a short clip), then again each time its scene file is
+//! saved.
 //!
 //! The scene file's folder is watched with `notify`. A save arrives as a burst of events
 //! (write, truncate, rename, metadata), so a turn starts once the file has been quiet for
 //! [`QUIET`]. Each turn loads the scene; when it does not load, the report is printed as
-//! every command prints it and the last good picture stays where it is. Otherwise
-//! [`pipeline::StillSession`] renders it, starting from the world kept in memory when only look
-//! fields changed, and the PNG replaces the last one whole. Each turn prints one line with its
-//! steps and timings, and `--serve` shows the same on a live page (`serve.rs`). Ctrl-C (or SIGTERM, SIGHUP) ends the watch between or inside turns with
-//! the signal's exit code; the picture on disk is then the last whole one.
+//! every command prints it and the last good picture (or clip) stays where it is. Otherwise
+//! [`pipeline::StillSession`] renders the still, or [`pipeline::ClipSession`] the clip's
+//! frames, starting from the world kept in memory when only look fields changed; each file
+//! replaces the last one whole. Each turn prints one line with its steps and timings, and
+//! `--serve` shows the same on a live page (`serve.rs`). Ctrl-C (or SIGTERM, SIGHUP) ends the
+//! watch between or inside turns with the signal's exit code; the files on disk are then whole.
 
-use super::serve::Preview;
-use super::{ProgressMode, ProgressReporter, WatchSettings, load_scene};
+use super::serve::{Picture, Preview};
+use super::{ProgressMode, ProgressReporter, WatchSettings, WatchTarget, load_scene};
 use crate::Error;
-use crate::error::ErrorKind;
-use crate::pipeline::{self, StillOptions, StillSession};
+use crate::error::{ErrorKind, FlagError};
+use crate::pipeline::{self, ClipSession, RenderOptions, StillOptions, StillSession};
+use crate::scene::Scene;
+use crate::timeline::FrameSet;
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -38,8 +42,11 @@ pub(super) fn run(settings: &WatchSettings) -> Result<(), Error> {
         }
         .into());
     };
+    check_out(&settings.target)?;
     let context = settings.gpu.open()?;
-    pipeline::create_parent(&settings.out_file)?;
+    if let WatchTarget::Still { out_file, .. } = &settings.target {
+        pipeline::create_parent(out_file)?;
+    }
     let (sender, events) = std::sync::mpsc::channel();
     let watch_error = |source| Error::Watch {
         path: path.clone(),
@@ -58,23 +65,42 @@ pub(super) fn run(settings: &WatchSettings) -> Result<(), Error> {
         .watch(folder, RecursiveMode::NonRecursive)
         .map_err(watch_error)?;
     let name = path.file_name().map(OsString::from).unwrap_or_default();
+    let what = match &settings.target {
+        WatchTarget::Still { frame, out_file } => {
+            format!("frame {frame} to {}", out_file.display())
+        }
+        WatchTarget::Clip { frames, out_dir } => {
+            format!("{} to {}", describe(frames.frames()), out_dir.display())
+        }
+    };
     eprintln!(
-        "watching {}: each save renders frame {} to {} again (Ctrl-C stops)",
-        path.display(),
-        settings.frame,
-        settings.out_file.display()
+        "watching {}: each save renders {what} again (Ctrl-C stops)",
+        path.display()
     );
     let preview = settings.serve.map(Preview::start).transpose()?;
     if let Some(preview) = &preview {
         eprintln!("serving the preview page on http://{}/", preview.addr());
     }
-    let mut session = StillSession::new();
+    let mut session = match settings.target.clone() {
+        WatchTarget::Still { frame, out_file } => Session::Still {
+            kept: StillSession::new(),
+            frame,
+            out_file,
+        },
+        WatchTarget::Clip { frames, out_dir } => Session::Clip {
+            kept: ClipSession::new(),
+            frames,
+            out_dir,
+        },
+    };
     let (mut turn, mut saves, mut written) = (1, 0, 0);
     loop {
         let turn_result = render_turn(settings, &context, &mut session, turn, saves);
         match turn_result.map(|outcome| show(outcome, preview.as_ref(), turn)) {
-            Ok(wrote) => written += usize::from(wrote),
-            Err(Error::Interrupted { .. }) => return Err(Error::interrupted(written)),
+            Ok(wrote) => written += wrote,
+            Err(Error::Interrupted { written: now, .. }) => {
+                return Err(Error::interrupted(written + now));
+            }
             Err(error) => return Err(error),
         }
         saves = match wait_for_saves(&events, &name) {
@@ -86,40 +112,104 @@ pub(super) fn run(settings: &WatchSettings) -> Result<(), Error> {
     }
 }
 
-/// What a turn gave: the picture's PNG bytes, or the scene's error report; and its line.
-enum Outcome {
-    Wrote { png: Vec<u8>, line: String },
-    Failed { report: String, line: String },
+/// Refuses an `--out` that exists as the wrong kind: a folder where the still's PNG goes, or
+/// a file where the clip's folder goes. (The command line has already checked the name.)
+fn check_out(target: &WatchTarget) -> Result<(), Error> {
+    let (path, reason) = match target {
+        WatchTarget::Still { out_file, .. } if out_file.is_dir() => (
+            out_file,
+            "is a folder; with --frame, --out is the PNG file to write, e.g. --out \
+             out/still.png (use --frames RANGE to render a clip into a folder)",
+        ),
+        WatchTarget::Clip { out_dir, .. } if out_dir.exists() && !out_dir.is_dir() => (
+            out_dir,
+            "is a file; with --frames, --out is the folder for the clip's frame_NNNN.png \
+             files, e.g. --out out/clip",
+        ),
+        _ => return Ok(()),
+    };
+    Err(FlagError {
+        flag: "--out",
+        value: path.display().to_string(),
+        reason: reason.into(),
+    }
+    .into())
 }
 
-/// Prints a turn's outcome and hands it to the preview page; true when it wrote a picture.
-fn show(outcome: Outcome, preview: Option<&Preview>, turn: u64) -> bool {
+/// "3 frames (6 to 8)", "frame 6" or "2 frames (6, 9)": a clip's frames in a turn's line.
+fn describe(frames: &[u32]) -> String {
+    match frames {
+        [] => "no frames".to_string(),
+        [only] => format!("frame {only}"),
+        [first, .., last] if (last - first) as usize + 1 == frames.len() => {
+            format!("{} frames ({first} to {last})", frames.len())
+        }
+        [a, b] => format!("2 frames ({a}, {b})"),
+        [first, .., last] => format!("{} frames ({first} … {last})", frames.len()),
+    }
+}
+
+/// What each turn renders, with the world kept between turns.
+enum Session {
+    Still {
+        kept: StillSession,
+        frame: u32,
+        out_file: PathBuf,
+    },
+    Clip {
+        kept: ClipSession,
+        frames: FrameSet,
+        out_dir: PathBuf,
+    },
+}
+
+/// What a turn gave: what it wrote (for the page) and how many files, or the scene's error
+/// report; and its line.
+enum Outcome {
+    Wrote {
+        picture: Picture,
+        files: usize,
+        line: String,
+    },
+    Failed {
+        report: String,
+        line: String,
+    },
+}
+
+/// Prints a turn's outcome and hands it to the preview page; returns the files it wrote.
+fn show(outcome: Outcome, preview: Option<&Preview>, turn: u64) -> usize {
     match outcome {
-        Outcome::Wrote { png, line } => {
-            eprintln!("{line}");
+        Outcome::Wrote {
+            picture,
+            files,
+            line,
+        } => {
+            // The page first: whoever reads the line finds the page already showing it.
             if let Some(preview) = preview {
-                preview.picture(turn, png, line);
+                preview.picture(turn, picture, line.clone());
             }
-            true
+            eprintln!("{line}");
+            files
         }
         Outcome::Failed { report, line } => {
+            if let Some(preview) = preview {
+                preview.error(turn, report.clone(), line.clone());
+            }
             eprintln!("{report}");
             eprintln!("{line}");
-            if let Some(preview) = preview {
-                preview.error(turn, report, line);
-            }
-            false
+            0
         }
     }
 }
 
 /// One turn: load, render and write. A scene that does not load, or a request that does not
-/// fit it, is a failed turn that leaves the last picture; other failures and a stop signal end
-/// the watch.
+/// fit it, is a failed turn that leaves the last picture or clip; other failures and a stop
+/// signal end the watch.
 fn render_turn(
     settings: &WatchSettings,
     context: &crate::gpu::GpuContext,
-    session: &mut StillSession,
+    session: &mut Session,
     turn: u64,
     saves: usize,
 ) -> Result<Outcome, Error> {
@@ -134,53 +224,125 @@ fn render_turn(
             .gpu
             .apply_to(pipeline::sized_scene(&loaded.scene, settings.size));
         super::check_shutter(&scene)?;
-        let options = StillOptions {
-            frame: settings.frame,
-            view: settings.view,
-            compositor: settings.gpu.compositor,
-            cache_dir: settings.scene.cache.clone(),
-        };
         let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
-        session.render(context, &scene, &options, &mut reporter)
-    });
-    let done = match result {
-        Ok(done) => done,
-        Err(error) if error.kind() == ErrorKind::BadInput => {
-            let line = format!(
-                "turn {turn}{after}: failed; keeping the last good picture {}",
-                settings.out_file.display()
-            );
-            return Ok(Outcome::Failed {
-                report: error.report(),
-                line,
-            });
+        match session {
+            Session::Still {
+                kept,
+                frame,
+                out_file,
+            } => {
+                let options = StillOptions {
+                    frame: *frame,
+                    view: settings.view,
+                    compositor: settings.gpu.compositor,
+                    cache_dir: settings.scene.cache.clone(),
+                };
+                let done = kept.render(context, &scene, &options, &mut reporter)?;
+                write_still(&done, *frame, out_file, &after, turn, clock)
+            }
+            Session::Clip {
+                kept,
+                frames,
+                out_dir,
+            } => {
+                let options = RenderOptions {
+                    frames: Some(frames.clone()),
+                    view: settings.view,
+                    compositor: settings.gpu.compositor,
+                    cache_dir: settings.scene.cache.clone(),
+                    ..RenderOptions::new(out_dir.clone())
+                };
+                let done = kept.render(context, &scene, &options, &mut reporter)?;
+                Ok(clip_outcome(&done, &scene, frames.frames(), &after, turn))
+            }
         }
-        Err(error) => return Err(error),
-    };
+    });
+    match result {
+        Err(error) if error.kind() == ErrorKind::BadInput => {
+            let kept = match &settings.target {
+                WatchTarget::Still { out_file, .. } => {
+                    format!("the last good picture {}", out_file.display())
+                }
+                WatchTarget::Clip { out_dir, .. } => {
+                    format!("the last good clip in {}", out_dir.display())
+                }
+            };
+            Ok(Outcome::Failed {
+                report: error.report(),
+                line: format!("turn {turn}{after}: failed; keeping {kept}"),
+            })
+        }
+        other => other,
+    }
+}
+
+/// Writes a turn's still as `out_file`, whole, and says so.
+fn write_still(
+    done: &pipeline::Turn,
+    frame_number: u32,
+    path: &Path,
+    after: &str,
+    turn: u64,
+    clock: Instant,
+) -> Result<Outcome, Error> {
     let frame = &done.still.frame;
-    let path = &settings.out_file;
     let png = crate::output::png::encode_rgba8(frame.width, frame.height, &frame.rgba8, true)
         .map_err(|e| Error::Encode {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source: Box::new(e),
         })?;
     crate::output::atomic::write_atomic(path, &png).map_err(|source| Error::Write {
-        path: path.clone(),
+        path: path.to_path_buf(),
         source,
     })?;
     let line = format!(
         "turn {turn}{after}: simulated {} steps from step {} in {:.2} s, rendered in {:.2} s, \
-         {:.2} s in all; wrote frame {} (hash {:016x}) to {}",
+         {:.2} s in all; wrote frame {frame_number} (hash {:016x}) to {}",
         done.steps_simulated,
         done.start_step,
         done.simulate_s,
         done.render_s,
         clock.elapsed().as_secs_f64(),
-        settings.frame,
         done.still.state_hash,
-        settings.out_file.display()
+        path.display()
     );
-    Ok(Outcome::Wrote { png, line })
+    Ok(Outcome::Wrote {
+        picture: Picture::Still(png),
+        files: 1,
+        line,
+    })
+}
+
+/// A turn's clip (already written by the render) for the line and the page.
+fn clip_outcome(
+    done: &pipeline::ClipTurn,
+    scene: &Scene,
+    frames: &[u32],
+    after: &str,
+    turn: u64,
+) -> Outcome {
+    let summary = &done.summary;
+    let line = format!(
+        "turn {turn}{after}: simulated {} steps from step {} in {:.2} s, rendered {} frames in \
+         {:.2} s, {:.2} s in all; wrote {} to {}",
+        done.steps_simulated,
+        done.start_step,
+        done.simulate_s,
+        summary.frames,
+        summary.total_s,
+        done.total_s,
+        describe(frames),
+        summary.out_dir.display()
+    );
+    Outcome::Wrote {
+        picture: Picture::Clip {
+            dir: summary.out_dir.clone(),
+            frames: frames.to_vec(),
+            fps: scene.output.fps,
+        },
+        files: summary.frames,
+        line,
+    }
 }
 
 /// Waits for the scene file named `name` to be saved, then for the burst of events to end;

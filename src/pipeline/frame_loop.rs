@@ -107,6 +107,21 @@ pub fn run_frames_with(
     job: &FrameJob<'_>,
     options: LoopOptions<'_>,
     reporter: &mut dyn Reporter,
+    sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
+) -> Result<LoopStats, Error> {
+    run_frames_from(context, job, options, None, reporter, sink)
+}
+
+/// [`run_frames_with`] stepping `start` instead of a playback from time 0 (or from
+/// `job.cache_dir`) when one is given: `watch` hands over the world it kept in memory. The
+/// playback must be of `job.scene` and at or before the first frame's earliest step
+/// ([`Playback::earliest_step_of`]), so the frames are the bytes a run from time 0 draws.
+pub(super) fn run_frames_from(
+    context: &GpuContext,
+    job: &FrameJob<'_>,
+    options: LoopOptions<'_>,
+    start: Option<Playback>,
+    reporter: &mut dyn Reporter,
     mut sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
 ) -> Result<LoopStats, Error> {
     let loop_started = Instant::now();
@@ -132,7 +147,10 @@ pub fn run_frames_with(
         reporter.begin(stage, count);
     }
     let first_frame = job.frames.frames().first().copied().unwrap_or(0);
-    let playback = start_playback(job.cache_dir, scene, first_frame)?;
+    let playback = match start {
+        Some(playback) => playback,
+        None => start_playback(job.cache_dir, scene, first_frame)?,
+    };
     let mut pool = match options.encoder_threads {
         Some(threads) => WriterPool::with_threads(threads),
         None => WriterPool::for_this_machine(),

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! [`run_frames`] is the loop itself; [`render`] (frame sequences, maps, video), [`still`] and
-//! [`sheet`] are the jobs the command line offers ([`StillSession`] renders `watch`'s turns), and [`maps`] the fluid's maps alone (no GPU); each taking plain settings and a
+//! [`sheet`] are the jobs the command line offers ([`StillSession`] and [`ClipSession`] render `watch`'s turns), and [`maps`] the fluid's maps alone (no GPU); each taking plain settings and a
 //! [`Reporter`] for progress, so a program renders a scene without clap:
 //!
 //! ```no_run
@@ -52,7 +52,7 @@ pub use stats::{
     GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,
 };
 pub use still::{Still, StillOptions, still};
-pub use watch::{StillSession, Turn};
+pub use watch::{ClipSession, ClipTurn, MAX_WATCH_FRAMES, StillSession, Turn};
 
 use crate::Error;
 use crate::error::RequestError;

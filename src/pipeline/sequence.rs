@@ -6,7 +6,7 @@
 //! never costs a simulation. Files are written atomically by the writer pool, so an interrupted
 //! run leaves only whole frames.
 
-use super::frame_loop::{FrameHash, FrameJob, LoopOptions, run_frames_with};
+use super::frame_loop::{FrameHash, FrameJob, LoopOptions, run_frames_from};
 use super::report::Reporter;
 use super::stats::{Measured, RenderStats};
 use super::{create_dir, create_parent, frames_in_clip};
@@ -21,6 +21,7 @@ use crate::output::video::{
     VideoFormat, VideoReport, VideoSettings, VideoSink, open_video, preflight,
 };
 use crate::output::writer::{ImageFormat, WriteJob};
+use crate::playback::Playback;
 use crate::scene::{FogResolution, Scene};
 use crate::timeline::FrameSet;
 use serde::Serialize;
@@ -196,6 +197,18 @@ pub fn render(
     options: &RenderOptions,
     reporter: &mut dyn Reporter,
 ) -> Result<RenderSummary, Error> {
+    render_from(context, scene, options, None, reporter)
+}
+
+/// [`render`] stepping `start` (a playback of `scene` at or before the first frame's earliest
+/// step) instead of one from time 0 or the cache: the clips of `fogbank watch`.
+pub(super) fn render_from(
+    context: &GpuContext,
+    scene: &Scene,
+    options: &RenderOptions,
+    start: Option<Playback>,
+    reporter: &mut dyn Reporter,
+) -> Result<RenderSummary, Error> {
     let started = Instant::now();
     options.check(scene)?;
     let frames = frames_in_clip(options.frames.as_ref(), scene)?;
@@ -234,37 +247,44 @@ pub fn render(
     let mut created = false;
     let mut sink: Option<Box<dyn VideoSink>> = None;
     let mut video_s = 0.0;
-    let stats = run_frames_with(context, &job, loop_options, reporter, |frame, pool| {
-        let pushing = Instant::now();
-        if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
-            if sink.is_none() {
-                create_parent(&request.path)?;
-                sink = Some(open_video(
-                    &request.path,
-                    *format,
-                    frame.width,
-                    frame.height,
-                    frames.len(),
-                    settings,
-                )?);
+    let stats = run_frames_from(
+        context,
+        &job,
+        loop_options,
+        start,
+        reporter,
+        |frame, pool| {
+            let pushing = Instant::now();
+            if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
+                if sink.is_none() {
+                    create_parent(&request.path)?;
+                    sink = Some(open_video(
+                        &request.path,
+                        *format,
+                        frame.width,
+                        frame.height,
+                        frames.len(),
+                        settings,
+                    )?);
+                }
+                if let Some(sink) = sink.as_mut() {
+                    sink.push(&frame)?;
+                }
+                video_s += pushing.elapsed().as_secs_f64();
             }
-            if let Some(sink) = sink.as_mut() {
-                sink.push(&frame)?;
+            if !options.write_frames {
+                return Ok(());
             }
-            video_s += pushing.elapsed().as_secs_f64();
-        }
-        if !options.write_frames {
-            return Ok(());
-        }
-        if !created {
-            create_dir(&options.out_dir)?;
-            created = true;
-        }
-        for job in frame_files(frame, options, scene, &options.out_dir)? {
-            pool.submit(job)?;
-        }
-        Ok(())
-    })?;
+            if !created {
+                create_dir(&options.out_dir)?;
+                created = true;
+            }
+            for job in frame_files(frame, options, scene, &options.out_dir)? {
+                pool.submit(job)?;
+            }
+            Ok(())
+        },
+    )?;
     let finishing = Instant::now();
     let video_report = match sink {
         Some(sink) => Some(sink.finish()?),

@@ -8,6 +8,13 @@
 //! or after that step starts from the snapshot. A changed fluid, or an earlier frame, starts
 //! from time 0 (or from the `--cache` folder). The picture is the same bytes either way: the
 //! snapshot holds the whole state, and the step reads nothing the snapshot leaves out.
+//!
+//! A [`ClipSession`] (`clip.rs`) does the same for a short clip: it keeps the world at the
+//! first frame's earliest step and renders the frames with [`super::render`]'s pipeline.
+
+mod clip;
+
+pub use clip::{ClipSession, ClipTurn, MAX_WATCH_FRAMES};
 
 use super::frame_loop::start_playback;
 use super::report::{Reporter, Stage};
@@ -16,6 +23,7 @@ use crate::Error;
 use crate::gpu::{GpuContext, Readback, RenderConfig, Renderer};
 use crate::playback::Playback;
 use crate::scene::Scene;
+use std::path::Path;
 use std::time::Instant;
 
 /// The world kept between turns.
@@ -74,7 +82,13 @@ impl StillSession {
         }
         let step_hash = scene.step_hash();
         let clock = Instant::now();
-        let mut playback = self.start(&scene, step_hash, options)?;
+        let mut playback = start(
+            self.kept.as_ref(),
+            &scene,
+            step_hash,
+            options.cache_dir.as_deref(),
+            options.frame,
+        )?;
         let start_step = playback.world().steps();
         let earliest = playback.earliest_step_of(options.frame);
         let target = playback.timeline().steps_before(options.frame);
@@ -123,30 +137,31 @@ impl StillSession {
             render_s: clock.elapsed().as_secs_f64(),
         })
     }
+}
 
-    /// The playback a turn starts from: the kept state when its step hash is the scene's and
-    /// it lies at or before the frame's earliest step, else time 0 or the `--cache` folder.
-    fn start(
-        &self,
-        scene: &Scene,
-        step_hash: u64,
-        options: &StillOptions,
-    ) -> Result<Playback, Error> {
-        let fresh = start_playback(options.cache_dir.as_deref(), scene, options.frame)?;
-        let earliest = fresh.earliest_step_of(options.frame);
-        let Some(kept) = &self.kept else {
-            return Ok(fresh);
-        };
-        let fits = kept.step_hash == step_hash && kept.steps <= earliest;
-        let nearer = kept.steps > fresh.world().steps();
-        if fits
-            && nearer
-            && let Ok(playback) = Playback::from_snapshot(scene, &kept.snapshot)
-        {
-            return Ok(playback);
-        }
-        Ok(fresh)
+/// The playback a turn starts from: the kept state when its step hash is the scene's and it
+/// lies at or before `first_frame`'s earliest step, else time 0 or the `--cache` folder.
+fn start(
+    kept: Option<&KeptWorld>,
+    scene: &Scene,
+    step_hash: u64,
+    cache_dir: Option<&Path>,
+    first_frame: u32,
+) -> Result<Playback, Error> {
+    let fresh = start_playback(cache_dir, scene, first_frame)?;
+    let earliest = fresh.earliest_step_of(first_frame);
+    let Some(kept) = kept else {
+        return Ok(fresh);
+    };
+    let fits = kept.step_hash == step_hash && kept.steps <= earliest;
+    let nearer = kept.steps > fresh.world().steps();
+    if fits
+        && nearer
+        && let Ok(playback) = Playback::from_snapshot(scene, &kept.snapshot)
+    {
+        return Ok(playback);
     }
+    Ok(fresh)
 }
 
 #[cfg(test)]
