@@ -23,13 +23,13 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         .gpu
         .apply_to(pipeline::sized_scene(&loaded.scene, recorded.size));
     if let Some(samples) = recorded.samples {
-        scene.output.samples = samples;
+        scene.output.samples = Some(samples);
     }
     if let Some(shutter) = recorded.shutter {
         scene.output.shutter = shutter;
     }
     if let Some(edge_samples) = recorded.edge_samples {
-        scene.output.edge_samples = edge_samples;
+        scene.output.edge_samples = Some(edge_samples);
     }
     super::check_shutter(&scene)?;
     let options = CheckOptions {

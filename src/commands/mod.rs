@@ -82,14 +82,18 @@ impl GpuChoice {
         if let Some(resolution) = self.fog_resolution {
             scene.output.fog_resolution = resolution;
         }
+        // Each flag names the whole sampling: `--samples` draws no more at the edges than
+        // everywhere, and `--edge-samples` draws one sample off them.
         if let Some(samples) = self.samples {
-            scene.output.samples = samples;
+            scene.output.samples = Some(samples);
+            scene.output.edge_samples = None;
         }
         if let Some(shutter) = self.shutter {
             scene.output.shutter = shutter;
         }
         if let Some(edge_samples) = self.edge_samples {
-            scene.output.edge_samples = edge_samples;
+            scene.output.edge_samples = Some(edge_samples);
+            scene.output.samples = None;
         }
         scene
     }
@@ -99,16 +103,16 @@ impl GpuChoice {
 /// and on every pixel, as the flags left the scene.
 pub(crate) fn check_shutter(scene: &Scene) -> Result<(), Error> {
     let output = &scene.output;
-    if output.edge_samples > 1 && output.samples > 1 {
-        let (samples, edge_samples) = (output.samples, output.edge_samples);
+    let (samples, edge_samples) = (output.samples_everywhere(), output.samples_at_edges());
+    if edge_samples > 1 && samples > 1 {
         return Err(RequestError::EdgeSamplesWithSamples {
             samples,
             edge_samples,
         }
         .into());
     }
-    if output.shutter > 0.0 && output.samples < 2 {
-        let (shutter, samples) = (output.shutter, output.samples);
+    if output.shutter > 0.0 && samples < 2 {
+        let shutter = output.shutter;
         return Err(RequestError::ShutterWithoutSamples { shutter, samples }.into());
     }
     Ok(())

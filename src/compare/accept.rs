@@ -51,8 +51,8 @@ impl RenderSettings {
         RenderSettings {
             scene_hash: format!("{:016x}", scene.content_hash()),
             size: [scene.output.width, scene.output.height],
-            samples: scene.output.samples,
-            edge_samples: scene.output.edge_samples,
+            samples: scene.output.samples_everywhere(),
+            edge_samples: scene.output.samples_at_edges(),
             shutter: scene.output.shutter,
             view: options.view.name().to_string(),
             compositor: match options.compositor {

@@ -386,8 +386,8 @@ pub fn check(
             size: [scene.output.width, scene.output.height],
             view: options.view.name().to_string(),
             frames: frames.frames().to_vec(),
-            samples: scene.output.samples,
-            edge_samples: scene.output.edge_samples,
+            samples: scene.output.samples_everywhere(),
+            edge_samples: scene.output.samples_at_edges(),
             shutter: scene.output.shutter,
             tolerance,
         }

@@ -264,7 +264,7 @@ fn stamped(
         time_s: f64::from(frame.frame_index) / f64::from(scene.output.fps),
         view,
         compositor,
-        samples: scene.output.samples,
+        samples: scene.output.samples_everywhere(),
         state_hash,
     };
     let (width, height) = (frame.width, frame.height);

@@ -117,8 +117,11 @@ impl RenderOptions {
         if self.layers && scene.output.fog_resolution == FogResolution::Half {
             return Err(RequestError::LayersAtHalfFog.into());
         }
-        if self.layers && scene.output.sampling().max_samples() > 1 {
-            let samples = scene.output.sampling().max_samples();
+        // The layers are single-sample pictures: the anti-aliased default gives way to them,
+        // samples asked for by name are refused.
+        let asked = [scene.output.samples, scene.output.edge_samples];
+        let samples = asked.into_iter().flatten().max().unwrap_or(1);
+        if self.layers && samples > 1 {
             return Err(RequestError::LayersWithSamples { samples }.into());
         }
         if self.skip_existing && (self.video.is_some() || !self.write_frames) {

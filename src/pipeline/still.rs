@@ -50,7 +50,7 @@ pub(super) fn stamp_still(
             time_s: state.time_s,
             view,
             compositor,
-            samples: scene.output.samples,
+            samples: scene.output.samples_everywhere(),
             state_hash: state.hash,
         };
         let (width, height) = (frame.width, frame.height);

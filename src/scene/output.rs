@@ -27,16 +27,18 @@ pub struct Output {
     pub fog_resolution: FogResolution,
     /// Samples a pixel, 1..=256 (`--samples`): each frame is drawn this many times with
     /// sub-pixel and fog-step offsets and averaged in linear light (see `crate::samples`).
-    /// Default: 1, the single-sample picture. Left out of the serialized scene when 1.
-    #[serde(skip_serializing_if = "is_one")]
-    pub samples: u32,
-    /// Samples a pixel at an edge, 1..=256 (`--edge-samples`), with `samples` at 1: the
-    /// frame's first sample is drawn everywhere, and only the pixels whose colour stands out
-    /// from a neighbour's (a silhouette, a flame's rim, a streak of rain) draw the rest of the
-    /// schedule and average them (see `crate::samples`). Default: 1, no more samples at edges.
-    /// Left out of the serialized scene when 1.
-    #[serde(skip_serializing_if = "is_one")]
-    pub edge_samples: u32,
+    /// 1 is the single-sample picture. Default: left out, the anti-aliased picture of
+    /// `edge_samples`. Left out of the serialized scene when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// Samples a pixel at an edge, 1..=256 (`--edge-samples`), with `samples` at 1 or absent:
+    /// the frame's first sample is drawn everywhere, and only the pixels whose colour stands
+    /// out from a neighbour's (a silhouette, a flame's rim, a streak of rain) draw the rest of
+    /// the schedule and average them (see `crate::samples`). Default: left out, which is
+    /// [`crate::samples::DEFAULT_EDGE_SAMPLES`] when `samples` is absent too (the anti-aliased
+    /// default), and 1 when `samples` is given. Left out of the serialized scene when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_samples: Option<u32>,
     /// The share of a frame's interval the shutter is open, 0..=1 (`--shutter`), centred on
     /// the frame's moment: 0.5 is a 180° shutter. The samples spread over it, each seeing the
     /// world at its own moment: motion blur. Needs `samples` of 2 or more. Default: 0, the
@@ -80,10 +82,6 @@ impl StampPlace {
 
 fn is_zero(value: &f32) -> bool {
     *value == 0.0
-}
-
-fn is_one(value: &u32) -> bool {
-    *value == 1
 }
 
 /// How finely the fog sheets are drawn over the picture (`output.fog_resolution`,
@@ -138,8 +136,8 @@ impl Default for Output {
             frames: None,
             seconds: Some(Self::DEFAULT_SECONDS),
             fog_resolution: FogResolution::Full,
-            samples: 1,
-            edge_samples: 1,
+            samples: None,
+            edge_samples: None,
             shutter: 0.0,
             stamp: StampPlace::Off,
             caption: None,
@@ -153,7 +151,22 @@ impl Output {
 
     /// How each frame is sampled: `samples` and `edge_samples` as the renderer reads them.
     pub fn sampling(&self) -> crate::samples::Sampling {
-        crate::samples::Sampling::new(self.samples, self.edge_samples)
+        crate::samples::Sampling::new(self.samples_everywhere(), self.samples_at_edges())
+    }
+
+    /// Samples on every pixel: `samples`, or 1 when it is left out.
+    pub fn samples_everywhere(&self) -> u32 {
+        self.samples.unwrap_or(1)
+    }
+
+    /// Samples at an edge: `edge_samples`; left out, 1 where `samples` is given, else the
+    /// anti-aliased default ([`crate::samples::DEFAULT_EDGE_SAMPLES`]).
+    pub fn samples_at_edges(&self) -> u32 {
+        match (self.samples, self.edge_samples) {
+            (_, Some(count)) => count,
+            (Some(_), None) => 1,
+            (None, None) => crate::samples::DEFAULT_EDGE_SAMPLES,
+        }
     }
 
     /// Number of output frames in the clip.

@@ -336,8 +336,8 @@ fn scenes() -> Vec<Scene> {
     spelt.distance_fog.max_opacity = 0.9;
     spelt.distance_fog.start = 1.0;
     spelt.output.fog_resolution = scene::FogResolution::Half;
-    spelt.output.samples = 2;
-    spelt.output.edge_samples = 8;
+    spelt.output.samples = Some(2);
+    spelt.output.edge_samples = Some(8);
     spelt.output.shutter = 0.5;
     spelt.output.stamp = scene::StampPlace::Top;
     spelt.output.caption = Some("take 3".into());

@@ -9,30 +9,35 @@ pub(super) fn check_output(c: &mut Checker, scene: &Scene) {
     c.int_range("output.width", o.width, 1..=MAX_SIZE_PX);
     c.int_range("output.height", o.height, 1..=MAX_SIZE_PX);
     c.int_range("output.fps", o.fps, 1..=1000);
-    c.int_range("output.samples", o.samples, 1..=crate::samples::MAX_SAMPLES);
-    c.int_range(
-        "output.edge_samples",
-        o.edge_samples,
-        1..=crate::samples::MAX_SAMPLES,
-    );
-    if o.edge_samples > 1 && o.samples > 1 {
+    if let Some(samples) = o.samples {
+        c.int_range("output.samples", samples, 1..=crate::samples::MAX_SAMPLES);
+    }
+    if let Some(edge_samples) = o.edge_samples {
+        c.int_range(
+            "output.edge_samples",
+            edge_samples,
+            1..=crate::samples::MAX_SAMPLES,
+        );
+    }
+    let (samples, edge_samples) = (o.samples_everywhere(), o.samples_at_edges());
+    if edge_samples > 1 && samples > 1 {
         c.error(
             "output.edge_samples",
             crate::error::RequestError::EdgeSamplesWithSamples {
-                samples: o.samples,
-                edge_samples: o.edge_samples,
+                samples,
+                edge_samples,
             }
             .to_string(),
             "set output.samples to 1, or output.edge_samples to 1".into(),
         );
     }
     c.range("output.shutter", o.shutter, 0.0..=1.0);
-    if o.shutter > 0.0 && o.samples < 2 {
+    if o.shutter > 0.0 && samples < 2 {
         c.error(
             "output.shutter",
             crate::error::RequestError::ShutterWithoutSamples {
                 shutter: o.shutter,
-                samples: o.samples,
+                samples,
             }
             .to_string(),
             "set output.samples to 2 or more (16 gives a smooth blur), or output.shutter to 0"
