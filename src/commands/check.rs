@@ -34,6 +34,16 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         scene.output.edge_samples = edge_samples;
     }
     super::check_shutter(&scene)?;
+    if let (GoldenFormat::Png, Some(ev)) = (recorded.format, settings.exposure_ev) {
+        return Err(crate::error::FlagError {
+            flag: "--exposure",
+            value: ev.to_string(),
+            reason: "the exposure applies to EXR references only: add --format exr, or drop \
+                     --exposure"
+                .into(),
+        }
+        .into());
+    }
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
         frames: recorded.frames,
@@ -171,7 +181,7 @@ fn accept(scene: &Scene, options: CheckOptions, settings: &CheckSettings) -> Res
             "frame {frame:04}  accepted  {}",
             report
                 .golden
-                .join(crate::output::png::frame_file_name("frame", *frame))
+                .join(options.format.reference_name(*frame))
                 .display()
         );
     }
