@@ -22,6 +22,53 @@ fn write_exr(path: &Path, width: u32, height: u32, light: impl Fn(u32, u32) -> [
     std::fs::write(path, bytes).unwrap();
 }
 
+/// Opens `page` in headless Chromium and reads the report's count of pictures that loaded
+/// and of all its pictures, `(loaded, total)`. `None` when Chromium is not installed, which
+/// only outside CI is allowed.
+fn images_a_browser_loaded(page: &Path) -> Option<(usize, usize)> {
+    let Some(browser) = ["chromium", "chromium-browser"].into_iter().find(|name| {
+        std::process::Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        assert!(
+            !fogbank::ci::in_ci(),
+            "under CI the browser check must run: install chromium (scripts/setup.sh)"
+        );
+        eprintln!(
+            "browser check skipped: chromium is not installed (scripts/setup.sh installs it)"
+        );
+        return None;
+    };
+    let profile = page.with_file_name("chromium-profile");
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--virtual-time-budget=5000", "--dump-dom"])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("running chromium");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dom = stdout(&out);
+    let attribute = |name: &str| -> usize {
+        let start = dom
+            .find(&format!("{name}=\""))
+            .unwrap_or_else(|| panic!("{name}: {dom}"));
+        let rest = &dom[start + name.len() + 2..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    Some((
+        attribute("data-images-loaded"),
+        attribute("data-images-total"),
+    ))
+}
+
 fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
 }
@@ -42,6 +89,12 @@ fn exr_references_pass_fail_accept_and_refuse_another_format() {
     let sidecar: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("golden.json")).unwrap()).unwrap();
     assert_eq!(sidecar["format"], "exr");
+
+    // A reference missing under CI is an error that names the EXR, never created.
+    let out = run(&["--frames", "9"], &[("CI", "true")]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("frame_0009.exr"), "{}", stderr(&out));
+    assert!(!dir.join("frame_0009.exr").exists());
 
     // The same render passes, with the format, size and frames taken from golden.json.
     let out = run(&["--json"], &[]);
@@ -107,6 +160,10 @@ fn exr_references_pass_fail_accept_and_refuse_another_format() {
         pictures + 2 * 2,
         "every picture (and the two viewers' pairs) is a PNG"
     );
+    // In a real browser every one of them loads: 6 figures and the 2 viewers' 4.
+    if let Some(counts) = images_a_browser_loaded(&html.join("index.html")) {
+        assert_eq!(counts, (10, 10), "(loaded, total)");
+    }
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let attachments: Vec<&str> = doc
@@ -186,7 +243,11 @@ fn compare_of_two_exr_files_measures_hdr_flip_which_grows_with_a_blur() {
         if (30..38).contains(&x) && (8..16).contains(&y) {
             return [16.0, 14.0, 10.0];
         }
-        let v = if (x / 4 + y / 6).is_multiple_of(2) { 0.7 } else { 0.04 };
+        let v = if (x / 4 + y / 6).is_multiple_of(2) {
+            0.7
+        } else {
+            0.04
+        };
         [v, v * 0.9, v * 0.7]
     };
     let blurred = |radius: i32| {

@@ -401,7 +401,7 @@ pub fn check(
             dir: golden.clone(),
             files: missing
                 .iter()
-                .map(|f| frame_file_name("frame", *f))
+                .map(|f| options.format.reference_name(*f))
                 .collect(),
         });
     }

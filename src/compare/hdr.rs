@@ -207,4 +207,34 @@ mod tests {
         assert_eq!(expose(&halves, -1.0), [137, 255, 0, 255]);
         assert!(is_exr(Path::new("a/B.EXR")) && !is_exr(Path::new("a.png")));
     }
+
+    #[test]
+    fn a_mask_hides_linear_pixels_and_the_gates_and_hdr_flip_see_nothing_there() {
+        let frame = |v: f32| HdrFrame {
+            width: 8,
+            height: 8,
+            halves: [v, v, v, 1.0].map(f32_to_f16_bits).repeat(64),
+        };
+        let expected = frame(0.25);
+        let mut actual = frame(0.25);
+        for (i, p) in actual.halves.chunks_exact_mut(4).enumerate() {
+            if i % 8 < 3 {
+                p[..3].fill(f32_to_f16_bits(6.0));
+            }
+        }
+        let tolerance = Tolerance::default();
+        let seen = compare_hdr(&expected, &actual, 0.0, &tolerance).unwrap();
+        assert!(!seen.comparison.passed && seen.comparison.flip.unwrap().mean > 0.0);
+        let mut mask = Image::filled(8, 8, [0, 0, 0, 255]);
+        for (i, p) in mask.rgba8.chunks_exact_mut(4).enumerate() {
+            if i % 8 < 3 {
+                p.copy_from_slice(&[255, 255, 255, 255]);
+            }
+        }
+        assert_eq!(actual.hide(&mask, &expected), 24);
+        let hidden = compare_hdr(&expected, &actual, 0.0, &tolerance).unwrap();
+        assert!(hidden.comparison.passed, "{}", hidden.comparison);
+        assert_eq!(hidden.comparison.flip.unwrap().mean, 0.0);
+        assert_eq!(actual.hide(&Image::filled(4, 4, [255; 4]), &expected), 0);
+    }
 }
