@@ -19,8 +19,8 @@ pub(super) struct ToleranceArgs {
     /// Lowest structural similarity (SSIM, 1 = identical) that passes. Default: 0.98.
     #[arg(long = "min-ssim", value_name = "SSIM")]
     pub(super) min_ssim: Option<f64>,
-    /// Highest mean FLIP error (0 = identical, 1 = as far as green from blue) that passes.
-    /// Default: none (FLIP is reported, not gating), or the references' golden.json.
+    /// Highest mean FLIP error (0 = identical, 1 = as far as green from blue; HDR-FLIP for EXR)
+    /// that passes. Default: none (FLIP is reported, not gating), or the references' golden.json.
     #[arg(long = "max-flip", value_name = "ERROR")]
     pub(super) max_flip: Option<f64>,
 }

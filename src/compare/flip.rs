@@ -22,7 +22,7 @@
 //! Every filter is a sum of separable terms. A horizontal pass per row and a vertical pass per
 //! row run in parallel, each pixel computed by the same operations whatever thread runs it.
 //! Edges are clamped. The mean adds row sums in row order, so the figures are deterministic.
-//! Alpha is ignored.
+//! Alpha is ignored. HDR-FLIP ([`super::flip_hdr`]) runs these steps on tone-mapped linear light.
 
 use super::Image;
 use crate::color::srgb8_to_linear;

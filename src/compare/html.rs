@@ -88,7 +88,15 @@ impl HtmlPage {
                     Some(adapter) => format!("References blessed on {adapter}."),
                     None => "The references record no adapter.".to_string(),
                 },
-            ],
+            ]
+            .into_iter()
+            .chain((report.format == super::GoldenFormat::Exr).then(|| {
+                format!(
+                    "EXR references in linear light, shown and gated at {:+} EV; FLIP is HDR-FLIP.",
+                    report.exposure_ev
+                )
+            }))
+            .collect(),
             accept_command: (report.failed > 0).then(|| accept_command.to_string()),
             cases,
             exposure_ev: report.exposure_ev,

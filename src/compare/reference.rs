@@ -111,3 +111,46 @@ fn scan(dir: &Path, unused: impl Fn(&str) -> bool) -> Vec<PathBuf> {
         .map(|e| e.path())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unused_are_unchecked_frames_and_references_of_the_other_format() {
+        let dir = std::env::temp_dir().join(format!("fogbank-reference-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("maps")).unwrap();
+        for name in [
+            "frame_0001.exr",
+            "frame_0002.exr",
+            "frame_0001.png",
+            "frame_0001.actual.exr",
+            "frame_0001.diff.png",
+            "frame_7.exr",
+            "golden.json",
+            "maps/fluid_0001.png",
+            "maps/lift_0002.png",
+        ] {
+            std::fs::write(dir.join(name), b"").unwrap();
+        }
+        let frames = FrameSet::from_list([1]);
+        let names = |paths: Vec<PathBuf>| -> Vec<String> {
+            let strip = |p: &PathBuf| p.strip_prefix(&dir).unwrap().display().to_string();
+            paths.iter().map(strip).collect()
+        };
+        assert_eq!(
+            names(unused_references(&dir, &frames, true, GoldenFormat::Exr)),
+            ["frame_0001.png", "frame_0002.exr", "maps/lift_0002.png"]
+        );
+        assert_eq!(
+            names(unused_references(&dir, &frames, false, GoldenFormat::Png)),
+            ["frame_0001.exr", "frame_0002.exr"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(GoldenFormat::Exr.reference_name(42), "frame_0042.exr");
+        let [actual, diff, _] = artifact_paths(Path::new("g"), 3, GoldenFormat::Exr);
+        assert_eq!(actual, Path::new("g/frame_0003.actual.exr"));
+        assert_eq!(diff, Path::new("g/frame_0003.diff.png"));
+    }
+}
