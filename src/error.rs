@@ -283,6 +283,21 @@ pub enum RequestError {
     /// A mask that does not fit its pictures.
     #[error("{0}")]
     Mask(String),
+    /// A check asks for another reference format than its folder's golden.json records.
+    #[error(
+        "{sidecar} records {recorded} references, but this check asks for --format {asked}: \
+         give --format {recorded} (or leave --format out) to check them, or bless the folder \
+         again with --bless --format {asked}",
+        sidecar = sidecar.display()
+    )]
+    GoldenFormat {
+        /// The folder's golden.json.
+        sidecar: std::path::PathBuf,
+        /// The format it records.
+        recorded: &'static str,
+        /// The format asked for.
+        asked: &'static str,
+    },
     /// A `--chunk` value that is not `I/N` or `auto`.
     #[error(
         "--chunk {text}: write the slice as I/N, counting I from 0 (e.g. --chunk 0/4 .. 3/4), \

@@ -3,6 +3,7 @@
 //! These types stay inside [`crate::cli`]; [`super::Cli::into_command`] turns them into the
 //! plain settings of [`crate::commands`].
 
+use super::values::parse_exposure;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -18,8 +19,8 @@ pub(super) struct ToleranceArgs {
     /// Lowest structural similarity (SSIM, 1 = identical) that passes. Default: 0.98.
     #[arg(long = "min-ssim", value_name = "SSIM")]
     pub(super) min_ssim: Option<f64>,
-    /// Highest mean FLIP error (0 = identical, 1 = as far as green from blue) that passes.
-    /// Default: none (FLIP is reported, not gating), or the references' golden.json.
+    /// Highest mean FLIP error (0 = identical, 1 = as far as green from blue; HDR-FLIP for EXR)
+    /// that passes. Default: none (FLIP is reported, not gating), or the references' golden.json.
     #[arg(long = "max-flip", value_name = "ERROR")]
     pub(super) max_flip: Option<f64>,
 }
@@ -52,6 +53,13 @@ pub(super) struct CheckArgs {
     /// Also compare the fluid's shader maps (DIR/maps/) as numbers.
     #[arg(long)]
     pub(super) maps: bool,
+    /// The references' format: png (8-bit sRGB) or exr (linear light, judged by the gates after
+    /// --exposure and by HDR-FLIP). Default: the format in golden.json, else png.
+    #[arg(long, value_enum)]
+    pub(super) format: Option<FormatArg>,
+    /// Stops of exposure for EXR references before the 8-bit gates. Default: golden.json's, else 0.
+    #[arg(long, value_name = "EV", allow_negative_numbers = true, value_parser = parse_exposure)]
+    pub(super) exposure: Option<f32>,
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub(super) json: bool,
@@ -88,13 +96,9 @@ pub(super) struct CompareArgs {
     #[arg(long)]
     pub(super) exact: bool,
     /// Stops of exposure for EXR files: their linear light is scaled by 2^EV, then clamped and
-    /// encoded to 8-bit sRGB before the gates apply.
-    #[arg(
-        long,
-        value_name = "EV",
-        default_value_t = 0.0,
-        allow_negative_numbers = true
-    )]
+    /// encoded to 8-bit sRGB before the 8-bit gates apply. Two EXRs also get HDR-FLIP.
+    #[arg(long, value_name = "EV", default_value_t = 0.0, allow_negative_numbers = true,
+          value_parser = parse_exposure)]
     pub(super) exposure: f32,
     /// Print JSON.
     #[arg(long)]

@@ -193,6 +193,11 @@ impl Cli {
                 junit: a.junit,
                 report: a.report,
                 mask: a.mask,
+                format: a.format.map(|f| match f {
+                    FormatArg::Png => crate::compare::GoldenFormat::Png,
+                    FormatArg::Exr => crate::compare::GoldenFormat::Exr,
+                }),
+                exposure_ev: a.exposure,
                 tolerance: tolerance(a.tolerance),
                 gpu: gpu_choice(a.gpu)?,
                 quiet: a.quiet.quiet,

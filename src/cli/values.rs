@@ -33,6 +33,17 @@ pub fn parse_sheet_counts(text: &str) -> Result<Vec<u32>, FlagError> {
     Ok(counts)
 }
 
+/// Parses `--exposure EV`: stops of exposure, a finite number from -64 to 64.
+pub fn parse_exposure(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(ev) if (-64.0..=64.0).contains(&ev) => Ok(ev),
+        _ => Err(format!(
+            "the exposure is in stops, a number from -64 to 64 (-2 is a quarter of the light), \
+             not `{text}`"
+        )),
+    }
+}
+
 /// Parses `WxH` (also `W×H`), each side 1..=16384.
 pub fn parse_size(text: &str) -> Result<(u32, u32), FlagError> {
     let fail = |reason: &str| FlagError {

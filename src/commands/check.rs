@@ -8,7 +8,9 @@ use super::{
     unless_closed_pipe,
 };
 use crate::Error;
-use crate::compare::{CheckOptions, CheckReport, CompareFiles, FrameReport, GoldenSidecar};
+use crate::compare::{
+    CheckOptions, CheckReport, CompareFiles, FrameReport, GoldenFormat, GoldenSidecar,
+};
 use crate::frame::View;
 use crate::pipeline::{self, Reporter};
 use crate::scene::Scene;
@@ -32,6 +34,16 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         scene.output.edge_samples = Some(edge_samples);
     }
     super::check_shutter(&scene)?;
+    if let (GoldenFormat::Png, Some(ev)) = (recorded.format, settings.exposure_ev) {
+        return Err(crate::error::FlagError {
+            flag: "--exposure",
+            value: ev.to_string(),
+            reason: "the exposure applies to EXR references only: add --format exr, or drop \
+                     --exposure"
+                .into(),
+        }
+        .into());
+    }
     let options = CheckOptions {
         golden_dir: settings.golden_dir.clone(),
         frames: recorded.frames,
@@ -43,6 +55,8 @@ pub(super) fn run(settings: &CheckSettings) -> Result<bool, Error> {
         ci: crate::ci::in_ci(),
         cache_dir: settings.scene.cache.clone(),
         mask: settings.mask.clone(),
+        format: recorded.format,
+        exposure_ev: recorded.exposure_ev,
     };
     pipeline::frames_in_clip(options.frames.as_ref(), &scene)?;
     if settings.accept {
@@ -167,7 +181,7 @@ fn accept(scene: &Scene, options: CheckOptions, settings: &CheckSettings) -> Res
             "frame {frame:04}  accepted  {}",
             report
                 .golden
-                .join(crate::output::png::frame_file_name("frame", *frame))
+                .join(options.format.reference_name(*frame))
                 .display()
         );
     }
@@ -196,6 +210,8 @@ struct Recorded {
     samples: Option<u32>,
     shutter: Option<f32>,
     edge_samples: Option<u32>,
+    format: GoldenFormat,
+    exposure_ev: f32,
 }
 
 impl Recorded {
@@ -248,6 +264,20 @@ impl Recorded {
                 recorded
             })
         });
+        let format = settings.format.unwrap_or_else(|| {
+            let recorded = sidecar.as_ref().map_or(GoldenFormat::Png, |s| s.format);
+            if recorded != GoldenFormat::Png {
+                taken.push(format!("format {}", recorded.name()));
+            }
+            recorded
+        });
+        let exposure_ev = settings.exposure_ev.unwrap_or_else(|| {
+            let recorded = sidecar.as_ref().map_or(0.0, |s| s.exposure_ev);
+            if recorded != 0.0 {
+                taken.push(format!("exposure {recorded:+} EV"));
+            }
+            recorded
+        });
         if !taken.is_empty() {
             reporter.note(&format!(
                 "as recorded in {}: {}",
@@ -262,11 +292,20 @@ impl Recorded {
             samples,
             shutter,
             edge_samples,
+            format,
+            exposure_ev,
         }
     }
 }
 
 fn print_table(report: &CheckReport) -> Result<(), Error> {
+    if report.format == GoldenFormat::Exr {
+        outln!(
+            "EXR references in linear light: max-diff, pixel budget and SSIM at {:+} EV, FLIP is \
+             HDR-FLIP",
+            report.exposure_ev
+        );
+    }
     for r in report.frames.iter().chain(&report.maps) {
         outln!("frame {:04}  {:<7}  {}", r.frame, r.status, r.detail);
         print_limits(r)?;
@@ -316,12 +355,16 @@ fn print_compare(
     settings: &CompareSettings,
     comparison: &crate::compare::Comparison,
     report: &FrameReport,
+    method: Option<&str>,
 ) -> Result<(), Error> {
     if crate::compare::is_exr(&settings.expected) || crate::compare::is_exr(&settings.actual) {
         outln!(
             "EXR in linear light at {:+} EV, encoded to 8-bit sRGB before the gates",
             settings.exposure_ev
         );
+    }
+    if let Some(method) = method {
+        outln!("two EXR files: {method}");
     }
     outln!(
         "{} vs {}: {comparison}",
@@ -350,13 +393,17 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
         mask: settings.mask.clone(),
         exposure_ev: settings.exposure_ev,
     };
-    let (comparison, sources) = crate::compare::compare_files(&files, &settings.tolerance)?;
+    let verdict = crate::compare::compare_files(&files, &settings.tolerance)?;
+    let (comparison, sources) = (&verdict.comparison, &verdict.sources);
     let mut report = FrameReport::from_comparison(
         0,
-        &comparison,
-        &sources,
+        comparison,
+        sources,
         settings.diff.iter().cloned().collect(),
     );
+    if let Some(method) = &verdict.method {
+        report.detail = format!("{} ({method})", report.detail);
+    }
     report.name = settings.actual.display().to_string();
     report.mask = settings.mask.clone();
     if let Some(dir) = &settings.report {
@@ -379,13 +426,14 @@ pub(super) fn run_compare(settings: &CompareSettings) -> Result<bool, Error> {
                 diff,
                 mask: settings.mask.clone(),
             }],
+            exposure_ev: settings.exposure_ev,
         };
         crate::compare::write_html(&page, dir)?;
     }
     unless_closed_pipe(if settings.json {
         print_json(&report)
     } else {
-        print_compare(settings, &comparison, &report)
+        print_compare(settings, comparison, &report, verdict.method.as_deref())
     })?;
     Ok(comparison.passed)
 }

@@ -335,6 +335,10 @@ pub struct CheckSettings {
     pub report: Option<PathBuf>,
     /// Leave the white pixels of this mask out of the comparison.
     pub mask: Option<PathBuf>,
+    /// The references' format; when `None`, golden.json's (comparing) or PNG.
+    pub format: Option<crate::compare::GoldenFormat>,
+    /// Stops of exposure for EXR references; when `None`, golden.json's (comparing) or 0.
+    pub exposure_ev: Option<f32>,
     /// Threshold overrides.
     pub tolerance: ToleranceFlags,
     /// Which GPU.

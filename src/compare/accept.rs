@@ -1,20 +1,20 @@
 //! Accepting a failed check's pictures without rendering again (`check --accept`).
 //!
-//! A failing check writes `frame_NNNN.actual.png` beside each failing reference, and
-//! `DIR/actuals.json`, the record of what made them: the scene's hash (file and `--set`
-//! overrides), the size, samples, shutter, view and compositor, the adapter and the fogbank
-//! version, and the frames that failed. [`accept`] is given the same scene and flags. It
+//! A failing check writes `frame_NNNN.actual.png` (or `.actual.exr` with `--format exr`)
+//! beside each failing reference, and `DIR/actuals.json`, the record of what made them: the
+//! scene's hash (file and `--set` overrides), the size, samples, shutter, view, compositor and
+//! format, the adapter and the fogbank version, and the frames that failed. [`accept`] is given the same scene and flags. It
 //! compares what they would render with that record, refuses with the reason when anything
 //! differs, and otherwise moves each failed frame's actual picture over its reference. It
 //! updates `golden.json` and opens no GPU. A check that has no failures left removes the
 //! record.
 
-use super::golden::{CheckOptions, artifact_paths};
-use super::{CompareError, GoldenSidecar, Tolerance, load_png};
+use super::golden::CheckOptions;
+use super::{CompareError, GoldenFormat, GoldenSidecar, HdrFrame, Tolerance, artifact_paths};
+use super::{load_png, reference::remove_stale};
 use crate::Error;
 use crate::gpu::Compositor;
 use crate::output::atomic::write_atomic;
-use crate::output::png::frame_file_name;
 use crate::scene::Scene;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -43,6 +43,9 @@ pub struct RenderSettings {
     pub view: String,
     /// The compositor as chosen (`raymarch:STEPS` for the raymarch).
     pub compositor: String,
+    /// The pictures' format (`png` when a record leaves it out).
+    #[serde(default, skip_serializing_if = "GoldenFormat::is_png")]
+    pub format: GoldenFormat,
 }
 
 impl RenderSettings {
@@ -59,6 +62,7 @@ impl RenderSettings {
                 Compositor::Raymarch { steps } => format!("raymarch:{steps}"),
                 other => other.name().to_string(),
             },
+            format: options.format,
         }
     }
 
@@ -97,6 +101,11 @@ impl RenderSettings {
             "--compositor",
             self.compositor.clone(),
             now.compositor.clone(),
+        );
+        differ(
+            "--format",
+            self.format.name().to_string(),
+            now.format.name().to_string(),
         );
         out
     }
@@ -198,6 +207,11 @@ pub fn accept(scene: &Scene, options: &CheckOptions) -> Result<AcceptReport, Err
         dir: golden.clone(),
         reason,
     };
+    match GoldenSidecar::read(golden) {
+        Ok(sidecar) => sidecar.require_format(golden, options.format)?,
+        Err(CompareError::Missing { .. }) => {}
+        Err(e) => return Err(e.into()),
+    }
     let record = ActualsRecord::read(golden)?.ok_or_else(|| {
         refuse(format!(
             "{} does not exist: no failed check is recorded there. Run `fogbank check` with \
@@ -234,40 +248,43 @@ pub fn accept(scene: &Scene, options: &CheckOptions) -> Result<AcceptReport, Err
         )));
     }
     // Every picture is checked before any reference is replaced.
+    let format = record.settings.format;
     for &frame in &accepted {
-        let [actual, ..] = artifact_paths(golden, frame);
-        let image = load_png(&actual).map_err(|e| match e {
+        let [actual, ..] = artifact_paths(golden, frame, format);
+        let size = match format {
+            GoldenFormat::Png => load_png(&actual).map(|i| [i.width, i.height]),
+            GoldenFormat::Exr => HdrFrame::read(&actual).map(|h| [h.width, h.height]),
+        };
+        let size = size.map_err(|e| match e {
             CompareError::Missing { path } => refuse(format!(
                 "{} is missing; run the check again to write it",
                 path.display()
             )),
             other => other.into(),
         })?;
-        if [image.width, image.height] != record.settings.size {
+        if size != record.settings.size {
             return Err(refuse(format!(
                 "{} is {}x{}, but actuals.json records {}x{}; run the check again",
                 actual.display(),
-                image.width,
-                image.height,
+                size[0],
+                size[1],
                 record.settings.size[0],
                 record.settings.size[1]
             )));
         }
     }
     for &frame in &accepted {
-        let paths = artifact_paths(golden, frame);
-        let bytes = std::fs::read(&paths[0]).map_err(|source| CompareError::Unreadable {
-            path: paths[0].clone(),
+        let [actual, ..] = artifact_paths(golden, frame, format);
+        let bytes = std::fs::read(&actual).map_err(|source| CompareError::Unreadable {
+            path: actual.clone(),
             source,
         })?;
-        let reference = golden.join(frame_file_name("frame", frame));
+        let reference = golden.join(format.reference_name(frame));
         write_atomic(&reference, &bytes).map_err(|source| Error::Write {
             path: reference,
             source,
         })?;
-        for stale in &paths {
-            let _ = std::fs::remove_file(stale);
-        }
+        remove_stale(golden, frame);
     }
     update_sidecar(golden, &record, &accepted)?;
     ActualsRecord {
@@ -308,6 +325,8 @@ fn update_sidecar(golden: &Path, record: &ActualsRecord, accepted: &[u32]) -> Re
         samples: record.settings.samples,
         edge_samples: record.settings.edge_samples,
         shutter: record.settings.shutter,
+        format: record.settings.format,
+        exposure_ev: previous.as_ref().map_or(0.0, |s| s.exposure_ev),
         tolerance: previous.map_or(Tolerance::default(), |s| s.tolerance),
     }
     .write(golden)?;
@@ -327,6 +346,7 @@ mod tests {
             shutter: 0.0,
             view: "fog".into(),
             compositor: "raster".into(),
+            format: GoldenFormat::Png,
         }
     }
 

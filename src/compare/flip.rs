@@ -22,7 +22,7 @@
 //! Every filter is a sum of separable terms. A horizontal pass per row and a vertical pass per
 //! row run in parallel, each pixel computed by the same operations whatever thread runs it.
 //! Edges are clamped. The mean adds row sums in row order, so the figures are deterministic.
-//! Alpha is ignored.
+//! Alpha is ignored. HDR-FLIP ([`super::flip_hdr`]) runs these steps on tone-mapped linear light.
 
 use super::Image;
 use crate::color::srgb8_to_linear;
@@ -163,12 +163,29 @@ pub fn flip(reference: &Image, test: &Image) -> Option<FlipMap> {
     }
     reference.check().ok()?;
     test.check().ok()?;
-    let (width, height) = (reference.width as usize, reference.height as usize);
+    let linear = |image: &Image| -> Vec<[f32; 3]> {
+        (image.rgba8.chunks_exact(4))
+            .map(|p| [0, 1, 2].map(|c| srgb8_to_linear(p[c])))
+            .collect()
+    };
+    let (width, height) = (reference.width, reference.height);
+    let errors = flip_linear(&linear(reference), &linear(test), width as usize);
+    Some(FlipMap {
+        width,
+        height,
+        errors,
+    })
+}
+
+/// The LDR-FLIP errors of two pictures given as linear RGB in [0, 1], `width` pixels a row,
+/// of the same length (the caller checks). HDR-FLIP calls it once an exposure.
+pub(super) fn flip_linear(reference: &[[f32; 3]], test: &[[f32; 3]], width: usize) -> Vec<f32> {
+    let height = reference.len() / width.max(1);
     let kernels = Kernels::new(PIXELS_PER_DEGREE);
-    let reference = Prepared::new(reference, &kernels);
-    let test = Prepared::new(test, &kernels);
+    let reference = Prepared::new(reference, width, height, &kernels);
+    let test = Prepared::new(test, width, height, &kernels);
     let cmax = max_colour_distance().powf(QC);
-    let errors: Vec<f32> = (0..width * height)
+    (0..width * height)
         .into_par_iter()
         .with_min_len(width.max(1))
         .map(|i| {
@@ -180,12 +197,7 @@ pub fn flip(reference: &Image, test: &Image) -> Option<FlipMap> {
                 .powf(QF);
             colour.powf(1.0 - feature)
         })
-        .collect();
-    Some(FlipMap {
-        width: width as u32,
-        height: height as u32,
-        errors,
-    })
+        .collect()
 }
 
 /// One picture, ready to be compared: the Hunt-adjusted L\*a\*b\* of its filtered colour, and
@@ -197,17 +209,15 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(image: &Image, kernels: &Kernels) -> Prepared {
-        let (width, height) = (image.width as usize, image.height as usize);
+    fn new(rgb: &[[f32; 3]], width: usize, height: usize, kernels: &Kernels) -> Prepared {
         let white = white_xyz();
         let mut planes = [
             vec![0.0f32; width * height],
             vec![0.0f32; width * height],
             vec![0.0f32; width * height],
         ];
-        for (i, pixel) in image.rgba8.chunks_exact(4).enumerate() {
-            let linear = [0, 1, 2].map(|c| srgb8_to_linear(pixel[c]));
-            let ycxcz = xyz_to_ycxcz(mat(&RGB_TO_XYZ, linear), white);
+        for (i, linear) in rgb.iter().enumerate() {
+            let ycxcz = xyz_to_ycxcz(mat(&RGB_TO_XYZ, *linear), white);
             for c in 0..3 {
                 planes[c][i] = ycxcz[c];
             }

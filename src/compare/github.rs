@@ -157,6 +157,8 @@ mod tests {
             golden: "g".into(),
             adapter: "llvmpipe".into(),
             blessed_on: None,
+            format: crate::compare::GoldenFormat::Png,
+            exposure_ev: 0.0,
             max_channel_diff: 8,
             pixel_budget: 0.002,
             min_ssim: 0.98,

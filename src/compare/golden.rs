@@ -1,24 +1,27 @@
 //! Golden-image checks: render frames through the frame loop and judge each against its
-//! blessed reference, `DIR/frame_NNNN.png`, or bless new references.
+//! blessed reference, `DIR/frame_NNNN.png` (8-bit sRGB) or `DIR/frame_NNNN.exr` (linear light,
+//! `--format exr`, judged as [`super::hdr`] says), or bless new references.
 //!
 //! A failing frame gets the actual image, a diff heat map and an expected | actual | diff strip
-//! written beside its reference. Blessing writes the references and a `golden.json` sidecar
+//! written beside its reference ([`super::reference`] names them). Blessing writes the references and a `golden.json` sidecar
 //! naming the adapter, driver and fogbank version; checking on another adapter warns and uses
 //! looser thresholds. With maps, the fluid's two shader maps are compared as numbers. Missing
 //! references are created outside CI and are errors under `CI=true`.
 
 use super::accept::{ActualsRecord, RenderSettings};
+use super::judge::{Judge, Rendered};
+use super::reference::{remove_stale, unused_references};
 use super::{
-    AppliedLimit, CompareError, Comparison, GoldenSidecar, Image, LimitSource, LimitSources,
-    Tolerance, ToleranceFlags, applied_limits, apply_mask, compare, compare_exact_within,
-    diff_heatmap, load_mask, load_picture, load_png, mask_for, save_png, strip,
+    AppliedLimit, CompareError, Comparison, GoldenFormat, GoldenSidecar, HdrFrame, Image,
+    LimitSource, LimitSources, Tolerance, ToleranceFlags, applied_limits, apply_mask, compare,
+    compare_exact_within, compare_hdr, diff_heatmap, is_exr, load_mask, load_picture, load_png,
+    save_png,
 };
 use crate::Error;
 use crate::frame::View;
-use crate::gpu::{Compositor, GpuContext, Readback};
+use crate::gpu::{Compositor, GpuContext, GpuError, Readback};
 use crate::output::maps::{FLUID_MAP, LIFT_MAP};
 use crate::output::png::frame_file_name;
-use crate::output::writer::{ImageFormat, WriteJob};
 use crate::pipeline::{FrameJob, Reporter, adapter_line, create_dir, run_frames};
 use crate::scene::Scene;
 use crate::timeline::FrameSet;
@@ -86,7 +89,7 @@ impl FrameReport {
     }
 
     /// The report of a frame that was written, not compared.
-    fn written(frame: u32, status: &'static str, detail: String) -> Self {
+    pub(super) fn written(frame: u32, status: &'static str, detail: String) -> Self {
         FrameReport {
             name: format!("frame_{frame:04}"),
             frame,
@@ -114,6 +117,10 @@ pub struct CheckReport {
     pub adapter: String,
     /// Adapter that blessed the references, if known.
     pub blessed_on: Option<String>,
+    /// The references' format: `png` or `exr`.
+    pub format: GoldenFormat,
+    /// Stops of exposure before EXR frames meet the 8-bit gates (0 for PNG).
+    pub exposure_ev: f32,
     /// Tolerance applied.
     pub max_channel_diff: u8,
     /// Tolerance applied: fraction of pixels allowed over `max_channel_diff`.
@@ -158,16 +165,10 @@ pub struct CheckOptions {
     pub cache_dir: Option<PathBuf>,
     /// A mask for every frame that has no `DIR/mask_NNNN.png` of its own (`--mask`).
     pub mask: Option<PathBuf>,
-}
-
-/// Files written beside a golden image when it fails: actual, diff, strip.
-pub(super) fn artifact_paths(golden_dir: &Path, frame: u32) -> [PathBuf; 3] {
-    let stem = format!("frame_{frame:04}");
-    [
-        golden_dir.join(format!("{stem}.actual.png")),
-        golden_dir.join(format!("{stem}.diff.png")),
-        golden_dir.join(format!("{stem}.strip.png")),
-    ]
+    /// The references' format; a folder whose `golden.json` records another is refused.
+    pub format: GoldenFormat,
+    /// Stops of exposure before EXR frames meet the 8-bit gates (`--exposure`).
+    pub exposure_ev: f32,
 }
 
 /// A new, empty folder for the maps a check renders before comparing them, made by this process
@@ -219,6 +220,9 @@ pub fn check(
         Err(CompareError::Missing { .. }) => None,
         Err(e) => return Err(e.into()),
     };
+    if let Some(s) = sidecar.as_ref().filter(|_| !options.bless) {
+        s.require_format(golden, options.format)?;
+    }
     let adapter = context.summary();
     let (base, base_sources) = match &sidecar {
         Some(s) if !options.bless => {
@@ -271,17 +275,35 @@ pub fn check(
         frames: &frames,
         view: options.view,
         compositor: options.compositor,
-        readback: Readback::default(),
+        readback: Readback {
+            linear_f16: options.format == GoldenFormat::Exr,
+            ..Readback::default()
+        },
         maps_dir: scratch_maps.as_deref(),
         cache_dir: options.cache_dir.as_deref(),
     };
-    let stats = run_frames(context, &job, reporter, |frame, pool| {
+    let judge = Judge {
+        options,
+        tolerance: &tolerance,
+        sources: &limit_sources,
+    };
+    let stats = run_frames(context, &job, reporter, |mut frame, pool| {
         let index = frame.frame_index;
-        let golden_path = golden.join(frame_file_name("frame", index));
-        let actual = Image {
-            width: frame.width,
-            height: frame.height,
-            rgba8: frame.rgba8.into_vec(),
+        let golden_path = golden.join(options.format.reference_name(index));
+        let rendered = match options.format {
+            GoldenFormat::Png => Rendered::Png(Image {
+                width: frame.width,
+                height: frame.height,
+                rgba8: std::mem::take(&mut frame.rgba8).into_vec(),
+            }),
+            GoldenFormat::Exr => Rendered::Exr(HdrFrame {
+                width: frame.width,
+                height: frame.height,
+                halves: frame.linear_f16.take().ok_or_else(|| GpuError::Readback {
+                    frame_index: index,
+                    message: "the renderer did not read back the linear picture".into(),
+                })?,
+            }),
         };
         if options.bless || (!golden_path.exists() && !ci) {
             if !options.bless {
@@ -295,55 +317,12 @@ pub fn check(
                 if options.bless { "blessed" } else { "missing" },
                 format!("wrote {}", golden_path.display()),
             ));
-            remove_stale(&artifact_paths(golden, index));
-            return pool.submit(WriteJob {
-                path: golden_path,
-                width: actual.width,
-                height: actual.height,
-                rgba8: actual.rgba8.into(),
-                srgb: true,
-                format: ImageFormat::Png,
-            });
+            remove_stale(golden, index);
+            return pool.submit(rendered.into_job(golden_path));
         }
-        let expected = match load_png(&golden_path) {
-            Ok(image) => image,
-            Err(CompareError::Missing { .. }) => {
-                missing.push(index);
-                return Ok(());
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let mask = mask_for(golden, index, options.mask.as_deref());
-        let judged = match &mask {
-            Some(path) => {
-                let mut hidden = actual.clone();
-                apply_mask(
-                    &load_mask(path, actual.width, actual.height)?,
-                    &expected,
-                    &mut hidden,
-                );
-                std::borrow::Cow::Owned(hidden)
-            }
-            None => std::borrow::Cow::Borrowed(&actual),
-        };
-        let comparison = compare(&expected, &judged, &tolerance);
-        let paths = artifact_paths(golden, index);
-        if comparison.passed {
-            remove_stale(&paths);
-            let mut report =
-                FrameReport::from_comparison(index, &comparison, &limit_sources, vec![]);
-            report.mask = mask;
-            reports.push(report);
-        } else {
-            let [actual_path, diff_path, strip_path] = &paths;
-            let diff = diff_heatmap(&expected, &judged);
-            save_png(&actual, actual_path)?;
-            save_png(&diff, diff_path)?;
-            save_png(&strip(&expected, &actual, &diff), strip_path)?;
-            let mut report =
-                FrameReport::from_comparison(index, &comparison, &limit_sources, paths.to_vec());
-            report.mask = mask;
-            reports.push(report);
+        match judge.frame(index, &golden_path, rendered)? {
+            Some(report) => reports.push(report),
+            None => missing.push(index),
         }
         Ok(())
     });
@@ -389,6 +368,8 @@ pub fn check(
             samples: scene.output.samples_everywhere(),
             edge_samples: scene.output.samples_at_edges(),
             shutter: scene.output.shutter,
+            format: options.format,
+            exposure_ev: options.exposure_ev,
             tolerance,
         }
         .write(golden)?;
@@ -420,7 +401,7 @@ pub fn check(
             dir: golden.clone(),
             files: missing
                 .iter()
-                .map(|f| frame_file_name("frame", *f))
+                .map(|f| options.format.reference_name(*f))
                 .collect(),
         });
     }
@@ -431,6 +412,8 @@ pub fn check(
         golden: golden.clone(),
         adapter: stats.adapter,
         blessed_on: GoldenSidecar::read(golden).ok().map(|s| s.adapter),
+        format: options.format,
+        exposure_ev: options.exposure_ev,
         max_channel_diff: tolerance.max_channel_diff,
         pixel_budget: tolerance.pixel_budget,
         min_ssim: tolerance.min_ssim,
@@ -439,55 +422,11 @@ pub fn check(
         frames: reports,
         unused: match options.bless {
             true => vec![],
-            false => unused_references(golden, &frames, options.maps),
+            false => unused_references(golden, &frames, options.maps, options.format),
         },
         maps,
         failed,
     })
-}
-
-/// The reference files in `golden` (and `golden/maps` when `maps`) whose frame was not
-/// checked, sorted by name.
-fn unused_references(golden: &Path, frames: &FrameSet, maps: bool) -> Vec<PathBuf> {
-    let used = |name: &str, prefix: &str| {
-        let Some(number) = name
-            .strip_prefix(prefix)
-            .and_then(|n| n.strip_prefix('_'))
-            .and_then(|n| n.strip_suffix(".png"))
-        else {
-            return true;
-        };
-        match number.parse::<u32>() {
-            Ok(frame) if number.len() >= 4 => frames.frames().contains(&frame),
-            _ => true,
-        }
-    };
-    let mut unused = Vec::new();
-    let mut scan = |dir: &Path, prefixes: &[&str]| {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if prefixes.iter().any(|p| !used(&name, p)) {
-                unused.push(entry.path());
-            }
-        }
-    };
-    scan(golden, &["frame"]);
-    if maps {
-        scan(&golden.join("maps"), &[FLUID_MAP, LIFT_MAP]);
-    }
-    unused.sort();
-    unused
-}
-
-/// Removes the failure pictures of a frame that now passes or was blessed.
-fn remove_stale(paths: &[PathBuf]) {
-    for stale in paths {
-        // Absent is the usual case; a file that cannot be removed is only stale clutter.
-        let _ = std::fs::remove_file(stale);
-    }
 }
 
 /// What `check_maps` may write.
@@ -559,32 +498,64 @@ pub struct CompareFiles {
     pub exposure_ev: f32,
 }
 
-/// Compares two PNG files and writes the diff picture when asked. Returns the comparison and
-/// where each of its limits came from.
+/// What [`compare_files`] found.
+#[derive(Debug, Clone)]
+pub struct FilesVerdict {
+    /// The figures and verdict.
+    pub comparison: Comparison,
+    /// Where each limit came from.
+    pub sources: LimitSources,
+    /// For two EXR files: how they were judged (the exposure of the gates, HDR-FLIP's bracket).
+    pub method: Option<String>,
+}
+
+/// Compares two picture files and writes the diff picture when asked. Two EXR files are
+/// judged in linear light ([`compare_hdr`]); a PNG, or an EXR beside a PNG, after the exposure.
 pub fn compare_files(
     files: &CompareFiles,
     tolerance: &ToleranceFlags,
-) -> Result<(Comparison, LimitSources), Error> {
-    let expected = load_picture(&files.expected, files.exposure_ev)?;
-    let mut actual = load_picture(&files.actual, files.exposure_ev)?;
-    if let Some(path) = &files.mask {
-        apply_mask(
-            &load_mask(path, actual.width, actual.height)?,
-            &expected,
-            &mut actual,
-        );
-    }
+) -> Result<FilesVerdict, Error> {
     let (applied, sources) = tolerance.over_sourced(
         Tolerance::default(),
         LimitSources::all(LimitSource::Default),
     )?;
-    let comparison = if files.exact {
-        compare_exact_within(&expected, &actual, tolerance.max_channel_diff.unwrap_or(0))
+    let ev = files.exposure_ev;
+    let mask = |width, height| match &files.mask {
+        Some(path) => load_mask(path, width, height).map(Some),
+        None => Ok(None),
+    };
+    let (comparison, expected, actual, method) = if is_exr(&files.expected)
+        && is_exr(&files.actual)
+        && !files.exact
+    {
+        let expected = HdrFrame::read(&files.expected)?;
+        let mut actual = HdrFrame::read(&files.actual)?;
+        if let Some(mask) = mask(actual.width, actual.height)? {
+            actual.hide(&mask, &expected);
+        }
+        let hdr = compare_hdr(&expected, &actual, ev, &applied)?;
+        let method = hdr.method(ev);
+        (hdr.comparison, hdr.expected, hdr.actual, Some(method))
     } else {
-        compare(&expected, &actual, &applied)
+        let expected = load_picture(&files.expected, ev)?;
+        let mut actual = load_picture(&files.actual, ev)?;
+        if let Some(mask) = mask(actual.width, actual.height)? {
+            apply_mask(&mask, &expected, &mut actual);
+        }
+        let comparison = match files.exact {
+            true => {
+                compare_exact_within(&expected, &actual, tolerance.max_channel_diff.unwrap_or(0))
+            }
+            false => compare(&expected, &actual, &applied),
+        };
+        (comparison, expected, actual, None)
     };
     if let Some(diff_path) = &files.diff {
         save_png(&diff_heatmap(&expected, &actual), diff_path)?;
     }
-    Ok((comparison, sources))
+    Ok(FilesVerdict {
+        comparison,
+        sources,
+        method,
+    })
 }

@@ -1,7 +1,9 @@
 //! A check (or a comparison) as one static HTML page, `DIR/index.html` (`--report DIR`).
 //!
 //! The page needs no network and no other file: its style and script are inline, and every
-//! picture is a `data:` URI of its PNG. Frames come failures first. Each failing frame shows
+//! picture is a `data:` URI of its PNG. An EXR picture (an EXR reference, the actual EXR of a
+//! failing frame, a file given to `compare`) is shown as a PNG made from it after the page's
+//! exposure, as the gates saw it: browsers do not show EXR. Frames come failures first. Each failing frame shows
 //! its figures and every limit it was judged by, and expected, actual and heat map side by
 //! side. A viewer compares expected and actual in place, with a slider that wipes from one to
 //! the other and a button that flips between them. The page ends the summary with the command
@@ -40,6 +42,8 @@ pub struct HtmlPage {
     pub accept_command: Option<String>,
     /// Every frame and map.
     pub cases: Vec<HtmlCase>,
+    /// Stops of exposure that EXR pictures are shown at.
+    pub exposure_ev: f32,
 }
 
 impl HtmlPage {
@@ -57,8 +61,12 @@ impl HtmlPage {
             .iter()
             .map(|r| HtmlCase {
                 report: r.clone(),
-                expected: Some(report.golden.join(format!("{}.png", r.name))),
-                actual: picture(r, ".actual.png"),
+                expected: Some(
+                    report
+                        .golden
+                        .join(format!("{}.{}", r.name, report.format.name())),
+                ),
+                actual: picture(r, &format!(".actual.{}", report.format.name())),
                 diff: picture(r, ".diff.png"),
                 mask: r.mask.clone(),
             })
@@ -80,9 +88,18 @@ impl HtmlPage {
                     Some(adapter) => format!("References blessed on {adapter}."),
                     None => "The references record no adapter.".to_string(),
                 },
-            ],
+            ]
+            .into_iter()
+            .chain((report.format == super::GoldenFormat::Exr).then(|| {
+                format!(
+                    "EXR references in linear light, shown and gated at {:+} EV; FLIP is HDR-FLIP.",
+                    report.exposure_ev
+                )
+            }))
+            .collect(),
             accept_command: (report.failed > 0).then(|| accept_command.to_string()),
             cases,
+            exposure_ev: report.exposure_ev,
         }
     }
 }
@@ -112,7 +129,7 @@ pub fn render_html(page: &HtmlPage) -> String {
     }
     html.push_str("<main id=\"cases\">\n");
     for case in cases {
-        case_html(&mut html, case);
+        case_html(&mut html, case, page.exposure_ev);
     }
     html.push_str("</main>\n");
     let _ = write!(html, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
@@ -132,7 +149,7 @@ pub fn write_html(page: &HtmlPage, dir: &Path) -> Result<PathBuf, Error> {
     Ok(path)
 }
 
-fn case_html(html: &mut String, case: &HtmlCase) {
+fn case_html(html: &mut String, case: &HtmlCase, exposure_ev: f32) {
     let r = &case.report;
     let status = if r.status == "fail" { "fail" } else { "ok" };
     let _ = writeln!(
@@ -168,10 +185,14 @@ fn case_html(html: &mut String, case: &HtmlCase) {
         }
         html.push_str("</table>\n");
     }
-    let expected = case.expected.as_deref().map(|p| (p, data_uri(p)));
-    let actual = case.actual.as_deref().map(|p| (p, data_uri(p)));
-    let diff = case.diff.as_deref().map(|p| (p, data_uri(p)));
-    let mask = case.mask.as_deref().map(|p| (p, data_uri(p)));
+    fn uri(p: &Option<PathBuf>, exposure_ev: f32) -> Option<(&Path, Option<String>)> {
+        p.as_deref().map(|p| (p, data_uri(p, exposure_ev)))
+    }
+    let (expected, actual) = (
+        uri(&case.expected, exposure_ev),
+        uri(&case.actual, exposure_ev),
+    );
+    let (diff, mask) = (uri(&case.diff, exposure_ev), uri(&case.mask, exposure_ev));
     html.push_str("<div class=\"pictures\">\n");
     for (label, picture) in [
         ("expected", &expected),
@@ -218,9 +239,19 @@ fn figure(html: &mut String, label: &str, path: &Path, uri: Option<&str>) {
     }
 }
 
-/// The file as a `data:image/png;base64,…` URI; `None` when it cannot be read.
-fn data_uri(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
+/// The file as a `data:image/png;base64,…` URI, an EXR encoded as a PNG after `exposure_ev`
+/// stops; `None` when it cannot be read.
+fn data_uri(path: &Path, exposure_ev: f32) -> Option<String> {
+    let bytes = match super::is_exr(path) {
+        true => {
+            let image = super::HdrFrame::read(path)
+                .ok()?
+                .exposed(exposure_ev)
+                .ok()?;
+            crate::output::png::encode_rgba8(image.width, image.height, &image.rgba8, true).ok()?
+        }
+        false => std::fs::read(path).ok()?,
+    };
     Some(format!("data:image/png;base64,{}", base64(&bytes)))
 }
 
@@ -346,6 +377,7 @@ mod tests {
             summary: vec![],
             accept_command: Some("fogbank check 'a b' --accept".into()),
             cases: vec![case("frame_0001", "pass"), case("frame_0002", "fail")],
+            exposure_ev: 0.0,
         };
         let html = render_html(&page);
         assert!(html.find("id=\"frame_0002\"").unwrap() < html.find("id=\"frame_0001\"").unwrap());

@@ -68,7 +68,7 @@ pub fn junit_xml(report: &CheckReport, accept_command: &str) -> Vec<u8> {
         let mut attachments: Vec<_> = case
             .artifacts
             .iter()
-            .filter(|p| !p.to_string_lossy().ends_with(".actual.png"))
+            .filter(|p| !p.to_string_lossy().contains(".actual."))
             .collect();
         attachments.sort_by_key(|p| !p.to_string_lossy().ends_with(".strip.png"));
         if !attachments.is_empty() {

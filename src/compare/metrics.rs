@@ -202,7 +202,26 @@ pub fn compare(expected: &Image, actual: &Image, tol: &Tolerance) -> Comparison 
         min_ssim: Some(tol.min_ssim),
         max_flip: tol.max_flip,
     };
-    compare_with_gate(expected, actual, gate, true)
+    compare_with_gate(expected, actual, gate, || {
+        flip(expected, actual).map(|map| map.figures())
+    })
+}
+
+/// Compares like [`compare`], with FLIP figures measured elsewhere (HDR-FLIP of the linear
+/// pictures these were exposed from): `flip` runs only when the sizes agree.
+pub(super) fn compare_with_flip(
+    expected: &Image,
+    actual: &Image,
+    tol: &Tolerance,
+    flip: impl FnOnce() -> Option<FlipFigures>,
+) -> Comparison {
+    let gate = Gate {
+        max_channel_diff: tol.max_channel_diff,
+        pixel_budget: tol.pixel_budget,
+        min_ssim: Some(tol.min_ssim),
+        max_flip: tol.max_flip,
+    };
+    compare_with_gate(expected, actual, gate, flip)
 }
 
 /// Compares data (fluid maps): passes when every channel of every pixel is within
@@ -215,7 +234,7 @@ pub fn compare_exact_within(expected: &Image, actual: &Image, max_channel_diff: 
         min_ssim: None,
         max_flip: None,
     };
-    compare_with_gate(expected, actual, gate, false)
+    compare_with_gate(expected, actual, gate, || None)
 }
 
 /// Per-row figures, reduced in row order.
@@ -226,7 +245,12 @@ struct RowFigures {
     rgb_abs_diff_sum: u64,
 }
 
-fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate, pictures: bool) -> Comparison {
+fn compare_with_gate(
+    expected: &Image,
+    actual: &Image,
+    gate: Gate,
+    flip: impl FnOnce() -> Option<FlipFigures>,
+) -> Comparison {
     let pixel_count = expected.pixel_count().max(actual.pixel_count());
     if expected.width != actual.width || expected.height != actual.height {
         let failure = Failure::SizeMismatch {
@@ -268,9 +292,7 @@ fn compare_with_gate(expected: &Image, actual: &Image, gate: Gate, pictures: boo
         )
     };
     let ssim = ssim(expected, actual).unwrap_or(-1.0);
-    let flip = pictures
-        .then(|| flip(expected, actual).map(|map| map.figures()))
-        .flatten();
+    let flip = flip();
 
     let mut failures = Vec::new();
     if fraction_over > gate.pixel_budget {

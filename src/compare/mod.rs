@@ -10,6 +10,10 @@
 //! adapter made them and which tolerance applies. Fluid maps are data, not pictures, and use
 //! [`compare_exact_within`], where SSIM is reported but does not decide.
 //!
+//! EXR frames are judged in linear light ([`hdr`]): the 8-bit gates after a stated exposure,
+//! and HDR-FLIP ([`hdr_flip`]) in place of FLIP. [`GoldenFormat`] says which a golden folder
+//! holds.
+//!
 //! [`accept()`] makes a failed check's actual pictures the references without rendering.
 //! [`golden`] runs the frame loop into these comparisons: the `fogbank check` job (render,
 //! compare or bless, write failure pictures) and `fogbank compare` of two files. It serves both
@@ -18,14 +22,17 @@
 mod accept;
 mod diff;
 mod flip;
+mod flip_hdr;
 mod github;
 pub mod golden;
 mod hdr;
 mod html;
+mod judge;
 mod junit;
 mod mask;
 mod metrics;
 mod raster;
+mod reference;
 mod sidecar;
 mod ssim;
 mod tolerance;
@@ -33,17 +40,21 @@ mod tolerance;
 pub use accept::{ACTUALS_FILE, AcceptReport, ActualsRecord, RenderSettings, accept};
 pub use diff::{GAP_PX, SATURATION_DIFF, diff_heatmap, strip};
 pub use flip::{FlipFigures, FlipMap, PIXELS_PER_DEGREE, flip};
+pub use flip_hdr::{
+    ExposureBracket, HdrFlip, LinearPicture, MAX_EXPOSURES, exposure_bracket, hdr_flip, tone_map,
+};
 pub use github::{STEP_SUMMARY_LIMIT_BYTES, annotations, step_summary};
 pub use golden::{
-    CheckOptions, CheckReport, CompareFiles, FrameReport, MAP_MAX_CHANNEL_DIFF, check,
-    compare_files,
+    CheckOptions, CheckReport, CompareFiles, FilesVerdict, FrameReport, MAP_MAX_CHANNEL_DIFF,
+    check, compare_files,
 };
-pub use hdr::{is_exr, load_picture};
+pub use hdr::{HdrComparison, HdrFrame, compare_hdr, is_exr, load_picture};
 pub use html::{HtmlCase, HtmlPage, render_html, write_html};
 pub use junit::junit_xml;
 pub use mask::{apply_mask, load_mask, mask_file_name, mask_for};
 pub use metrics::{Comparison, Failure, Gate, compare, compare_exact_within};
 pub use raster::{Image, load_png, save_png};
+pub use reference::{GoldenFormat, artifact_paths};
 pub use sidecar::{GoldenSidecar, SIDECAR_FILE};
 pub use ssim::ssim;
 pub use tolerance::{

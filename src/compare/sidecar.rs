@@ -5,7 +5,8 @@
 //! Unknown fields are rejected because the file is edited by hand (to loosen a tolerance) and
 //! a misspelt field would otherwise be silently ignored.
 
-use super::{CompareError, Tolerance};
+use super::{CompareError, GoldenFormat, Tolerance};
+use crate::error::RequestError;
 use crate::output::atomic::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -44,8 +45,19 @@ pub struct GoldenSidecar {
     /// and 0 when left out.
     #[serde(default, skip_serializing_if = "is_closed")]
     pub shutter: f32,
+    /// The references' format: written when `exr`, and `png` when left out.
+    #[serde(default, skip_serializing_if = "GoldenFormat::is_png")]
+    pub format: GoldenFormat,
+    /// Stops of exposure before EXR references meet the 8-bit gates (`--exposure`); written
+    /// when not 0.
+    #[serde(default, skip_serializing_if = "is_zero_ev")]
+    pub exposure_ev: f32,
     /// Tolerance for checks on the same adapter and driver.
     pub tolerance: Tolerance,
+}
+
+fn is_zero_ev(ev: &f32) -> bool {
+    *ev == 0.0
 }
 
 fn one_sample() -> u32 {
@@ -110,6 +122,18 @@ impl GoldenSidecar {
         write_atomic(&path, text.as_bytes()).map_err(|source| CompareError::Write { path, source })
     }
 
+    /// `Err` naming the fix when `asked` is not the format these references were made in.
+    pub fn require_format(&self, dir: &Path, asked: GoldenFormat) -> Result<(), RequestError> {
+        if self.format == asked {
+            return Ok(());
+        }
+        Err(RequestError::GoldenFormat {
+            sidecar: Self::path_in(dir),
+            recorded: self.format.name(),
+            asked: asked.name(),
+        })
+    }
+
     /// Whether `adapter` and `driver` are the ones that blessed the images (ignoring case and
     /// surrounding spaces). When they are not, compare with [`GoldenSidecar::tolerance_for`].
     pub fn same_adapter(&self, adapter: &str, driver: &str) -> bool {
@@ -153,8 +177,42 @@ mod tests {
             samples: 1,
             edge_samples: 1,
             shutter: 0.0,
+            format: GoldenFormat::Png,
+            exposure_ev: 0.0,
             tolerance: Tolerance::default(),
         }
+    }
+
+    #[test]
+    fn the_format_is_written_for_exr_and_a_mismatch_names_the_fix() {
+        let json = serde_json::to_string(&sample()).unwrap();
+        assert!(
+            !json.contains("format") && !json.contains("exposure"),
+            "{json}"
+        );
+        let exr = GoldenSidecar {
+            format: GoldenFormat::Exr,
+            exposure_ev: -2.0,
+            ..sample()
+        };
+        let json = serde_json::to_string(&exr).unwrap();
+        assert!(
+            json.contains("\"format\":\"exr\"") && json.contains("\"exposure_ev\":-2.0"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<GoldenSidecar>(&json).unwrap(), exr);
+        let dir = Path::new("g");
+        assert!(exr.require_format(dir, GoldenFormat::Exr).is_ok());
+        let message = sample()
+            .require_format(dir, GoldenFormat::Exr)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("records png references")
+                && message.contains("--format png")
+                && message.contains("--bless --format exr"),
+            "{message}"
+        );
     }
 
     #[test]
