@@ -241,22 +241,23 @@ impl Recorded {
             }
             recorded.unwrap_or_default()
         });
-        // Samples a pixel and the shutter: the flags, else what golden.json recorded (more
-        // than one sample, an open shutter), else the scene's.
-        let samples = settings.gpu.samples.or_else(|| {
-            let recorded = sidecar.as_ref()?.samples;
-            (recorded > 1).then(|| {
-                taken.push(format!("{recorded} samples"));
-                recorded
-            })
-        });
-        let edge_samples = settings.gpu.edge_samples.or_else(|| {
-            let recorded = sidecar.as_ref()?.edge_samples;
-            (recorded > 1).then(|| {
-                taken.push(format!("{recorded} samples at edges"));
-                recorded
-            })
-        });
+        // Samples a pixel and the shutter: the flags, else what golden.json recorded (one
+        // sample where it names none, as golden.json files from before the anti-aliased
+        // default were blessed), else the scene's. A flag for either count names the whole
+        // sampling, so neither is then taken from golden.json.
+        let flagged = settings.gpu.samples.is_some() || settings.gpu.edge_samples.is_some();
+        let (samples, edge_samples) = match sidecar.as_ref() {
+            Some(recorded) if !flagged => {
+                if recorded.samples > 1 {
+                    taken.push(format!("{} samples", recorded.samples));
+                }
+                if recorded.edge_samples > 1 {
+                    taken.push(format!("{} samples at edges", recorded.edge_samples));
+                }
+                (Some(recorded.samples), Some(recorded.edge_samples))
+            }
+            _ => (None, None),
+        };
         let shutter = settings.gpu.shutter.or_else(|| {
             let recorded = sidecar.as_ref()?.shutter;
             (recorded > 0.0).then(|| {

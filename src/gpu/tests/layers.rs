@@ -101,7 +101,7 @@ fn linear_readback_is_the_picture_the_srgb_frame_encodes() {
 }
 
 fn linear_readback_encodes_to_the_frame(ctx: &GpuContext, compositor: Compositor) {
-    let scene = Scene::default();
+    let scene = single_sample(Scene::default());
     let maps = flat_maps(&scene, 1.0);
     // 33 pixels: 264 bytes a half-float row, padded to 512 in the staging buffer.
     let size = (33, 17);
@@ -178,7 +178,7 @@ fn compute_fog_layer_over_the_fogless_picture_gives_back_the_compute_frame() {
     let Some(ctx) = context() else { return };
     assert_layer_gives_back_the_frame(&ctx, Compositor::Compute);
     // Writing the layer leaves the compute frame as it was without it, byte for byte.
-    let scene = Scene::default();
+    let scene = single_sample(Scene::default());
     let maps = flat_maps(&scene, 1.0);
     let size = (96, 54);
     let plain = render_by(
@@ -429,4 +429,11 @@ fn compute_fog_layer_is_empty_without_fog() {
         clear_layer.iter().all(|&b| b == 0 || b == 0x8000),
         "the fog of the previous frame stayed in the compute fog layer"
     );
+}
+
+/// `scene` drawn with one sample a pixel: the layers' pictures are single-sample ones, and
+/// the frames they are compared with must be too.
+pub(super) fn single_sample(mut scene: Scene) -> Scene {
+    scene.output.samples = Some(1);
+    scene
 }

@@ -261,7 +261,7 @@ fn the_weather_layer_leaves_the_picture_alone_and_needs_weather() {
         weather_layer_f16: false,
         ..LAYERS
     };
-    let clear = Scene::default();
+    let clear = super::layers::single_sample(Scene::default());
     let maps = flat_maps(&clear, 0.6);
     let at = storm_inputs(&clear, &maps, None);
     let asked = render(&mut renderer(&ctx, &clear, LAYERS), &at);
@@ -269,7 +269,7 @@ fn the_weather_layer_leaves_the_picture_alone_and_needs_weather() {
     assert_eq!(asked.weather_f16, None);
     assert!(asked.linear_f16 == plain.linear_f16 && asked.rgba8 == plain.rgba8);
 
-    let stormy = stormy_scene();
+    let stormy = super::layers::single_sample(stormy_scene());
     let at = storm_inputs(&stormy, &maps, Some(weather(1.0, 11.0, true)));
     let asked = render(&mut renderer(&ctx, &stormy, LAYERS), &at);
     let plain = render(&mut renderer(&ctx, &stormy, without_layer), &at);
