@@ -60,9 +60,9 @@ fn one_sample_is_the_single_sample_picture_and_more_converge_at_edges() {
     require_gpu!();
     let dir = temp_dir("samples-converge");
     std::fs::create_dir_all(&*dir).unwrap();
-    let plain = tiny_still(&dir, "plain.png", &[]);
     let one = tiny_still(&dir, "one.png", &["--samples", "1"]);
-    assert!(plain == one, "--samples 1 changed the picture");
+    let scene_one = tiny_still(&dir, "scene-one.png", &["--set", "output.samples=1"]);
+    assert!(scene_one == one, "output.samples: 1 and --samples 1 differ");
     let four = tiny_still(&dir, "four.png", &["--samples", "4"]);
     let reference = tiny_still(&dir, "reference.png", &["--samples", "64"]);
     let single_error = edge_error(&one, &one, &reference);
@@ -149,20 +149,23 @@ fn bad_sample_counts_are_refused() {
     assert!(!Path::new("never").exists());
 }
 
+/// The default picture, with no sampling named, is anti-aliased: 8 samples at the edges.
 #[test]
-fn edge_samples_converge_at_edges_and_keep_every_other_pixel() {
+fn the_default_is_anti_aliased_at_the_edges_and_keeps_every_other_pixel() {
     require_gpu!();
     let dir = temp_dir("edge-samples");
     std::fs::create_dir_all(&*dir).unwrap();
     let one = tiny_still(&dir, "one.png", &["--samples", "1"]);
-    let edges = tiny_still(&dir, "edges.png", &["--edge-samples", "8"]);
+    let edges = tiny_still(&dir, "default.png", &[]);
+    let named = tiny_still(&dir, "edges.png", &["--edge-samples", "8"]);
+    assert!(edges == named, "the default is not --edge-samples 8");
     let reference = tiny_still(&dir, "reference.png", &["--samples", "64"]);
     let single_error = edge_error(&one, &one, &reference);
     let edges_error = edge_error(&edges, &one, &reference);
-    eprintln!("edge error against 64 samples: one {single_error:.2}, edges {edges_error:.2}");
+    eprintln!("edge error against 64 samples: one {single_error:.2}, default {edges_error:.2}");
     assert!(
         edges_error <= single_error / 3.0,
-        "8 samples at edges: edge error {edges_error:.2} levels against {single_error:.2} with one"
+        "the default: edge error {edges_error:.2} levels against {single_error:.2} with one"
     );
     // Away from the edges the picture is the single sample's, byte for byte.
     let pixels = one.len() / 4;
@@ -205,20 +208,58 @@ fn a_golden_check_records_its_edge_samples_and_takes_them_back() {
     assert_exit(&fogbank(&single), 3);
 }
 
+/// A folder blessed with one sample names no samples in its golden.json, as folders blessed
+/// before the anti-aliased default do: a check without flags renders one sample and passes
+/// exactly, and a check with the default's 8 samples at the edges fails.
+#[test]
+fn a_golden_folder_that_names_no_samples_is_checked_with_one() {
+    require_gpu!();
+    let golden = temp_dir("one-sample-golden");
+    let tiny = scene("tiny.ron");
+    let dir = golden.to_str().unwrap();
+    let base = ["check", tiny.as_str(), "--golden", dir, "--frames", "8"];
+    fogbank_ok(&[&base[..], &["--samples", "1", "--bless", "--quiet"]].concat());
+    let sidecar = std::fs::read_to_string(golden.join("golden.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&sidecar).unwrap();
+    assert!(
+        json.get("samples").is_none() && json.get("edge_samples").is_none(),
+        "{sidecar}"
+    );
+    let exact = ["--max-diff", "0", "--pixel-budget", "0"];
+    let checked = fogbank(&[&["check", tiny.as_str(), "--golden", dir][..], &exact].concat());
+    assert_exit(&checked, 0);
+    let anti_aliased = [&base[..], &["--edge-samples", "8"], &exact].concat();
+    assert_exit(&fogbank(&anti_aliased), 3);
+}
+
 #[test]
 fn edge_samples_go_with_one_sample_and_no_shutter() {
     let tiny = scene("tiny.ron");
     let still = ["still", tiny.as_str(), "--frame", "1", "--out", "never.png"];
     let both = fogbank(&[&still[..], &["--samples", "4", "--edge-samples", "8"]].concat());
     assert_exit(&both, 2);
-    let both_set = [
-        &still[..],
-        &["--set", "output.samples=4", "--edge-samples", "8"],
-    ]
-    .concat();
-    let out = fogbank(&both_set);
-    assert_exit(&out, 2);
-    assert!(stderr(&out).contains("choose one"), "{}", stderr(&out));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+    // A flag names the whole sampling: `--edge-samples` replaces the scene's samples too.
+    let dir = temp_dir("edge-samples-flag");
+    let out = dir.join("edges.png");
+    let flagged = [
+        "still",
+        tiny.as_str(),
+        "--frame",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+        "--set",
+        "output.samples=4",
+        "--edge-samples",
+        "8",
+    ];
+    assert_exit(&fogbank(&flagged), 0);
     let in_scene = [
         &still[..],
         &[
@@ -230,10 +271,10 @@ fn edge_samples_go_with_one_sample_and_no_shutter() {
     ];
     let out = fogbank(&in_scene.concat());
     assert_exit(&out, 2);
+    let said = stderr(&out);
     assert!(
-        stderr(&out).contains("output.edge_samples"),
-        "{}",
-        stderr(&out)
+        said.contains("output.edge_samples") && said.contains("choose one"),
+        "{said}"
     );
     let blurred = fogbank(&[&still[..], &["--edge-samples", "8", "--shutter", "0.5"]].concat());
     assert_exit(&blurred, 2);

@@ -143,7 +143,7 @@ impl Targets {
         let depth = texture(
             "targets.depth",
             DEPTH_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | depth_compute,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_DST | depth_compute,
         );
         let output = texture_2d_with_views(
             device,
@@ -170,7 +170,7 @@ impl Targets {
             _ => unused_edge_mask(device),
         };
         let edge_depth_view = (gathering == Gathering::Edges).then(|| {
-            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
             let edge_depth = texture("targets.edge_depth", DEPTH_FORMAT, usage);
             view_of(&edge_depth, "targets.edge_depth.view")
         });

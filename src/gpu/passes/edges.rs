@@ -155,10 +155,24 @@ impl EdgesPass {
         self.depth.is_some()
     }
 
-    /// On the raster path: clears the depth target to far and writes the nearest depth into
-    /// every pixel off the mask. Records nothing where the passes read the mask themselves.
+    /// On the raster path: sets the depth target to far on the mask and nearest off it, as a
+    /// copy of the frame's edge depth ([`EdgesPass::record_mask`] drew it once). Records
+    /// nothing where the passes read the mask themselves.
     pub(crate) fn record_depth(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
-        self.record_depth_into(encoder, &targets.depth_view);
+        if self.depth.is_none() {
+            return;
+        }
+        match &targets.edge_depth_view {
+            Some(edge_depth) => {
+                let (from, to) = (edge_depth.texture(), targets.depth_view.texture());
+                encoder.copy_texture_to_texture(
+                    from.as_image_copy(),
+                    to.as_image_copy(),
+                    to.size(),
+                );
+            }
+            None => self.record_depth_into(encoder, &targets.depth_view),
+        }
     }
 
     /// Clears `depth_view` to far and writes the nearest depth off the mask (raster path).
