@@ -2,7 +2,7 @@
 // `--edge-samples` (src/samples.rs, `Sampling::Edges`).
 //
 // `cs_edge_mask` runs after sample 0's passes. It encodes the linear picture to sRGB, as the
-// `encode` pass will, and marks a pixel when any channel differs from one of its four
+// `encode` pass will, and marks a pixel (with its slot in the list, plus one) when any channel differs from one of its four
 // neighbours' by more than EDGE_CONTRAST_LEVELS of 255. An edge marks the pixels on both of
 // its sides; a thin streak marks itself and its neighbours. It also lists the marked pixels,
 // and `cs_edge_dispatch` sizes a dispatch over that list. The later samples draw only the
@@ -89,7 +89,6 @@ fn cs_edge_mask(
         contrast = max(contrast, abs(here - down));
         let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
         marked = levels > EDGE_CONTRAST_LEVELS;
-        textureStore(mask_written, pixel, vec4<u32>(select(0u, 1u, marked)));
     }
     // The workgroup's marked pixels take consecutive slots of the list.
     if local == 0u {
@@ -107,6 +106,10 @@ fn cs_edge_mask(
     let first_slot = workgroupUniformLoad(&group_first_slot);
     if marked {
         edge_list.pixels[first_slot + slot] = u32(pixel.x) | (u32(pixel.y) << 16u);
+    }
+    // The mask holds each marked pixel's slot in the list plus one, 0 off the edges.
+    if all(pixel < size) {
+        textureStore(mask_written, pixel, vec4<u32>(select(0u, first_slot + slot + 1u, marked)));
     }
 }
 

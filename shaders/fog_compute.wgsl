@@ -107,16 +107,73 @@ fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
     composite_over_scene(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
 }
 
-// `cs_fog` on the pixels at an edge alone, one invocation a listed pixel (a later sample of
-// `--edge-samples`; per_pixel.wgsl, `listed_pixel`).
+// ---- The later samples of `--edge-samples`: the fog marched once, chosen by depth ----
+//
+// The fog is smooth across a pixel except where the scene's depth jumps: at a silhouette the
+// fog in front of the pillar and the fog in front of the wall behind differ. So the fog is
+// marched once a frame for each listed pixel, along sample 0's ray (`cs_fog_store_edges`,
+// after the mask), and kept with the distance to the scene it stopped at. Each later sample
+// draws the hall at its own sub-pixel offset, and `cs_fog_reuse_edges` lays over it the kept
+// fog of the pixel or of a listed neighbour whose scene lies nearest along the sample's ray:
+// the fog of the surface the sample sees. An edge marks the pixels on both of its sides, so
+// both surfaces' fog is at hand. This is the coverage-sample resolve of MSAA, with the fog as
+// the shading done once a pixel.
+
+// Slot i: the fog along listed pixel i's centre ray (premultiplied colour, transmittance),
+// then (distance to the scene along that ray (world units per unit ray), unused...).
+@group(1) @binding(10) var<storage, read_write> edge_fog: array<vec4<f32>>;
+
+// The list slot of `pixel` (edges.wgsl stores slot + 1 in the mask), or none (0).
+fn edge_slot(pixel: vec2<i32>) -> u32 {
+    let size = vec2<i32>(march.size.xy);
+    if any(pixel < vec2<i32>(0)) || any(pixel >= size) {
+        return 0u;
+    }
+    return textureLoad(edge_mask, pixel, 0).x;
+}
+
 @compute @workgroup_size(64)
-fn cs_fog_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+fn cs_fog_store_edges(@builtin(global_invocation_id) id: vec3<u32>) {
     let listed = listed_pixel(id.x);
     if listed.z == 0u {
         return;
     }
     let fog_here = march_fog(listed.xy);
-    composite_over_scene(vec2<i32>(listed.xy), fog_here.color, fog_here.transmittance);
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(listed.xy), 0).x;
+    let t_scene_world = scene_distance_world(frame.eye_world.xyz, pixel_ray_world(listed.xy), depth_scene);
+    edge_fog[2u * id.x] = vec4<f32>(fog_here.color, fog_here.transmittance);
+    edge_fog[2u * id.x + 1u] = vec4<f32>(t_scene_world, 0.0, 0.0, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn cs_fog_reuse_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+    let listed = listed_pixel(id.x);
+    if listed.z == 0u {
+        return;
+    }
+    let pixel = vec2<i32>(listed.xy);
+    let depth_scene = textureLoad(scene_depth, pixel, 0).x;
+    let t_sample_world = scene_distance_world(frame.eye_world.xyz, pixel_ray_world(listed.xy), depth_scene);
+    // The pixel's own fog, unless a listed neighbour's scene lies nearer this sample's.
+    var chosen = id.x;
+    var gap = abs(edge_fog[2u * id.x + 1u].x - t_sample_world);
+    let around = array<vec2<i32>, 8>(
+        vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1),
+        vec2<i32>(-1, -1), vec2<i32>(1, -1), vec2<i32>(-1, 1), vec2<i32>(1, 1),
+    );
+    for (var n = 0u; n < 8u; n += 1u) {
+        let slot = edge_slot(pixel + around[n]);
+        if slot == 0u {
+            continue;
+        }
+        let their_gap = abs(edge_fog[2u * (slot - 1u) + 1u].x - t_sample_world);
+        if their_gap < gap {
+            gap = their_gap;
+            chosen = slot - 1u;
+        }
+    }
+    let fog_kept = edge_fog[2u * chosen];
+    composite_over_scene(pixel, fog_kept.rgb, fog_kept.a);
 }
 
 // `cs_fog`, and the fog alone into the fog layer (per_pixel.wgsl).

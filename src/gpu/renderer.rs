@@ -492,6 +492,9 @@ impl Renderer {
                 }
                 if let (0, Some(edges)) = (k, passes.edges) {
                     edges.record_mask(&mut encoder, targets);
+                    if let Some(fog_compute) = passes.fog_compute {
+                        fog_compute.record_edge_fog(&mut encoder, frame);
+                    }
                     mark(timer, &mut encoder, "edges");
                 }
                 encoder

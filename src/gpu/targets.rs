@@ -60,6 +60,9 @@ pub(crate) struct EdgeList {
     pub pixels: wgpu::Buffer,
     /// The indirect dispatch over the list: [`EDGE_LIST_WORKGROUP`] invocations a workgroup.
     pub dispatch: wgpu::Buffer,
+    /// Two `vec4<f32>` a slot: the fog the sheets' march kept for the listed pixel, and the
+    /// distance to its scene (shaders/fog_compute.wgsl, `cs_fog_store_edges`).
+    pub fog: wgpu::Buffer,
     /// Capacity: the picture's pixels.
     pub capacity: u32,
 }
@@ -85,9 +88,16 @@ impl EdgeList {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
             mapped_at_creation: false,
         });
+        let fog = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("targets.edge_fog"),
+            size: 32 * u64::from(capacity.max(1)),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
         EdgeList {
             pixels,
             dispatch,
+            fog,
             capacity,
         }
     }

@@ -34,8 +34,8 @@ use crate::gpu::GpuError;
 use crate::gpu::camera;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::passes::builder::{
-    PassBuilder, PassContext, SamplePass, SampleRecording, filterable_texture, storage_buffer,
-    storage_texture, texture, uniform,
+    PassBuilder, PassContext, SamplePass, SampleRecording, filterable_texture,
+    read_write_storage_buffer, storage_buffer, storage_texture, texture, uniform,
 };
 use crate::gpu::passes::fog::{
     FogKnobs, fog_ceiling_world, sample_sheet_heights, sheet_heights, sheets_under,
@@ -141,6 +141,17 @@ pub(crate) enum Marched {
     Medium { steps: u32 },
 }
 
+/// The passes of `--edge-samples` over the listed pixels at an edge (`Targets::edge_list`).
+struct EdgeMarch {
+    /// Each later sample's: the kept fog chosen by depth (`cs_fog_reuse_edges`), or the
+    /// raymarch's own march (`cs_raymarch_edges`).
+    per_sample: wgpu::ComputePipeline,
+    /// Once a frame, after the mask: the sheets' fog marched and kept (`cs_fog_store_edges`).
+    once: Option<wgpu::ComputePipeline>,
+    /// The list's indirect dispatch.
+    dispatch: wgpu::Buffer,
+}
+
 /// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour; also
 /// the `raymarch` pass (`raymarch.rs`), which binds the same pictures and maps without the
 /// sheet heights.
@@ -148,9 +159,8 @@ pub(crate) struct FogComputePass {
     /// `fog_compute` or `raymarch`: the label of the pass.
     name: &'static str,
     pipeline: wgpu::ComputePipeline,
-    /// With `--edge-samples`: the march over the listed pixels at an edge, and the list's
-    /// indirect dispatch (`Targets::edge_list`).
-    edges: Option<(wgpu::ComputePipeline, wgpu::Buffer)>,
+    /// With `--edge-samples`: the passes over the listed pixels at an edge.
+    edges: Option<EdgeMarch>,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
@@ -300,18 +310,26 @@ impl FogComputePass {
         if let Some(list) = edge_list {
             layout_entries.push(storage_buffer(9, compute));
             resources.push(list.pixels.as_entire_binding());
+            layout_entries.push(read_write_storage_buffer(10, compute));
+            resources.push(list.fog.as_entire_binding());
         }
         let layout = build.bind_group_layout(&layout_entries);
         let bindings = layout_entries.iter().map(|entry| entry.binding);
         let bind_group = build.bind_group_at("bind_group", &layout, bindings.zip(resources));
         let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
         let edges = edge_list.map(|list| {
-            let entry_point = match marched {
-                Marched::Sheets => "cs_fog_edges",
-                Marched::Medium { .. } => "cs_raymarch_edges",
+            let layouts = [&frame.layout, &layout];
+            // The sheets' fog is marched once a frame and chosen by depth; the raymarch, the
+            // reference, marches every sample.
+            let (per_sample, once) = match marched {
+                Marched::Sheets => ("cs_fog_reuse_edges", Some("cs_fog_store_edges")),
+                Marched::Medium { .. } => ("cs_raymarch_edges", None),
             };
-            let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
-            (pipeline, list.dispatch.clone())
+            EdgeMarch {
+                per_sample: build.compute_pipeline(&module, per_sample, &layouts),
+                once: once.map(|entry| build.compute_pipeline(&module, entry, &layouts)),
+                dispatch: list.dispatch.clone(),
+            }
         });
 
         Ok(FogComputePass {
@@ -439,6 +457,30 @@ impl FogComputePass {
         }
     }
 
+    /// After sample 0's passes and the edge mask: marches the fog once along each listed
+    /// pixel's centre ray and keeps it for the later samples (`cs_fog_store_edges`). Nothing
+    /// for the raymarch, or without edge samples.
+    pub(crate) fn record_edge_fog(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding) {
+        let Some((edges, once)) = self
+            .edges
+            .as_ref()
+            .and_then(|edges| Some((edges, edges.once.as_ref()?)))
+        else {
+            return;
+        };
+        if self.count == 0 {
+            return;
+        }
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(self.name),
+            timestamp_writes: None,
+        });
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_pipeline(once);
+        pass.dispatch_workgroups_indirect(&edges.dispatch, 0);
+    }
+
     /// Records the march itself, one invocation per pixel of its size, or with `edges_only`
     /// one per listed pixel at an edge.
     fn dispatch(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding, edges_only: bool) {
@@ -448,9 +490,9 @@ impl FogComputePass {
         });
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
-        if let (true, Some((pipeline, list_dispatch))) = (edges_only, &self.edges) {
-            pass.set_pipeline(pipeline);
-            pass.dispatch_workgroups_indirect(list_dispatch, 0);
+        if let (true, Some(edges)) = (edges_only, &self.edges) {
+            pass.set_pipeline(&edges.per_sample);
+            pass.dispatch_workgroups_indirect(&edges.dispatch, 0);
             return;
         }
         pass.set_pipeline(&self.pipeline);
