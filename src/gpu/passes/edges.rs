@@ -7,19 +7,22 @@
 //! [`EDGE_CONTRAST_LEVELS`] of 255 in any channel: a silhouette, a crease, a flame's rim, a
 //! streak of rain. The mask is `Targets::edge_mask_view`, read by the later samples' passes:
 //!
-//! * the per-pixel marches (`fog_compute`, `raymarch`) and the `accumulate` pass run one
-//!   invocation per marked pixel: the pass also lists the marked pixels
-//!   (`Targets::edge_list`) and sizes an indirect dispatch over them. A march over the whole
-//!   picture that skips unmarked pixels wastes a warp's 32 lanes on each scattered edge pixel;
-//!   over the list every lane marches;
+//! * the pass also lists the marked pixels (`Targets::edge_list`), stores each one's slot
+//!   plus one in the mask, and sizes an indirect dispatch over the list. The fog and the
+//!   `accumulate` pass run one invocation per listed pixel: a pass over the whole picture that
+//!   skips unmarked pixels wastes a warp's 32 lanes on each scattered edge pixel;
+//! * the sheets' fog is marched once a frame over the list, along each pixel's centre ray, and
+//!   kept with the distance to its scene (`FogComputePass::record_edge_fog`). Each later
+//!   sample draws the hall at its own offset and takes the kept fog of the pixel or of the
+//!   listed neighbour whose scene lies nearest along its ray (the coverage samples of MSAA,
+//!   the fog shaded once a pixel). This holds for both sheet compositors: the raster one
+//!   builds the `fog_compute` pass for it. The raymarch, the reference, marches every sample;
 //! * the other compute passes (the compute `scene`, the compute `reflection`) skip an
 //!   unmarked pixel (common.wgsl's `outside_edges`, switched on by the frame uniforms for
 //!   those samples);
-//! * on the raster path [`EdgesPass::record_depth`] first writes the nearest depth into every
-//!   unmarked pixel, so the `scene` pass, loading that depth, and every pass tested against it
-//!   after (the flames, the rain, the bolt) shade nothing there. The fog's sheets read the
-//!   scene's depth as a texture and have no depth attachment of their own; in these samples
-//!   they are tested against `Targets::edge_depth_view`, the same depths written once a frame.
+//! * on the raster path [`EdgesPass::record_depth`] first copies in the frame's edge depth,
+//!   nearest on every unmarked pixel, so the `scene` pass, loading that depth, and every pass
+//!   tested against it after (the flames, the rain, the bolt) shade nothing there.
 //!
 //! The `accumulate` pass then averages the marked pixels' samples and keeps sample 0 on the
 //! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot

@@ -38,9 +38,8 @@ use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext,
-    RasterPipeline, SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture,
-    texture, uniform,
+    ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline,
+    SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture, texture, uniform,
 };
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::shaders::ShaderName;
@@ -216,9 +215,6 @@ pub(crate) struct FogPass {
     /// `fog`, or `fog_layer`: the label of the pass and of its wgpu objects.
     name: &'static str,
     pipeline: wgpu::RenderPipeline,
-    /// The sheets tested against the edge depth, for the later samples of `--edge-samples`
-    /// on the raster path with a full-size fog; `None` otherwise.
-    edge_pipeline: Option<wgpu::RenderPipeline>,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
@@ -325,21 +321,10 @@ impl FogPass {
             blend: Some(PREMULTIPLIED_OVER),
         };
         let pipeline = build.raster_pipeline(&sheets);
-        // The later samples of `--edge-samples`: the same sheets, tested against the edge
-        // depth so that only the pixels at an edge shade (`passes/edges.rs`).
-        let edge_pipeline = match (&targets.edge_depth_view, &half) {
-            (Some(_), None) => Some(build.raster_pipeline(&RasterPipeline {
-                part: Some("edges"),
-                depth: Some(DepthTest::OVER),
-                ..sheets
-            })),
-            _ => None,
-        };
 
         Ok(FogPass {
             name,
             pipeline,
-            edge_pipeline,
             bind_group,
             knobs_buffer,
             knobs,
@@ -398,23 +383,17 @@ impl FogPass {
 
     /// Records the pass over what the `scene` pass left in the targets (at half size: the
     /// half-size depth, the sheets into the half-size fog, and its upsampling over the picture).
-    /// With `edges_only` (a later sample of `--edge-samples`) the sheets are tested
-    /// against `Targets::edge_depth_view` and shade the pixels at an edge alone.
+    /// (The later samples of `--edge-samples` on a full-size fog are drawn by the
+    /// `fog_compute` pass over the listed pixels instead: `passes/edges.rs`.)
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         (targets, frame): (&Targets, &FrameBinding),
-        edges_only: bool,
     ) {
-        let edge_test = match (edges_only, &self.edge_pipeline, &targets.edge_depth_view) {
-            (true, Some(pipeline), Some(depth)) => Some((pipeline, depth)),
-            _ => None,
-        };
         match &self.half {
             None => {
                 let color = &targets.color_linear_view;
-                let load = wgpu::LoadOp::Load;
-                self.record_sheets_tested(encoder, (color, load), frame, edge_test);
+                self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
             }
             Some(half) => {
                 half.record_depth(encoder);
@@ -438,26 +417,12 @@ impl FogPass {
         load: wgpu::LoadOp<wgpu::Color>,
         frame: &FrameBinding,
     ) {
-        self.record_sheets_tested(encoder, (color_view, load), frame, None);
-    }
-
-    /// [`Self::record_sheets`], tested against a depth attachment with its own pipeline when
-    /// `depth_test` gives them.
-    fn record_sheets_tested(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        (color_view, load): (&wgpu::TextureView, wgpu::LoadOp<wgpu::Color>),
-        frame: &FrameBinding,
-        depth_test: Option<(&wgpu::RenderPipeline, &wgpu::TextureView)>,
-    ) {
-        let depth = depth_test.map(|(_, depth)| depth);
-        let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, depth);
+        let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, None);
         let drawn = self.drawn.load(Ordering::Relaxed);
         if drawn == 0 {
             return;
         }
-        let pipeline = depth_test.map_or(&self.pipeline, |(pipeline, _)| pipeline);
-        pass.set_pipeline(pipeline);
+        pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.sheet_order.slice(..));
@@ -467,7 +432,7 @@ impl FogPass {
 
 impl SamplePass for FogPass {
     fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
-        self.record(encoder, (sample.targets, sample.frame), sample.edges_only);
+        self.record(encoder, (sample.targets, sample.frame));
     }
 }
 
