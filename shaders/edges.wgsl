@@ -113,6 +113,21 @@ fn cs_edge_mask(
     }
 }
 
+// Each later sample's scene colour at the listed pixels, after its `scene` pass: the fog that
+// `cs_fog_reuse_edges` (fog_compute.wgsl) lays over it is read from here, so the sample needs
+// no copy of the whole picture.
+@group(0) @binding(5) var<storage, read_write> edge_scene: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn cs_edge_gather_scene(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= atomicLoad(&edge_list.count) {
+        return;
+    }
+    let packed = edge_list.pixels[id.x];
+    let pixel = vec2<i32>(i32(packed & 0xffffu), i32(packed >> 16u));
+    edge_scene[id.x] = textureLoad(picture, pixel, 0);
+}
+
 // After `cs_edge_mask`: the workgroups of a dispatch over the list.
 @compute @workgroup_size(1)
 fn cs_edge_dispatch() {

@@ -122,6 +122,8 @@ fn cs_fog(@builtin(global_invocation_id) id: vec3<u32>) {
 // Slot i: the fog along listed pixel i's centre ray (premultiplied colour, transmittance),
 // then (distance to the scene along that ray (world units per unit ray), unused...).
 @group(1) @binding(10) var<storage, read_write> edge_fog: array<vec4<f32>>;
+// Slot i: this sample's scene colour at listed pixel i (edges.wgsl, `cs_edge_gather_scene`).
+@group(1) @binding(11) var<storage, read> edge_scene: array<vec4<f32>>;
 
 // The list slot of `pixel` (edges.wgsl stores slot + 1 in the mask), or none (0).
 fn edge_slot(pixel: vec2<i32>) -> u32 {
@@ -173,7 +175,13 @@ fn cs_fog_reuse_edges(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     let fog_kept = edge_fog[2u * chosen];
-    composite_over_scene(pixel, fog_kept.rgb, fog_kept.a);
+    // As `composite_over_scene`, with the scene gathered into the list's slot.
+    if fog_kept.a >= 1.0 {
+        return;
+    }
+    let scene = edge_scene[id.x];
+    let alpha = 1.0 - fog_kept.a + scene.a * fog_kept.a;
+    textureStore(composited, pixel, vec4<f32>(fog_kept.rgb + scene.rgb * fog_kept.a, alpha));
 }
 
 // `cs_fog`, and the fog alone into the fog layer (per_pixel.wgsl).

@@ -63,6 +63,9 @@ pub(crate) struct EdgeList {
     /// Two `vec4<f32>` a slot: the fog the sheets' march kept for the listed pixel, and the
     /// distance to its scene (shaders/fog_compute.wgsl, `cs_fog_store_edges`).
     pub fog: wgpu::Buffer,
+    /// One `vec4<f32>` a slot: a later sample's scene colour at the listed pixel
+    /// (shaders/edges.wgsl, `cs_edge_gather_scene`).
+    pub scene: wgpu::Buffer,
     /// Capacity: the picture's pixels.
     pub capacity: u32,
 }
@@ -94,10 +97,17 @@ impl EdgeList {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
+        let scene = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("targets.edge_scene"),
+            size: 16 * u64::from(capacity.max(1)),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
         EdgeList {
             pixels,
             dispatch,
             fog,
+            scene,
             capacity,
         }
     }

@@ -53,6 +53,11 @@ pub(crate) struct EdgesPass {
     mask: wgpu::ComputePipeline,
     /// `cs_edge_dispatch`: the indirect dispatch over the list the mask pass fills.
     list_dispatch: wgpu::ComputePipeline,
+    /// `cs_edge_gather_scene`: a later sample's scene colour at the listed pixels.
+    gather: wgpu::ComputePipeline,
+    gather_group: wgpu::BindGroup,
+    /// The list's indirect dispatch (`EdgeList::dispatch`).
+    dispatch_buffer: wgpu::Buffer,
     mask_group: wgpu::BindGroup,
     /// `fs_outside_edges` and its bind group, where the raster `scene` pass runs over a
     /// full-size fog; `None` where the passes read the mask themselves.
@@ -84,6 +89,23 @@ impl EdgesPass {
             read_write_storage_buffer(3, compute),
             read_write_storage_buffer(4, compute),
         ]);
+        // The gathering dispatch reads the dispatch buffer as its indirect arguments, so its
+        // group leaves it (binding 4) out.
+        let gather_layout = build.bind_group_layout(&[
+            texture(0, compute, unfilterable),
+            read_write_storage_buffer(3, compute),
+            read_write_storage_buffer(5, compute),
+        ]);
+        let picture = || wgpu::BindingResource::TextureView(&targets.color_linear_view);
+        let gather_group = build.bind_group_at(
+            "gather",
+            &gather_layout,
+            [
+                (0, picture()),
+                (3, list.pixels.as_entire_binding()),
+                (5, list.scene.as_entire_binding()),
+            ],
+        );
         let mask_group = build.bind_group_at(
             "mask",
             &mask_layout,
@@ -119,6 +141,9 @@ impl EdgesPass {
         Ok(EdgesPass {
             mask: build.compute_pipeline(&module, "cs_edge_mask", &[&mask_layout]),
             list_dispatch: build.compute_pipeline(&module, "cs_edge_dispatch", &[&mask_layout]),
+            gather: build.compute_pipeline(&module, "cs_edge_gather_scene", &[&gather_layout]),
+            gather_group,
+            dispatch_buffer: list.dispatch.clone(),
             mask_group,
             depth,
             size_px,
@@ -150,6 +175,18 @@ impl EdgesPass {
         if let Some(edge_depth) = &targets.edge_depth_view {
             self.record_depth_into(encoder, edge_depth);
         }
+    }
+
+    /// Gathers a later sample's scene colour at the listed pixels (`EdgeList::scene`), for the
+    /// fog laid over it; after the sample's `scene` pass.
+    pub(crate) fn record_gather(&self, encoder: &mut wgpu::CommandEncoder) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(ShaderName::Edges.name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.gather);
+        pass.set_bind_group(0, &self.gather_group, &[]);
+        pass.dispatch_workgroups_indirect(&self.dispatch_buffer, 0);
     }
 
     /// Whether [`EdgesPass::record_depth`] records anything: then the raster `scene` pass

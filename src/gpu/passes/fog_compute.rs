@@ -312,6 +312,8 @@ impl FogComputePass {
             resources.push(list.pixels.as_entire_binding());
             layout_entries.push(read_write_storage_buffer(10, compute));
             resources.push(list.fog.as_entire_binding());
+            layout_entries.push(storage_buffer(11, compute));
+            resources.push(list.scene.as_entire_binding());
         }
         let layout = build.bind_group_layout(&layout_entries);
         let bindings = layout_entries.iter().map(|entry| entry.binding);
@@ -437,6 +439,11 @@ impl FogComputePass {
         edges_only: bool,
     ) {
         if self.count == 0 {
+            return;
+        }
+        // The kept fog over the gathered scene needs no copy of the picture.
+        if let (true, Some(EdgeMarch { once: Some(_), .. })) = (edges_only, &self.edges) {
+            self.dispatch(encoder, frame, true);
             return;
         }
         match &self.half {

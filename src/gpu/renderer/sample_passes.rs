@@ -165,6 +165,13 @@ impl SamplePasses<'_> {
             frame,
             edges_only,
         };
+        // The sheets' kept fog is laid over this sample's scene as gathered at the listed pixels.
+        let sheets = !matches!(self.compositor, Compositor::Raymarch { .. });
+        if let (true, true, Some(edges), Some(_)) =
+            (edges_only, sheets, self.edges, self.fog_compute)
+        {
+            edges.record_gather(encoder);
+        }
         // The fog's slot runs the raster `fog` pass, or the per-pixel `fog_compute` or
         // `raymarch` pass.
         // On the raster path the later edge samples march the sheets per listed pixel.
