@@ -27,6 +27,12 @@ struct FrameUniforms {
     // rgb: directional colour times intensity; w: the sample's fog phase (0.5 for one sample),
     // where the sheets stand in their slabs (fog.wgsl, `sheet_height_world`).
     sun_color: vec4<f32>,
+    // The physical fog medium (fog.wgsl, `medium_in_scattering`): x its albedo; y its
+    // multiple-scattering octaves; z, w: unused. Zeros with the seed medium.
+    medium: vec4<f32>,
+    // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
+    // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
+    medium_phase: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;

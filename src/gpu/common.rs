@@ -51,7 +51,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
-use crate::scene::{Rgb, Scene};
+use crate::scene::{FogMedium, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
 ///
@@ -78,6 +78,12 @@ pub(crate) struct FrameUniforms {
     /// rgb: directional colour × intensity (linear); w: the sample's fog phase
     /// (`SampleOffset::depth_phase`, 0.5 for one sample), where the flames' sheets stand.
     pub sun_color: [f32; 4],
+    /// The physical fog medium ([`medium_uniforms`]): x its albedo; y its multiple-scattering
+    /// octaves; z, w: unused. All 0 with the seed medium, which reads none of it.
+    pub medium: [f32; 4],
+    /// The physical medium's phase ([`crate::scene::medium::PhaseFit`]): x the
+    /// Henyey–Greenstein asymmetry; y the Draine asymmetry; z Draine's α; w the Draine weight.
+    pub medium_phase: [f32; 4],
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -90,6 +96,7 @@ pub(crate) struct FrameStatics {
     ambient_linear: [f32; 3],
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
+    medium: [[f32; 4]; 2],
 }
 
 impl FrameStatics {
@@ -109,6 +116,21 @@ impl FrameStatics {
                 srgb_to_linear(lights.directional.color),
                 lights.directional.intensity,
             ),
+            medium: medium_uniforms(&scene.fog.medium),
+        }
+    }
+}
+
+/// `FrameUniforms::medium` and `medium_phase` for `medium`: zeros for `Seed`.
+pub(crate) fn medium_uniforms(medium: &FogMedium) -> [[f32; 4]; 2] {
+    match medium.physical() {
+        None => [[0.0; 4]; 2],
+        Some(physical) => {
+            let fit = physical.phase.fit();
+            [
+                [physical.albedo, physical.octaves as f32, 0.0, 0.0],
+                [fit.g_hg, fit.g_draine, fit.alpha, fit.w_draine],
+            ]
         }
     }
 }
@@ -132,6 +154,8 @@ impl FrameUniforms {
             ambient_color: extend(statics.ambient_linear, 0.0),
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
             sun_color: extend(statics.sun_linear, inputs.sample.depth_phase),
+            medium: statics.medium[0],
+            medium_phase: statics.medium[1],
         }
     }
 }
@@ -418,8 +442,10 @@ impl FrameBinding {
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
-    /// fires are not unrolled, [`Self::fire_constants`] and [`Self::distance_fog_constants`].
-    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 5] {
+    /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`] and
+    /// `FOG_MEDIUM_PHYSICAL`, on where `scene`'s fog is the physical medium (off, the seed
+    /// medium's code alone is compiled: the same bytes as before the medium existed).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 6] {
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
@@ -433,6 +459,10 @@ impl FrameBinding {
             by_mask,
             fires,
             distance_fog,
+            (
+                "FOG_MEDIUM_PHYSICAL",
+                f64::from(u8::from(scene.fog.medium.physical().is_some())),
+            ),
         ]
     }
 
@@ -496,6 +526,6 @@ mod tests {
     #[test]
     fn frame_uniforms_match_wgsl_size() {
         // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 176);
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 208);
     }
 }

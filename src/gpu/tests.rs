@@ -24,6 +24,7 @@ mod flame;
 mod fog_ceiling;
 mod fog_compute;
 mod fog_half;
+mod fog_medium;
 mod fog_shape;
 mod lamps;
 mod layers;

@@ -68,6 +68,7 @@ const SIDES: &[(&str, Side)] = &[
     ("fog.wind", Look),
     ("fog.flow_every", Look),
     ("fog.shape", Look),
+    ("fog.medium", Look),
     ("fluid.speed_scale", Look),
     ("fluid.grid", Step),
     ("fluid.pressure_iterations", Step),
