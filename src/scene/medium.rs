@@ -253,4 +253,106 @@ mod tests {
         assert_eq!((hg.g_hg, hg.w_draine), (0.4, 0.0));
         assert_eq!(hg.eval(0.2, 1.0), phase_hg(0.2, 0.4));
     }
+
+    /// Loads `text` as the scene file `m.ron` with `sets`: the scene, or every error rendered.
+    fn load(text: &str, sets: &[&str]) -> Result<crate::scene::Scene, String> {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        crate::scene::load::load_source(crate::scene::SourceText::new("m.ron", text), &sets)
+            .map(|loaded| loaded.scene)
+            .map_err(|errors| errors.to_string())
+    }
+
+    #[test]
+    fn the_medium_reads_from_a_file_and_through_set() {
+        let scene = load(
+            "(fog: (medium: Physical(albedo: 0.5, phase: Mie(12.0), octaves: 2)))",
+            &[],
+        )
+        .unwrap();
+        let want = PhysicalMedium {
+            albedo: 0.5,
+            phase: Phase::Mie(12.0),
+            octaves: 2,
+        };
+        assert_eq!(scene.fog.medium, FogMedium::Physical(want));
+        // Left out, the medium is the seed's.
+        assert_eq!(load("()", &[]).unwrap().fog.medium, FogMedium::Seed);
+        // `--set` switches to the variant, then walks into its fields.
+        let sets = [
+            "fog.medium=Physical()",
+            "fog.medium.phase=Mie(20.0)",
+            "fog.medium.albedo=0.25",
+        ];
+        let scene = load("()", &sets).unwrap();
+        let want = PhysicalMedium {
+            albedo: 0.25,
+            phase: Phase::Mie(20.0),
+            ..PhysicalMedium::default()
+        };
+        assert_eq!(scene.fog.medium, FogMedium::Physical(want));
+        let sets = ["fog.medium.phase=HenyeyGreenstein(-0.3)"];
+        let scene = load("(fog: (medium: Physical()))", &sets).unwrap();
+        let phase = scene.fog.medium.physical().map(|p| p.phase);
+        assert_eq!(phase, Some(Phase::HenyeyGreenstein(-0.3)));
+        // The seed medium has no fields to set: the error says to set the variant first.
+        let error = load("()", &["fog.medium.albedo=0.5"]).unwrap_err();
+        assert!(error.contains("--set fog.medium.albedo=0.5"), "{error}");
+        assert!(error.contains("albedo"), "{error}");
+        let error = load("()", &["fog.medium=Physcal()"]).unwrap_err();
+        assert!(error.contains("Physcal"), "{error}");
+        assert!(error.contains("Physical"), "{error}");
+    }
+
+    #[test]
+    fn bad_medium_values_name_the_file_line_field_and_fix() {
+        let cases: [(&str, &str, &str); 4] = [
+            ("albedo: 1.5", "`fog.medium.albedo` is 1.5", "0..=1"),
+            (
+                "phase: HenyeyGreenstein(1.0)",
+                "HenyeyGreenstein(1): its g must lie strictly between -1 and 1",
+                "use a g in (-1, 1)",
+            ),
+            (
+                "phase: Mie(80.0)",
+                "Mie(80): the droplet diameter must be 5 to 50 µm",
+                "use a diameter from 5 to 50 µm",
+            ),
+            ("octaves: 0", "`fog.medium.octaves` is 0", "1..=4"),
+        ];
+        for (field, message, fix) in cases {
+            let text = format!("(\n  fog: (\n    medium: Physical({field}),\n  ),\n)\n");
+            let error = load(&text, &[]).unwrap_err();
+            assert!(error.contains("m.ron:3:"), "{field}: no place in {error}");
+            assert!(error.contains(message), "{field}: {error}");
+            assert!(error.contains(fix), "{field}: {error}");
+        }
+        // A bad value from `--set` names the flag.
+        let sets = ["fog.medium=Physical()", "fog.medium.albedo=-0.5"];
+        let error = load("()", &sets).unwrap_err();
+        assert!(error.contains("fog.medium.albedo"), "{error}");
+        assert!(error.contains("--set"), "{error}");
+    }
+
+    #[test]
+    fn the_seed_medium_is_left_out_and_physical_round_trips() {
+        use crate::scene::{Scene, json_schema, to_ron};
+        let seed = Scene::default();
+        let printed = to_ron(&seed).unwrap();
+        assert!(!printed.contains("medium"), "{printed}");
+        let mut physical = Scene::default();
+        physical.fog.medium = FogMedium::Physical(PhysicalMedium {
+            albedo: 0.7,
+            phase: Phase::Mie(9.5),
+            octaves: 4,
+        });
+        assert_ne!(seed.content_hash(), physical.content_hash());
+        // A look field: the world's step does not read it.
+        assert_eq!(seed.step_hash(), physical.step_hash());
+        let printed = to_ron(&physical).unwrap();
+        assert_eq!(load(&printed, &[]).unwrap(), physical);
+        let schema = json_schema().to_string();
+        for name in ["Physical", "HenyeyGreenstein", "Mie", "albedo", "octaves"] {
+            assert!(schema.contains(name), "the schema lacks {name}");
+        }
+    }
 }
