@@ -238,7 +238,7 @@ fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
 // in-scattered light per unit of extinction (see above), linear.
 fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
     // The ambient light comes from every direction: any phase integrates it to itself.
-    var light = frame.ambient_color.rgb;
+    var light = ambient_in_medium();
     light += frame.sun_color.rgb * medium_response(frame.sun_dir_world.xyz, ray_world);
     light += point_light_in_medium(
         pos_world,

@@ -78,6 +78,10 @@ pub(crate) struct FrameUniforms {
     /// rgb: directional colour × intensity (linear); w: the sample's fog phase
     /// (`SampleOffset::depth_phase`, 0.5 for one sample), where the flames' sheets stand.
     pub sun_color: [f32; 4],
+    /// rgb: the ambient light from below, colour × intensity (linear), or the ambient colour
+    /// where the scene names none; w: 1 where it does, else 0 (surfaces then read
+    /// `ambient_color` alone: the same bits as before it existed).
+    pub ambient_ground: [f32; 4],
     /// The physical fog medium ([`medium_uniforms`]): x its albedo; y its multiple-scattering
     /// octaves; z, w: unused. All 0 with the seed medium, which reads none of it.
     pub medium: [f32; 4],
@@ -94,6 +98,7 @@ pub(crate) struct FrameStatics {
     lamp_range_world: f32,
     lamp_height_world: f32,
     ambient_linear: [f32; 3],
+    ambient_ground: [f32; 4],
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
     medium: [[f32; 4]; 2],
@@ -111,6 +116,18 @@ impl FrameStatics {
                 srgb_to_linear(lights.ambient.color),
                 lights.ambient.intensity,
             ),
+            ambient_ground: match lights.ambient.ground {
+                Some(ground) => {
+                    extend(scale(srgb_to_linear(ground), lights.ambient.intensity), 1.0)
+                }
+                None => extend(
+                    scale(
+                        srgb_to_linear(lights.ambient.color),
+                        lights.ambient.intensity,
+                    ),
+                    0.0,
+                ),
+            },
             sun_dir_world: lights.directional.direction_world(),
             sun_linear: scale(
                 srgb_to_linear(lights.directional.color),
@@ -154,6 +171,7 @@ impl FrameUniforms {
             ambient_color: extend(statics.ambient_linear, 0.0),
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
             sun_color: extend(statics.sun_linear, inputs.sample.depth_phase),
+            ambient_ground: statics.ambient_ground,
             medium: statics.medium[0],
             medium_phase: statics.medium[1],
         }
@@ -526,6 +544,6 @@ mod tests {
     #[test]
     fn frame_uniforms_match_wgsl_size() {
         // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 208);
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 224);
     }
 }

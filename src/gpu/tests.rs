@@ -18,6 +18,7 @@ use crate::output::exr::f16_bits_to_f32;
 use crate::scene::Scene;
 
 mod adapter_forms;
+mod ambient_ground;
 mod distance_fog;
 mod fire_flicker;
 mod flame;

@@ -297,7 +297,11 @@ mod tests {
         // The seed medium has no fields to set: the error says to set the variant first.
         let error = load("()", &["fog.medium.albedo=0.5"]).unwrap_err();
         assert!(error.contains("--set fog.medium.albedo=0.5"), "{error}");
-        assert!(error.contains("albedo"), "{error}");
+        assert!(
+            error.contains("`fog.medium` is `Seed`, which has no fields"),
+            "{error}"
+        );
+        assert!(error.contains("--set 'fog.medium=Physical()'"), "{error}");
         let error = load("()", &["fog.medium=Physcal()"]).unwrap_err();
         assert!(error.contains("Physcal"), "{error}");
         assert!(error.contains("Physical"), "{error}");
