@@ -1,14 +1,22 @@
 //! GPU tests of `fog.medium: Physical(…)`: the fog scatters the moon by its phase (brighter
-//! looking toward it with a forward phase, darker looking away), and with albedo 0 it only
-//! darkens. Every compositor reads the one shading function, so each is checked.
+//! looking toward it with a forward phase, darker looking away), exactly as the CPU twin of
+//! the phase says, and with albedo 0 it only darkens. Every compositor reads the one shading
+//! function, so each is checked.
 //!
 //! The seed medium keeps its bytes: the goldens (`tests/golden.rs`) and the other GPU tests
 //! render it. Like the other GPU tests these are skipped (saying so) without an adapter, and
 //! fail under CI.
 
-use super::{context, flat_maps, inputs, mean_brightness, render, renderer_with};
+use glam::{Vec3, Vec4};
+
+use super::{
+    context, flat_maps, floats, fog_config, inputs, mean_brightness, render, renderer_for,
+    renderer_with,
+};
 use crate::frame::{CameraPose, Frame, View};
-use crate::gpu::{Compositor, GpuContext};
+use crate::gpu::camera::clip_from_world;
+use crate::gpu::{Compositor, GpuContext, Readback};
+use crate::scene::medium::MEDIUM_OCTAVE_KEEP;
 use crate::scene::{FogMedium, Phase, PhysicalMedium, Scene};
 
 const WIDTH: u32 = 64;
@@ -159,4 +167,91 @@ fn more_octaves_add_light() {
         three > one + 2.0,
         "3 octaves ({three:.1}) should add light to 1 ({one:.1})"
     );
+}
+
+/// The unit view ray through the centre of pixel `(x, y)` of a `(width, height)` picture seen
+/// from `camera`, unprojected from two depths.
+fn pixel_ray(camera: &CameraPose, (width, height): (u32, u32), (x, y): (u32, u32)) -> Vec3 {
+    let world_from_clip = clip_from_world(camera, width as f32 / height as f32).inverse();
+    let ndc_x = (x as f32 + 0.5) / width as f32 * 2.0 - 1.0;
+    let ndc_y = 1.0 - (y as f32 + 0.5) / height as f32 * 2.0;
+    let at = |depth: f32| {
+        let p = world_from_clip * Vec4::new(ndc_x, ndc_y, depth, 1.0);
+        p.truncate() / p.w
+    };
+    (at(0.9) - at(0.1)).normalize()
+}
+
+/// The largest relative difference, over the pixels where the fog is thick enough to measure,
+/// between the fog layer's straight colour and what the CPU twin of the phase gives there, and
+/// how many pixels were measured.
+fn twin_error(ctx: &GpuContext, phase: Phase, octaves: u32) -> (f32, usize) {
+    let albedo = 0.8;
+    let mut scene = moonlit(FogMedium::Physical(PhysicalMedium {
+        albedo,
+        phase,
+        octaves,
+    }));
+    scene.lights.directional.color = [1.0, 1.0, 1.0];
+    let sun = scene.lights.directional.intensity;
+    let travel = Vec3::from_array(scene.lights.directional.direction_world());
+    let size = (WIDTH, HEIGHT);
+    let readback = Readback {
+        fog_layer_f16: true,
+        ..Readback::default()
+    };
+    let config = fog_config(size, Compositor::Raster, readback);
+    let mut renderer = renderer_for(ctx, &scene, &config);
+    let maps = flat_maps(&scene, 1.0);
+    let mut at = inputs(&scene, &maps, 0);
+    // Looking across the moon's path, so the picture spans a wide range of angles.
+    at.camera = CameraPose {
+        eye_world: [-5.0, 0.8, -5.0],
+        target_world: [0.0, 1.0, 1.0],
+        fov_y_deg: 60.0,
+    };
+    let frame = render(&mut renderer, &at);
+    let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
+    let fit = phase.fit();
+    let (mut checked, mut worst) = (0, 0.0_f32);
+    for y in 0..HEIGHT {
+        for x in 0..WIDTH {
+            let i = ((y * WIDTH + x) * 4) as usize;
+            let alpha = layer[i + 3];
+            if alpha < 0.3 {
+                continue;
+            }
+            // The layer is premultiplied: its straight colour is the medium's S/σt.
+            let straight = layer[i] / alpha;
+            let cos_theta = travel.dot(-pixel_ray(&at.camera, size, (x, y)));
+            let mut response = 0.0;
+            let mut keep = 1.0;
+            for _ in 0..octaves {
+                response += keep * fit.eval(cos_theta, keep);
+                keep *= MEDIUM_OCTAVE_KEEP;
+            }
+            let want = albedo * sun * response;
+            worst = worst.max((straight - want).abs() / want.max(1e-3));
+            checked += 1;
+        }
+    }
+    (worst, checked)
+}
+
+#[test]
+fn the_fog_layer_colour_is_the_phase_of_the_cpu_twin() {
+    let Some(ctx) = context() else { return };
+    for (phase, octaves) in [
+        (Phase::Mie(15.0), 1),
+        (Phase::HenyeyGreenstein(0.7), 3),
+        (Phase::HenyeyGreenstein(-0.4), 2),
+    ] {
+        let (worst, checked) = twin_error(&ctx, phase, octaves);
+        assert!(checked > 100, "{phase:?}: only {checked} pixels of fog");
+        // Half floats hold 11 significant bits, and each pixel's fog has one colour.
+        assert!(
+            worst < 0.02,
+            "{phase:?}: the GPU's colour is {worst:.4} off the twin's"
+        );
+    }
 }
