@@ -149,9 +149,15 @@ const MEDIUM_OCTAVE_KEEP: f32 = 0.5;
 const MEDIUM_MAX_OCTAVES: u32 = 4u;
 const MEDIUM_PI: f32 = 3.14159265358979;
 
-// Whether the fog is the physical medium (`FrameBinding::fog_constants`). Off (the seed medium,
-// and every pipeline that does not say), its code is compiled out: the seed fog's bytes.
-override FOG_MEDIUM_PHYSICAL: bool = false;
+// keep in sync with src/gpu/common.rs: medium_constant
+// The fog's medium (`FrameBinding::fog_constants`): FOG_MEDIUM_SEED (every pipeline that does
+// not say), whose pipelines compile the physical code out (the seed fog's bytes), or the
+// physical medium with a Henyey–Greenstein phase alone or blended with Draine (`Mie`), whose
+// pipelines compile the Draine lobe out or in. A CPU adapter runs every branch, taken or not.
+const FOG_MEDIUM_SEED: u32 = 0u;
+const FOG_MEDIUM_HG: u32 = 1u;
+const FOG_MEDIUM_HG_DRAINE: u32 = 2u;
+override FOG_MEDIUM: u32 = 0u;
 
 // Henyey–Greenstein's phase at `cos_theta` with asymmetry `g`, per steradian.
 // keep in sync with src/scene/medium.rs: phase_hg
@@ -174,6 +180,9 @@ fn phase_draine(cos_theta: f32, g: f32, alpha: f32) -> f32 {
 fn medium_phase(cos_theta: f32, eccentricity: f32) -> f32 {
     let fit = frame.medium_phase;
     let hg = phase_hg(cos_theta, fit.x * eccentricity);
+    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
+        return hg;
+    }
     let draine = phase_draine(cos_theta, fit.y * eccentricity, fit.z);
     return hg + (draine - hg) * fit.w;
 }
@@ -268,7 +277,7 @@ fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32>
 // so the fog glows round every torch and brazier, and so is the lamps' light
 // (`lamp_light_in_fog`), dark in their shadows: every compositor reads the fog through here.
 //
-// That is the seed medium. With the physical one (`FOG_MEDIUM_PHYSICAL`) the colour is instead
+// That is the seed medium. With the physical one (`FOG_MEDIUM`) the colour is instead
 // `medium_in_scattering`: the scene's lights scattered toward the eye, which looks along the
 // unit `ray_world`, by the phase. The extinction is the same either way.
 fn fog_medium(
@@ -326,7 +335,7 @@ fn fog_medium(
 
     // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
     // seed's colours).
-    if FOG_MEDIUM_PHYSICAL && debug <= 0.0 {
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
         return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
     }
 

@@ -51,7 +51,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
-use crate::scene::{FogMedium, Rgb, Scene};
+use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
 ///
@@ -135,6 +135,18 @@ impl FrameStatics {
             ),
             medium: medium_uniforms(&scene.fog.medium),
         }
+    }
+}
+
+/// fog.wgsl's `FOG_MEDIUM` for `medium`: 0 the seed medium, whose pipelines compile the
+/// physical code out (the same bytes as before the medium existed); 1 the physical medium with
+/// a Henyey–Greenstein phase alone; 2 with a Draine lobe too (`Mie`).
+/// keep in sync with shaders/fog.wgsl: FOG_MEDIUM_SEED, FOG_MEDIUM_HG, FOG_MEDIUM_HG_DRAINE
+pub(crate) fn medium_constant(medium: &FogMedium) -> u32 {
+    match medium.physical().map(|physical| physical.phase) {
+        None => 0,
+        Some(Phase::HenyeyGreenstein(_)) => 1,
+        Some(Phase::Mie(_)) => 2,
     }
 }
 
@@ -461,8 +473,7 @@ impl FrameBinding {
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`] and
-    /// `FOG_MEDIUM_PHYSICAL`, on where `scene`'s fog is the physical medium (off, the seed
-    /// medium's code alone is compiled: the same bytes as before the medium existed).
+    /// `FOG_MEDIUM` ([`medium_constant`]).
     pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 6] {
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
@@ -477,10 +488,7 @@ impl FrameBinding {
             by_mask,
             fires,
             distance_fog,
-            (
-                "FOG_MEDIUM_PHYSICAL",
-                f64::from(u8::from(scene.fog.medium.physical().is_some())),
-            ),
+            ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
         ]
     }
 
