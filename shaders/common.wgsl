@@ -27,9 +27,35 @@ struct FrameUniforms {
     // rgb: directional colour times intensity; w: the sample's fog phase (0.5 for one sample),
     // where the sheets stand in their slabs (fog.wgsl, `sheet_height_world`).
     sun_color: vec4<f32>,
+    // rgb: the ambient light from below, colour times intensity (linear), or the ambient colour
+    // where the scene names none; w: 1 where it does, else 0 (`ambient_on_surface`).
+    ambient_ground: vec4<f32>,
+    // The physical fog medium (fog.wgsl, `medium_in_scattering`): x its albedo; y its
+    // multiple-scattering octaves; z, w: unused. Zeros with the seed medium.
+    medium: vec4<f32>,
+    // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
+    // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
+    medium_phase: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
+
+// The ambient light on a surface facing the unit `normal_world`: the hemisphere blend of the
+// light from above (`ambient_color`) and from below (`ambient_ground`) by the way it faces. A
+// scene without a ground colour gets `ambient_color` itself (a `select`, so its exact bits).
+fn ambient_on_surface(normal_world: vec3<f32>) -> vec3<f32> {
+    let facing_up = 0.5 + 0.5 * normal_world.y;
+    let hemisphere = mix(frame.ambient_ground.rgb, frame.ambient_color.rgb, facing_up);
+    return select(frame.ambient_color.rgb, hemisphere, frame.ambient_ground.w > 0.5);
+}
+
+// The ambient light a point of a medium (the physical fog) scatters, per unit of albedo: the
+// mean of the two hemispheres (any phase integrates to 1 over the sphere), or `ambient_color`
+// without a ground colour (which the weather may have changed this frame).
+fn ambient_in_medium() -> vec3<f32> {
+    let hemispheres = 0.5 * (frame.ambient_color.rgb + frame.ambient_ground.rgb);
+    return select(frame.ambient_color.rgb, hemispheres, frame.ambient_ground.w > 0.5);
+}
 
 // 1 where a pixel of the frame's first sample is at an edge (edges.wgsl, src/gpu/passes/edges.rs).
 @group(0) @binding(7) var edge_mask: texture_2d<u32>;

@@ -122,6 +122,149 @@ struct FogMedium {
     debug_alpha: f32,
 }
 
+// ---- The physical medium ----------------------------------------------------------------
+//
+// With `fog.medium: Physical(…)` the fog is a participating medium. Its extinction σt is the
+// seed fog's (σ times the density), its scattering σs = albedo · σt, and the light it scatters
+// toward the eye at a point is S = σs · Σ L_i · p(θ_i): each light's radiance arriving there
+// times the phase of the angle θ_i between the light's travel and the way back to the eye.
+//
+// Energy-conserving integration (Hillaire, "Physically based and unified volumetric rendering
+// in Frostbite", SIGGRAPH 2015): over a slab of length Δ with transmittance T = exp(−σt·Δ) the
+// light added is ∫₀^Δ S·exp(−σt·s) ds = S·(1 − T)/σt, not S·Δ (which overshoots in thick fog).
+// Every compositor adds `color · alpha` per sheet or step with alpha = 1 − T, so `fog_medium`
+// returns color = S/σt = albedo · Σ L_i · p(θ_i), and each sheet's slab and each raymarch step
+// then adds exactly S·(1 − T)/σt.
+//
+// Approximations, so the fog stays one pass: no light is shadowed by the hall but the lamps (by
+// their shadow maps), and the fog does not shadow itself: every light reaches every point of
+// the fog whole. Multiple scattering is `octaves` terms after Wrenninge et al. ("Oz: The Great
+// and Volumetric", 2013): term n scatters 0.5ⁿ of the light with a phase 0.5ⁿ as eccentric, so
+// the fog also glows round a light seen from the side. Their third factor, a thinner extinction
+// for the light's path, waits for the fog to shadow itself. The ambient light is scattered
+// alike every way (any phase integrates to 1 over the sphere).
+//
+// keep in sync with src/scene/medium.rs: MEDIUM_OCTAVE_KEEP, MAX_MEDIUM_OCTAVES
+const MEDIUM_OCTAVE_KEEP: f32 = 0.5;
+const MEDIUM_MAX_OCTAVES: u32 = 4u;
+const MEDIUM_PI: f32 = 3.14159265358979;
+
+// keep in sync with src/gpu/common.rs: medium_constant
+// The fog's medium (`FrameBinding::fog_constants`): FOG_MEDIUM_SEED (every pipeline that does
+// not say), whose pipelines compile the physical code out (the seed fog's bytes), or the
+// physical medium with a Henyey–Greenstein phase alone or blended with Draine (`Mie`), whose
+// pipelines compile the Draine lobe out or in. A CPU adapter runs every branch, taken or not.
+const FOG_MEDIUM_SEED: u32 = 0u;
+const FOG_MEDIUM_HG: u32 = 1u;
+const FOG_MEDIUM_HG_DRAINE: u32 = 2u;
+override FOG_MEDIUM: u32 = 0u;
+
+// Henyey–Greenstein's phase at `cos_theta` with asymmetry `g`, per steradian.
+// keep in sync with src/scene/medium.rs: phase_hg
+fn phase_hg(cos_theta: f32, g: f32) -> f32 {
+    let g2 = g * g;
+    let denom = max(1.0 + g2 - 2.0 * g * cos_theta, 1e-6);
+    return (1.0 - g2) / (4.0 * MEDIUM_PI * denom * sqrt(denom));
+}
+
+// Draine's phase at `cos_theta`, asymmetry `g` and shape `alpha`, per steradian.
+// keep in sync with src/scene/medium.rs: phase_draine
+fn phase_draine(cos_theta: f32, g: f32, alpha: f32) -> f32 {
+    let shape = (1.0 + alpha * cos_theta * cos_theta) / (1.0 + alpha * (1.0 + 2.0 * g * g) / 3.0);
+    return phase_hg(cos_theta, g) * shape;
+}
+
+// The medium's phase at `cos_theta`, both asymmetries scaled by `eccentricity`: Henyey–Greenstein
+// blended with Draine by the frame's `medium_phase` (for `Mie`, the Jendersie–d'Eon fit).
+// keep in sync with src/scene/medium.rs: PhaseFit::eval
+fn medium_phase(cos_theta: f32, eccentricity: f32) -> f32 {
+    let fit = frame.medium_phase;
+    let hg = phase_hg(cos_theta, fit.x * eccentricity);
+    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
+        return hg;
+    }
+    let draine = phase_draine(cos_theta, fit.y * eccentricity, fit.z);
+    return hg + (draine - hg) * fit.w;
+}
+
+// What of a light travelling along the unit `light_dir_world` the medium sends back along the
+// unit view ray `ray_world` (from the eye), per unit of its radiance and of albedo: the sum of
+// the octaves' phases.
+fn medium_response(light_dir_world: vec3<f32>, ray_world: vec3<f32>) -> f32 {
+    let cos_theta = dot(light_dir_world, -ray_world);
+    let octaves = min(u32(frame.medium.y), MEDIUM_MAX_OCTAVES);
+    var response = 0.0;
+    var keep = 1.0;
+    for (var n = 0u; n < octaves; n += 1u) {
+        response += keep * medium_phase(cos_theta, keep);
+        keep *= MEDIUM_OCTAVE_KEEP;
+    }
+    return response;
+}
+
+// A point light at `light_world.xyz` reaching `light_world.w` (fading as the square of
+// 1 − distance / range, as on surfaces) of colour `color`, scattered at `pos_world` along the ray.
+fn point_light_in_medium(
+    pos_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    light_world: vec4<f32>,
+    color: vec3<f32>,
+) -> vec3<f32> {
+    let from_light = pos_world - light_world.xyz;
+    let distance_world = length(from_light);
+    let edge = clamp(1.0 - distance_world / max(light_world.w, 1e-4), 0.0, 1.0);
+    if edge <= 0.0 || distance_world <= 1e-5 {
+        return vec3<f32>(0.0);
+    }
+    let response = medium_response(from_light / distance_world, ray_world);
+    return color * (edge * edge * response);
+}
+
+// The lamps scattered at `pos_world` along the ray: each lamp's colour, range fade, cone and
+// shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase.
+fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
+    var light = vec3<f32>(0.0);
+    for (var i = 0u; i < lamp_count(); i += 1u) {
+        let lamp = lamp_lights.lamps[i];
+        let to_point = pos_world - lamp.pos_world.xyz;
+        let distance_world = length(to_point);
+        if distance_world >= lamp.pos_world.w || distance_world <= 1e-5 {
+            continue;
+        }
+        let from_lamp = to_point / distance_world;
+        let cone = lamp_cone(lamp, from_lamp);
+        if cone <= 0.0 {
+            continue;
+        }
+        let shadow = lamp_shadow(lamp, pos_world, 2.0, false);
+        let response = medium_response(from_lamp, ray_world);
+        light += lamp.color.rgb * (lamp_falloff(lamp, distance_world) * cone * shadow * response);
+    }
+    return light;
+}
+
+// The physical medium's colour at `pos_world` seen along the unit `ray_world`: S/σt, the
+// in-scattered light per unit of extinction (see above), linear.
+fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
+    // The ambient light comes from every direction: any phase integrates it to itself.
+    var light = ambient_in_medium();
+    light += frame.sun_color.rgb * medium_response(frame.sun_dir_world.xyz, ray_world);
+    light += point_light_in_medium(
+        pos_world,
+        ray_world,
+        frame.ball_light_world,
+        frame.ball_light_color.rgb,
+    );
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let color = fire_lights.fires[i].light_color.rgb * fire_flicker_of(i);
+        light += point_light_in_medium(pos_world, ray_world, fires_now.fires[i].light_world, color);
+    }
+    if lamp_count() > 0u {
+        light += lamps_in_medium(pos_world, ray_world);
+    }
+    return light * frame.medium.x;
+}
+
 // The continuous fog at `pos_world`: its colour and extinction.
 //
 // The colour is worked out as the example does, in display (sRGB) values — the fog colour
@@ -133,8 +276,13 @@ struct FogMedium {
 // glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added in linear light on top,
 // so the fog glows round every torch and brazier, and so is the lamps' light
 // (`lamp_light_in_fog`), dark in their shadows: every compositor reads the fog through here.
+//
+// That is the seed medium. With the physical one (`FOG_MEDIUM`) the colour is instead
+// `medium_in_scattering`: the scene's lights scattered toward the eye, which looks along the
+// unit `ray_world`, by the phase. The extinction is the same either way.
 fn fog_medium(
     pos_world: vec3<f32>,
+    ray_world: vec3<f32>,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
@@ -184,6 +332,12 @@ fn fog_medium(
     let ball_radius = knobs.ball.w;
     let ball_distance = length(to_ball) + (n - 0.5) * 0.35;
     density *= smoothstep(ball_radius * 0.9, ball_radius * 1.6, ball_distance);
+
+    // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
+    // seed's colours).
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
+        return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
+    }
 
     let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
     let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
@@ -281,7 +435,7 @@ fn sample_sheet(
 ) -> SheetSample {
     let slab_world = sheet_slab_world(ray_world, knobs);
     let pos_world = on_sheet_world - ray_world * (0.5 * (slab_world - visible_world));
-    let medium = fog_medium(pos_world, knobs, fluid_map, lift_map);
+    let medium = fog_medium(pos_world, ray_world, knobs, fluid_map, lift_map);
     let alpha = 1.0 - exp(-medium.extinction_per_world * visible_world);
     let debug_alpha = medium.debug_alpha * step(0.5 * slab_world, visible_world);
     let shaded = vec4<f32>(medium.color, clamp(max(alpha, debug_alpha), 0.0, 1.0));
@@ -352,7 +506,7 @@ fn march_medium(
     for (var i = 0u; i < steps; i += 1u) {
         let t_world = t_start + (f32(i) + offset) * step_world;
         let pos_world = eye_world + ray_world * t_world;
-        let medium = fog_medium(pos_world, knobs, fluid_map, lift_map);
+        let medium = fog_medium(pos_world, ray_world, knobs, fluid_map, lift_map);
         // The `fluid` view's band: the opacity of one sheet spread over its slab.
         let debug_per_world = -log(1.0 - medium.debug_alpha) / knobs.layer.w;
         let alpha = 1.0 - exp(-(medium.extinction_per_world + debug_per_world) * step_world);

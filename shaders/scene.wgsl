@@ -81,10 +81,10 @@ fn floor_albedo(pos_world: vec3<f32>) -> vec3<f32> {
     return mix(knobs.floor_dark.rgb, knobs.floor_light.rgb, n);
 }
 
-// Ambient + Lambert for the directional light + the ball's point light, which fades to zero
+// Ambient (from above and below, `ambient_on_surface`) + Lambert for the directional light + the ball's point light, which fades to zero
 // at its range, + the fires' flickering point lights.
 fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
-    var light = frame.ambient_color.rgb;
+    var light = ambient_on_surface(normal_world);
     light += frame.sun_color.rgb * max(dot(normal_world, -frame.sun_dir_world.xyz), 0.0);
 
     let to_lamp = frame.ball_light_world.xyz - pos_world;

@@ -51,7 +51,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
-use crate::scene::{Rgb, Scene};
+use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
 ///
@@ -78,6 +78,16 @@ pub(crate) struct FrameUniforms {
     /// rgb: directional colour × intensity (linear); w: the sample's fog phase
     /// (`SampleOffset::depth_phase`, 0.5 for one sample), where the flames' sheets stand.
     pub sun_color: [f32; 4],
+    /// rgb: the ambient light from below, colour × intensity (linear), or the ambient colour
+    /// where the scene names none; w: 1 where it does, else 0 (surfaces then read
+    /// `ambient_color` alone: the same bits as before it existed).
+    pub ambient_ground: [f32; 4],
+    /// The physical fog medium ([`medium_uniforms`]): x its albedo; y its multiple-scattering
+    /// octaves; z, w: unused. All 0 with the seed medium, which reads none of it.
+    pub medium: [f32; 4],
+    /// The physical medium's phase ([`crate::scene::medium::PhaseFit`]): x the
+    /// Henyey–Greenstein asymmetry; y the Draine asymmetry; z Draine's α; w the Draine weight.
+    pub medium_phase: [f32; 4],
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -88,8 +98,10 @@ pub(crate) struct FrameStatics {
     lamp_range_world: f32,
     lamp_height_world: f32,
     ambient_linear: [f32; 3],
+    ambient_ground: [f32; 4],
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
+    medium: [[f32; 4]; 2],
 }
 
 impl FrameStatics {
@@ -104,11 +116,50 @@ impl FrameStatics {
                 srgb_to_linear(lights.ambient.color),
                 lights.ambient.intensity,
             ),
+            ambient_ground: match lights.ambient.ground {
+                Some(ground) => {
+                    extend(scale(srgb_to_linear(ground), lights.ambient.intensity), 1.0)
+                }
+                None => extend(
+                    scale(
+                        srgb_to_linear(lights.ambient.color),
+                        lights.ambient.intensity,
+                    ),
+                    0.0,
+                ),
+            },
             sun_dir_world: lights.directional.direction_world(),
             sun_linear: scale(
                 srgb_to_linear(lights.directional.color),
                 lights.directional.intensity,
             ),
+            medium: medium_uniforms(&scene.fog.medium),
+        }
+    }
+}
+
+/// fog.wgsl's `FOG_MEDIUM` for `medium`: 0 the seed medium, whose pipelines compile the
+/// physical code out (the same bytes as before the medium existed); 1 the physical medium with
+/// a Henyey–Greenstein phase alone; 2 with a Draine lobe too (`Mie`).
+/// keep in sync with shaders/fog.wgsl: FOG_MEDIUM_SEED, FOG_MEDIUM_HG, FOG_MEDIUM_HG_DRAINE
+pub(crate) fn medium_constant(medium: &FogMedium) -> u32 {
+    match medium.physical().map(|physical| physical.phase) {
+        None => 0,
+        Some(Phase::HenyeyGreenstein(_)) => 1,
+        Some(Phase::Mie(_)) => 2,
+    }
+}
+
+/// `FrameUniforms::medium` and `medium_phase` for `medium`: zeros for `Seed`.
+pub(crate) fn medium_uniforms(medium: &FogMedium) -> [[f32; 4]; 2] {
+    match medium.physical() {
+        None => [[0.0; 4]; 2],
+        Some(physical) => {
+            let fit = physical.phase.fit();
+            [
+                [physical.albedo, physical.octaves as f32, 0.0, 0.0],
+                [fit.g_hg, fit.g_draine, fit.alpha, fit.w_draine],
+            ]
         }
     }
 }
@@ -132,6 +183,9 @@ impl FrameUniforms {
             ambient_color: extend(statics.ambient_linear, 0.0),
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
             sun_color: extend(statics.sun_linear, inputs.sample.depth_phase),
+            ambient_ground: statics.ambient_ground,
+            medium: statics.medium[0],
+            medium_phase: statics.medium[1],
         }
     }
 }
@@ -418,8 +472,9 @@ impl FrameBinding {
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
-    /// fires are not unrolled, [`Self::fire_constants`] and [`Self::distance_fog_constants`].
-    pub(crate) fn fog_constants(&self) -> [(&'static str, f64); 5] {
+    /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`] and
+    /// `FOG_MEDIUM` ([`medium_constant`]).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 6] {
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
@@ -433,6 +488,7 @@ impl FrameBinding {
             by_mask,
             fires,
             distance_fog,
+            ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
         ]
     }
 
@@ -496,6 +552,6 @@ mod tests {
     #[test]
     fn frame_uniforms_match_wgsl_size() {
         // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 176);
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 224);
     }
 }

@@ -18,12 +18,14 @@ use crate::output::exr::f16_bits_to_f32;
 use crate::scene::Scene;
 
 mod adapter_forms;
+mod ambient_ground;
 mod distance_fog;
 mod fire_flicker;
 mod flame;
 mod fog_ceiling;
 mod fog_compute;
 mod fog_half;
+mod fog_medium;
 mod fog_shape;
 mod lamps;
 mod layers;

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Rgb;
+use super::medium::FogMedium;
 
 /// The ground fog: sheets from `bottom` to `sheets_top` reading the fluid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -42,6 +43,10 @@ pub struct Fog {
     /// Left out of the serialized scene when `Lift`, so scenes without it keep their hash.
     #[serde(skip_serializing_if = "FogShape::is_lift")]
     pub shape: FogShape,
+    /// What the fog does with light (see [`FogMedium`]). Default: `Seed`, the seed example's
+    /// look. Left out of the serialized scene when `Seed`, so scenes without it keep their hash.
+    #[serde(skip_serializing_if = "FogMedium::is_seed")]
+    pub medium: FogMedium,
 }
 
 /// How the fluid's density under a point turns into fog above it.
@@ -91,6 +96,7 @@ impl Default for Fog {
             wind: [0.08, 0.03, 0.05],
             flow_every: 2,
             shape: FogShape::Lift,
+            medium: FogMedium::Seed,
         }
     }
 }

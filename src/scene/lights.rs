@@ -26,6 +26,11 @@ pub struct AmbientLight {
     pub color: Rgb,
     /// Intensity, multiplies the colour. Default: 0.35.
     pub intensity: f32,
+    /// Colour of the light from below (sRGB), times the same intensity; `color` is then the
+    /// light from above, and a surface gets a blend by which way it faces. Default: none, the
+    /// same light from every direction. Left out of the serialized scene when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<Rgb>,
 }
 
 impl Default for AmbientLight {
@@ -33,6 +38,7 @@ impl Default for AmbientLight {
         AmbientLight {
             color: hex(0x6a7aa8),
             intensity: 0.35,
+            ground: None,
         }
     }
 }

@@ -68,6 +68,7 @@ const SIDES: &[(&str, Side)] = &[
     ("fog.wind", Look),
     ("fog.flow_every", Look),
     ("fog.shape", Look),
+    ("fog.medium", Look),
     ("fluid.speed_scale", Look),
     ("fluid.grid", Step),
     ("fluid.pressure_iterations", Step),
@@ -302,7 +303,8 @@ fn change_at(doc: &mut Value, path: &[&str], variants: &[String]) -> bool {
 }
 
 /// The scenes fogbank ships, and one with the variants they leave out (a keyframed camera, a
-/// `Move` input, a timed walker), on a small grid so that stepping them is quick.
+/// `Move` input, a timed walker, the physical fog medium with a Mie phase), on a small grid so
+/// that stepping them is quick.
 fn scenes() -> Vec<Scene> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example"]
@@ -330,6 +332,10 @@ fn scenes() -> Vec<Scene> {
         direction: [1.0, 0.0],
     }));
     extra.walkers.push(scene::Walker::default());
+    extra.fog.medium = scene::FogMedium::Physical(scene::PhysicalMedium {
+        phase: scene::Phase::Mie(12.0),
+        ..scene::PhysicalMedium::default()
+    });
     scenes.push(extra);
     // Fields a scene leaves out at their defaults, set to something else.
     let mut spelt = scenes[1].clone();
@@ -341,6 +347,8 @@ fn scenes() -> Vec<Scene> {
     spelt.output.shutter = 0.5;
     spelt.output.stamp = scene::StampPlace::Top;
     spelt.output.caption = Some("take 3".into());
+    spelt.fog.medium = scene::FogMedium::Physical(scene::PhysicalMedium::default());
+    spelt.lights.ambient.ground = Some([0.2, 0.15, 0.1]);
     let fluid = &mut spelt.fluid;
     (fluid.fog_diffusion, fluid.viscosity, fluid.sor_omega) = (0.05, 0.01, 1.6);
     (fluid.multigrid_cycles, fluid.projections) = (fluid.multigrid_cycles + 1, 2);

@@ -165,7 +165,7 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, lattice, glow, fires, distance_fog] = frame.fog_constants();
+        let [lamps, lattice, glow, fires, distance_fog, medium] = frame.fog_constants(scene);
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
@@ -174,7 +174,16 @@ impl FlamePass {
         #[cfg(test)]
         let per_pixel = per_pixel || FORCE_FLAME_FOG_PER_PIXEL.get();
         let per_pixel = ("FLAME_FOG_PER_PIXEL", f64::from(u8::from(per_pixel)));
-        let constants = [lamps, lattice, glow, fires, distance_fog, reads, per_pixel];
+        let constants = [
+            lamps,
+            lattice,
+            glow,
+            fires,
+            distance_fog,
+            medium,
+            reads,
+            per_pixel,
+        ];
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),

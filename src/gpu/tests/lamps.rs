@@ -1,6 +1,7 @@
 //! GPU tests of the lamps and their shadow maps: a pillar's shadow on the floor and through the
-//! fog (with every compositor), no shadow where nothing stands between, the same bytes every
-//! time, and extra casters (the people's capsules) drawn into the map.
+//! fog (with every compositor, in the seed and the physical fog medium), no shadow where nothing
+//! stands between, the same bytes every time, and extra casters (the people's capsules) drawn
+//! into the map.
 //!
 //! The hall is lit by one spot lamp to the pillar at (3.5, 3.5)'s +x side, aimed along −x, so
 //! the pillar throws its shadow along z = 3.5 toward −x; the other lights are dimmed so the
@@ -11,7 +12,7 @@ use super::{context, flat_maps, fog_config, render_once, seen_from, sum_rgb_3x3}
 use crate::frame::{CameraPose, Frame};
 use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::output::exr::f16_bits_to_f32;
-use crate::scene::{Lamp, Scene};
+use crate::scene::{FogMedium, Lamp, Phase, PhysicalMedium, Scene};
 
 const SIZE: (u32, u32) = (96, 54);
 
@@ -149,26 +150,39 @@ fn the_fog_is_dark_in_a_pillars_shadow_with_every_compositor() {
         fog_layer_f16: true,
         weather_layer_f16: false,
     };
-    for compositor in [
+    // The seed medium's glow, and the physical medium's scattering (which reads the same
+    // shadow maps), each with every compositor.
+    let physical = FogMedium::Physical(PhysicalMedium {
+        phase: Phase::HenyeyGreenstein(0.0),
+        ..PhysicalMedium::default()
+    });
+    let compositors = [
         Compositor::Raster,
         Compositor::Compute,
         Compositor::Raymarch { steps: 48 },
-    ] {
-        let shadowed = render(&ctx, &lamp_scene(true), compositor, 0.6, layer);
-        let unshadowed = render(&ctx, &lamp_scene(false), compositor, 0.6, layer);
+    ];
+    let media = [FogMedium::Seed, physical];
+    for (medium, compositor) in media.iter().flat_map(|m| compositors.map(|c| (m, c))) {
+        let with_medium = |shadows| {
+            let mut scene = lamp_scene(shadows);
+            scene.fog.medium = *medium;
+            scene
+        };
+        let shadowed = render(&ctx, &with_medium(true), compositor, 0.6, layer);
+        let unshadowed = render(&ctx, &with_medium(false), compositor, 0.6, layer);
         let (in_shadow, beside) = (
             fog_light(&shadowed, SHADOWED_WORLD),
             fog_light(&shadowed, LIT_WORLD),
         );
-        eprintln!("{compositor:?}: fog in shadow {in_shadow:.3}, beside {beside:.3}");
+        eprintln!("{medium:?} {compositor:?}: fog in shadow {in_shadow:.3}, beside {beside:.3}");
         assert!(
             beside > in_shadow * 1.3,
-            "{compositor:?}: the fog beside the shadow ({beside:.3}) is not clearly brighter than in it ({in_shadow:.3})"
+            "{medium:?} {compositor:?}: the fog beside the shadow ({beside:.3}) is not clearly brighter than in it ({in_shadow:.3})"
         );
         let open = fog_light(&unshadowed, SHADOWED_WORLD);
         assert!(
             open > in_shadow * 1.3,
-            "{compositor:?}: without shadows the fog there ({open:.3}) is no brighter than with them ({in_shadow:.3})"
+            "{medium:?} {compositor:?}: without shadows the fog there ({open:.3}) is no brighter than with them ({in_shadow:.3})"
         );
     }
 }

@@ -44,6 +44,7 @@ pub const LOOK_FIELDS: &[&str] = &[
     "fog.wind",
     "fog.flow_every",
     "fog.shape",
+    "fog.medium",
     "fluid.speed_scale",
     "fires.kind",
     "fires.mount",

@@ -40,6 +40,22 @@ fn missing_section_error(flag: &str, section: &str, example: &str) -> SceneError
     )
 }
 
+/// Enum fields left out of a written scene at their default unit variant, with that variant and
+/// the variant whose fields a path can reach: `(path, default, other)`.
+const UNIT_DEFAULTS: &[(&str, &str, &str)] = &[("fog.medium", "Seed", "Physical")];
+
+/// A path into the fields of an enum left at its default unit variant: say which variant it is
+/// and how to switch to the one with fields.
+fn unit_default_error(flag: &str, path: &str, default: &str, other: &str) -> SceneError {
+    override_error(
+        flag,
+        format!("`{path}` is `{default}`, which has no fields"),
+        Some(format!(
+            "set the variant first, then its fields: --set '{path}={other}()' {flag}"
+        )),
+    )
+}
+
 /// `PARENT` has no field `name`: suggest the closest of `keys`, and when the parent is an enum
 /// variant, say that another variant has to be set as a whole.
 pub(super) fn no_field_error(
@@ -53,6 +69,10 @@ pub(super) fn no_field_error(
         && let Some((section, example)) = OPTIONAL_SECTIONS.iter().find(|(s, _)| *s == name)
     {
         return missing_section_error(flag, section, example);
+    }
+    let path = join(parent, name);
+    if let Some((path, default, other)) = UNIT_DEFAULTS.iter().find(|(p, ..)| *p == path) {
+        return unit_default_error(flag, path, default, other);
     }
     let shown = if parent.is_empty() {
         "the scene".to_string()

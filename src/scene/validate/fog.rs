@@ -2,7 +2,8 @@
 //! rates, and how far the ball's push reaches compared with the fog).
 
 use super::Checker;
-use crate::scene::Scene;
+use crate::scene::medium::{MAX_MEDIUM_OCTAVES, MIE_DROPLET_UM};
+use crate::scene::{FogMedium, Phase, Scene};
 
 pub(super) fn check_fog(c: &mut Checker, scene: &Scene) {
     let f = &scene.fog;
@@ -20,6 +21,7 @@ pub(super) fn check_fog(c: &mut Checker, scene: &Scene) {
     c.color("fog.glow_color", f.glow_color);
     c.point("fog.wind", &f.wind);
     c.int_range("fog.flow_every", f.flow_every, 1..=scene.fluid.grid.max(1));
+    check_medium(c, &f.medium);
     if f.top <= f.bottom {
         c.error(
             "fog.top",
@@ -69,6 +71,46 @@ pub(super) fn check_fog(c: &mut Checker, scene: &Scene) {
             ),
             "enlarge fog.area or lower ball.limit".into(),
         );
+    }
+}
+
+/// The physical medium's albedo, phase and octaves (the seed medium has no settings).
+fn check_medium(c: &mut Checker, medium: &FogMedium) {
+    let Some(physical) = medium.physical() else {
+        return;
+    };
+    c.range("fog.medium.albedo", physical.albedo, 0.0..=1.0);
+    c.int_range(
+        "fog.medium.octaves",
+        physical.octaves,
+        1..=MAX_MEDIUM_OCTAVES,
+    );
+    match physical.phase {
+        Phase::HenyeyGreenstein(g) => {
+            if !(g.is_finite() && g > -1.0 && g < 1.0) {
+                c.error(
+                    "fog.medium.phase",
+                    format!(
+                        "`fog.medium.phase` is HenyeyGreenstein({g}): its g must lie strictly between -1 and 1"
+                    ),
+                    "use a g in (-1, 1): 0 scatters alike every way, 0.6 to 0.9 forward like fog"
+                        .into(),
+                );
+            }
+        }
+        Phase::Mie(droplet_um) => {
+            if !MIE_DROPLET_UM.contains(&droplet_um) {
+                c.error(
+                    "fog.medium.phase",
+                    format!(
+                        "`fog.medium.phase` is Mie({droplet_um}): the droplet diameter must be {} to {} µm, where the fit holds",
+                        MIE_DROPLET_UM.start(),
+                        MIE_DROPLET_UM.end()
+                    ),
+                    "use a diameter from 5 to 50 µm (fog droplets are about 10 to 20)".into(),
+                );
+            }
+        }
     }
 }
 

@@ -140,6 +140,9 @@ pub(super) fn check_lights(c: &mut Checker, scene: &Scene) {
     let l = &scene.lights;
     c.color("lights.ambient.color", l.ambient.color);
     c.range("lights.ambient.intensity", l.ambient.intensity, 0.0..=100.0);
+    if let Some(ground) = l.ambient.ground {
+        c.color("lights.ambient.ground", ground);
+    }
     c.color("lights.directional.color", l.directional.color);
     c.range(
         "lights.directional.intensity",
