@@ -40,6 +40,19 @@ fn main() {
     };
     println!("adapter: {}", ctx.summary().name);
     let scene = Scene::default();
+    // An adapter that cannot hold the renderer (a GL fallback without view formats) is skipped
+    // like a missing one, before anything is timed.
+    let probe = RenderConfig {
+        width: 64,
+        height: 36,
+        view: View::Fog,
+        compositor: Compositor::Auto,
+        readback: Readback::default(),
+    };
+    if let Err(error) = Renderer::new(&ctx, &scene, &probe) {
+        println!("fog: skipped, the adapter cannot render: {error}");
+        return;
+    }
     let mut playback = Playback::new(&scene);
     let state = playback.advance_to(FRAME, || {});
     let inputs = playback.frame_inputs(&state);
