@@ -315,6 +315,22 @@ fn main() {
         omega_sweep();
         return;
     }
+    // The flags of the hand-written bench before criterion, which criterion would refuse
+    // without saying what replaced them.
+    let moved = [
+        ("--grid", "--grid N is now a filter: -- 'fluid 96x96'"),
+        (
+            "--stages",
+            "--stages is now a filter: -- 'fluid 96x96/stage'",
+        ),
+        ("--walkway", "--walkway is now a filter: -- walkway"),
+    ];
+    for (flag, instead) in moved {
+        if std::env::args().any(|arg| arg == flag) {
+            eprintln!("fluid: {instead}; see benches/README.md");
+            std::process::exit(2);
+        }
+    }
     for grid in [96, 256] {
         print_state(grid);
     }
