@@ -122,6 +122,25 @@ fn print_stages(renderer: &Renderer, before: &fogbank::gpu::GpuTimes, frames: u6
 }
 
 fn main() {
+    // The flags of the hand-written bench before criterion, which criterion would refuse
+    // without saying what replaced them.
+    let moved = [
+        (
+            "--compositor",
+            "--compositor is now a filter: -- raster or -- compute",
+        ),
+        ("--frames", "--frames N is now FOGBANK_BENCH_FRAMES=N"),
+        (
+            "--sizes",
+            "--sizes WxH,... is now FOGBANK_BENCH_SIZES=WxH,...",
+        ),
+    ];
+    for (flag, instead) in moved {
+        if std::env::args().any(|arg| arg == flag) {
+            eprintln!("gpu_frame: {instead}; see benches/README.md");
+            std::process::exit(2);
+        }
+    }
     let context = match GpuContext::new(&GpuOptions::default()) {
         Ok(context) => context,
         Err(error) => {
