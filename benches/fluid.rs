@@ -1,21 +1,21 @@
-//! Fluid benchmarks: time per 60 Hz step for each pressure solver, per state hash and per map
-//! packing at the example's 96² grid and at 256² (seed 001's size), with the default scene's
-//! parameters and a ball stirring the air so every stage does real work; on one thread and on
-//! all of them.
+//! Fluid benchmarks on criterion: time per 60 Hz step for each pressure solver, per stage of
+//! the default step, per state hash and per map packing at the example's 96² grid and at 256²
+//! (seed 001's size), with the default scene's parameters and a ball stirring the air so every
+//! stage does real work; on one thread and on every thread of the pool. Then seed 001's walkway.
 //!
-//! Run with `cargo bench --bench fluid`. Prints the median and the fastest of several runs;
-//! compare ratios, not absolute numbers, on a noisy machine. Next to each solver's step time
-//! it prints the pressure residual its last projection left (RMS of `div - lap(p)` over the
-//! interior, in cells per second per cell). `cargo bench --bench fluid -- --stages` also prints
-//! the median and fastest time of each stage of the default step; `-- --quick` times the
-//! default solver only (`red_black` 24); `-- --grid 96` one grid size; `-- --omega` prints the SOR residual for
-//! a range of factors. Each grid's state hash after the warm-up is printed first, so two builds
-//! can be checked for bit-identical results before comparing their times.
+//! Run with `cargo bench --bench fluid`; arguments after `--` go to criterion: a filter such as
+//! `'fluid 96x96/step red_black'`, `--quick`, `--save-baseline NAME`, `--baseline NAME`. Each
+//! grid's state hash after the warm-up is printed once, before anything is timed, so two builds
+//! can be checked for bit-identical results before comparing their times, with the pressure
+//! residual each solver's projection leaves (RMS of `div - lap(p)` over the interior, in cells
+//! per second per cell). `-- --omega` prints the SOR residual for a range of factors and times
+//! nothing.
 //!
-//! `-- --walkway` times seed 001's walkway instead: 256² over 12.8 world units (5 cm cells),
-//! 120 pressure sweeps, 32 fog sources with fade, 3 swinging streams, two projections and both
-//! diffusions, with a walker's push, on one thread and on all; then the same with `multigrid`.
+//! The walkway group times seed 001's walkway: 256² over 12.8 world units (5 cm cells), 120
+//! pressure sweeps, 32 fog sources with fade, 3 swinging streams, two projections and both
+//! diffusions, with a walker's push; then the same with `multigrid`.
 
+use criterion::{Criterion, SamplingMode};
 use fogbank::scene::Scene;
 use fogbank::sim::{
     BallPush, FluidParams, FluidSim, FluidStream, FogModel, FogSource, GridMapping,
@@ -59,62 +59,73 @@ fn stirred_sim(grid: u32, solver: &FluidParams) -> FluidSim {
     sim
 }
 
-fn time<F: FnMut()>(name: &str, runs: usize, f: F) {
-    time_then(name, runs, f, "");
+/// The sample counts and times of every group, before criterion's own arguments (which win).
+fn criterion_config() -> Criterion {
+    Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args()
 }
 
-/// [`time`], with `after` printed at the end of the line.
-fn time_then<F: FnMut()>(name: &str, runs: usize, mut f: F, after: &str) {
-    let mut samples: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
+/// Thread counts timed: one, then every thread of the global pool (`RAYON_NUM_THREADS` picks
+/// it), each with its own pool.
+fn pools() -> Vec<(usize, rayon::ThreadPool)> {
+    let all = rayon::current_num_threads();
+    let mut counts = vec![1];
+    if all > 1 {
+        counts.push(all);
+    }
+    counts
+        .into_iter()
+        .map(|threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            (threads, pool)
         })
-        .collect();
-    samples.sort();
-    println!(
-        "{name:<34} median {:>8.3} ms   fastest {:>8.3} ms   ({runs} runs){after}",
-        samples[runs / 2].as_secs_f64() * 1e3,
-        samples[0].as_secs_f64() * 1e3
-    );
+        .collect()
 }
 
-/// Median and fastest time of each stage over `runs` steps, in the order the step runs them.
-fn time_stages(grid: u32, runs: usize, sim: &mut FluidSim) {
-    let mut names: Vec<&'static str> = Vec::new();
-    let mut samples: Vec<Vec<Duration>> = Vec::new();
-    for _ in 0..runs {
-        let mut per_stage: Vec<(&'static str, Duration)> = Vec::new();
-        let mut last = Instant::now();
-        sim.step_observed(1.0 / 60.0, &mut |name| {
-            let now = Instant::now();
-            match per_stage.iter_mut().find(|(seen, _)| *seen == name) {
-                Some((_, total)) => *total += now - last,
-                None => per_stage.push((name, now - last)),
-            }
-            last = Instant::now();
-        });
-        for (name, spent) in per_stage {
-            match names.iter().position(|&seen| seen == name) {
-                Some(index) => samples[index].push(spent),
-                None => {
-                    names.push(name);
-                    samples.push(vec![spent]);
-                }
-            }
+/// Times `iters` calls of `f` on `pool`, for [`criterion::Bencher::iter_custom`].
+fn on_pool(pool: &rayon::ThreadPool, iters: u64, f: &mut (dyn FnMut() + Send)) -> Duration {
+    pool.install(|| {
+        let started = Instant::now();
+        for _ in 0..iters {
+            f();
         }
-    }
-    for (name, mut stage_samples) in names.into_iter().zip(samples) {
-        stage_samples.sort();
-        let median = stage_samples[stage_samples.len() / 2];
-        println!(
-            "  {:<40} median {:>8.3} ms   fastest {:>8.3} ms",
-            format!("{name} {grid}²"),
-            median.as_secs_f64() * 1e3,
-            stage_samples[0].as_secs_f64() * 1e3
-        );
-    }
+        started.elapsed()
+    })
+}
+
+/// The time spent in stage `stage` over `iters` observed steps of `sim`, on `pool`.
+fn stage_time(pool: &rayon::ThreadPool, iters: u64, sim: &mut FluidSim, stage: &str) -> Duration {
+    pool.install(|| {
+        let mut spent = Duration::ZERO;
+        for _ in 0..iters {
+            let mut last = Instant::now();
+            sim.step_observed(1.0 / 60.0, &mut |name| {
+                let now = Instant::now();
+                if name == stage {
+                    spent += now - last;
+                }
+                last = Instant::now();
+            });
+        }
+        spent
+    })
+}
+
+/// The names of the stages of one step, in the order the step runs them.
+fn stage_names(sim: &FluidSim) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    sim.clone().step_observed(1.0 / 60.0, &mut |name| {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    });
+    names
 }
 
 /// The solvers compared: the default red-black Gauss-Seidel, SOR and multigrid at their
@@ -132,42 +143,68 @@ fn solvers() -> Vec<(&'static str, FluidParams)> {
     ]
 }
 
-/// Everything timed at one grid size on the current thread pool (`quick`: the default solver
-/// only).
-fn bench_grid(grid: u32, threads: usize, stages: bool, quick: bool) {
-    let runs = if grid <= 96 { 400 } else { 60 };
-    for (name, solver) in solvers().into_iter().take(if quick { 1 } else { 3 }) {
-        let mut sim = stirred_sim(grid, &solver);
-        if solver.solver == PressureSolverKind::RedBlack {
-            // Lets two builds be checked for bit-identical results before comparing times.
-            println!(
-                "state_hash {grid}² after stirring: {:016x} ({} kernels)",
-                sim.state_hash(),
-                sim.kernel_lanes()
-            );
-        }
-        let mut residual_sim = sim.clone();
-        residual_sim.step(1.0 / 60.0);
-        let residual = residual_sim.pressure_residual_rms();
-        time_then(
-            &format!("step {grid}² {name} ×{threads}"),
-            runs,
-            || sim.step(1.0 / 60.0),
-            &format!("   residual {residual:.2e}"),
-        );
-        if stages && solver.solver == PressureSolverKind::RedBlack {
-            time_stages(grid, runs, &mut sim);
-        }
-    }
+/// Prints the state hash of the stirred default fluid at `grid`, and the residual each
+/// solver's first timed step leaves: the lines two builds are checked by.
+fn print_state(grid: u32) {
     let sim = stirred_sim(grid, &FluidParams::default());
-    time(&format!("state_hash {grid}² ×{threads}"), runs, || {
-        std::hint::black_box(sim.state_hash());
-    });
-    let cells = (grid * grid * 4) as usize;
-    let (mut fluid_map, mut lift_map) = (vec![0u8; cells], vec![0u8; cells]);
-    time(&format!("write_maps {grid}² ×{threads}"), runs, || {
-        sim.write_maps(&mut fluid_map, &mut lift_map, 6.0)
-    });
+    // Lets two builds be checked for bit-identical results before comparing times.
+    println!(
+        "state_hash {grid}² after stirring: {:016x} ({} kernels)",
+        sim.state_hash(),
+        sim.kernel_lanes()
+    );
+    for (name, solver) in solvers() {
+        let mut sim = stirred_sim(grid, &solver);
+        sim.step(1.0 / 60.0);
+        println!(
+            "residual {grid}² {name}: {:.2e}",
+            sim.pressure_residual_rms()
+        );
+    }
+}
+
+/// Everything timed at one grid size, on each pool: a step with each solver, each stage of
+/// the default step, the state hash and the map packing.
+fn bench_grid(c: &mut Criterion, grid: u32, pools: &[(usize, rayon::ThreadPool)]) {
+    let mut group = c.benchmark_group(format!("fluid {grid}x{grid}"));
+    let stages = stage_names(&stirred_sim(grid, &FluidParams::default()));
+    // Each fluid is stirred when the filter first keeps a benchmark that needs it, not before.
+    for (threads, pool) in pools {
+        for (name, solver) in solvers() {
+            let mut sim = None;
+            group.bench_function(format!("step {name} t{threads}"), |b| {
+                let sim = sim.get_or_insert_with(|| stirred_sim(grid, &solver));
+                b.iter_custom(|iters| on_pool(pool, iters, &mut || sim.step(1.0 / 60.0)))
+            });
+        }
+        let mut sim = None;
+        for &stage in &stages {
+            group.bench_function(format!("stage {stage} t{threads}"), |b| {
+                let sim = sim.get_or_insert_with(|| stirred_sim(grid, &FluidParams::default()));
+                b.iter_custom(|iters| stage_time(pool, iters, sim, stage))
+            });
+        }
+        let mut sim = None;
+        group.bench_function(format!("state_hash t{threads}"), |b| {
+            let sim = sim.get_or_insert_with(|| stirred_sim(grid, &FluidParams::default()));
+            b.iter_custom(|iters| {
+                on_pool(pool, iters, &mut || {
+                    std::hint::black_box(sim.state_hash());
+                })
+            })
+        });
+        let cells = (grid * grid * 4) as usize;
+        let (mut fluid_map, mut lift_map) = (vec![0u8; cells], vec![0u8; cells]);
+        group.bench_function(format!("write_maps t{threads}"), |b| {
+            let sim = sim.get_or_insert_with(|| stirred_sim(grid, &FluidParams::default()));
+            b.iter_custom(|iters| {
+                on_pool(pool, iters, &mut || {
+                    sim.write_maps(&mut fluid_map, &mut lift_map, 6.0)
+                })
+            })
+        });
+    }
+    group.finish();
 }
 
 /// The SOR residual after one warm-started step for a range of factors.
@@ -228,84 +265,87 @@ fn walkway_params(solver: PressureSolverKind) -> FluidParams {
     }
 }
 
-fn walkway(threads: usize) {
-    for (name, solver) in [
-        ("red_black 120", PressureSolverKind::RedBlack),
-        ("multigrid 2", PressureSolverKind::Multigrid),
-    ] {
-        let params = walkway_params(solver);
-        let mut sim = FluidSim::new(&params, GridMapping::new(256, 12.8));
-        let mut step = 0_u64;
-        let mut advance = |sim: &mut FluidSim| {
-            let x_world = -5.0 + (step % 600) as f32 * (10.0 / 600.0);
-            sim.push_ball(&BallPush {
-                pos_world: [x_world, 0.3, 0.0],
-                vel_world: [1.0, 0.0, 0.0],
-                radius_world: 0.25,
-                weight: 1.0,
-            });
-            sim.apply_streams(step, 1.0 / 60.0);
-            sim.step(1.0 / 60.0);
-            step += 1;
-        };
-        for _ in 0..60 {
-            advance(&mut sim);
-        }
-        let residual = sim.pressure_residual_rms();
-        time_then(
-            &format!("walkway 256² {name} ×{threads}"),
-            30,
-            || advance(&mut sim),
-            &format!("   residual {residual:.2e}"),
-        );
+/// Seed 001's walkway after 60 steps with `solver`, and the step that advances it: a walker's
+/// push, the streams, then the step.
+fn walkway_sim(solver: PressureSolverKind) -> (FluidSim, impl FnMut(&mut FluidSim) + Send) {
+    let params = walkway_params(solver);
+    let mut sim = FluidSim::new(&params, GridMapping::new(256, 12.8));
+    let mut step = 0_u64;
+    let mut advance = move |sim: &mut FluidSim| {
+        let x_world = -5.0 + (step % 600) as f32 * (10.0 / 600.0);
+        sim.push_ball(&BallPush {
+            pos_world: [x_world, 0.3, 0.0],
+            vel_world: [1.0, 0.0, 0.0],
+            radius_world: 0.25,
+            weight: 1.0,
+        });
+        sim.apply_streams(step, 1.0 / 60.0);
+        sim.step(1.0 / 60.0);
+        step += 1;
+    };
+    for _ in 0..60 {
+        advance(&mut sim);
     }
+    (sim, advance)
+}
+
+const WALKWAY_SOLVERS: [(&str, PressureSolverKind); 2] = [
+    ("red_black 120", PressureSolverKind::RedBlack),
+    ("multigrid 2", PressureSolverKind::Multigrid),
+];
+
+fn walkway(c: &mut Criterion, pools: &[(usize, rayon::ThreadPool)]) {
+    let mut group = c.benchmark_group("walkway 256x256");
+    // A step takes milliseconds: one step a run, not criterion's growing runs.
+    group.sampling_mode(SamplingMode::Flat);
+    for (threads, pool) in pools {
+        for (name, solver) in WALKWAY_SOLVERS {
+            let mut walkway = None;
+            group.bench_function(format!("step {name} t{threads}"), |b| {
+                let (sim, advance) = walkway.get_or_insert_with(|| walkway_sim(solver));
+                b.iter_custom(|iters| on_pool(pool, iters, &mut || advance(sim)))
+            });
+        }
+    }
+    group.finish();
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|arg| arg == "--walkway") {
-        let all = rayon::current_num_threads();
-        for threads in if all > 1 { vec![1, all] } else { vec![1] } {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a thread pool")
-                .install(|| walkway(threads));
-        }
-        return;
-    }
-    let stages = args.iter().any(|arg| arg == "--stages");
-    let quick = args.iter().any(|arg| arg == "--quick");
-    if args.iter().any(|arg| arg == "--omega") {
+    if std::env::args().any(|arg| arg == "--omega") {
         omega_sweep();
         return;
     }
-    // `--grid N` times one grid size alone.
-    let grids: Vec<u32> = match args.iter().position(|arg| arg == "--grid") {
-        Some(at) => match args.get(at + 1).and_then(|size| size.parse().ok()) {
-            Some(size) => vec![size],
-            None => {
-                eprintln!("--grid needs a size in cells, e.g. --grid 96");
-                std::process::exit(2);
-            }
-        },
-        None => vec![96, 256],
-    };
-    // One thread, then every thread of the global pool (`RAYON_NUM_THREADS` picks it).
-    let all = rayon::current_num_threads();
-    let mut counts = vec![1];
-    if all > 1 {
-        counts.push(all);
+    // The flags of the hand-written bench before criterion, which criterion would refuse
+    // without saying what replaced them.
+    let moved = [
+        ("--grid", "--grid N is now a filter: -- 'fluid 96x96'"),
+        (
+            "--stages",
+            "--stages is now a filter: -- 'fluid 96x96/stage'",
+        ),
+        ("--walkway", "--walkway is now a filter: -- walkway"),
+    ];
+    for (flag, instead) in moved {
+        if std::env::args().any(|arg| arg == flag) {
+            eprintln!("fluid: {instead}; see benches/README.md");
+            std::process::exit(2);
+        }
     }
-    for threads in counts {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
-        pool.install(|| {
-            for grid in grids.iter().copied() {
-                bench_grid(grid, threads, stages, quick);
-            }
-        });
+    for grid in [96, 256] {
+        print_state(grid);
     }
+    for (name, solver) in WALKWAY_SOLVERS {
+        let (mut sim, _) = walkway_sim(solver);
+        println!(
+            "residual walkway 256² {name}: {:.2e}",
+            sim.pressure_residual_rms()
+        );
+    }
+    let mut c = criterion_config();
+    let pools = pools();
+    for grid in [96, 256] {
+        bench_grid(&mut c, grid, &pools);
+    }
+    walkway(&mut c, &pools);
+    c.final_summary();
 }

@@ -8,6 +8,7 @@
 //! Run with `cargo bench --bench weather` (or `-- --size 1920x1080`). The world is stepped to
 //! each frame once, outside the timing; only `Renderer::render_one` (upload, passes, readback)
 //! is timed, the two scenes in turn. The world's step with and without weather is timed too.
+//! Without an adapter it says so and exits cleanly.
 
 use fogbank::gpu::{Compositor, GpuContext, GpuOptions, Readback, RenderConfig, Renderer};
 use fogbank::playback::Playback;
@@ -97,8 +98,27 @@ fn main() {
         weather: None,
         ..storm.clone()
     };
-    let gpu = GpuContext::new(&GpuOptions::default()).expect("a GPU adapter");
+    let gpu = match GpuContext::new(&GpuOptions::default()) {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            println!("weather: skipped, no GPU adapter: {error}");
+            return;
+        }
+    };
     println!("adapter: {} ({}×{})", gpu.adapter_info.name, size.0, size.1);
+    // An adapter that cannot hold the renderer (a GL fallback without view formats) is skipped
+    // like a missing one, before anything is timed.
+    let probe = RenderConfig {
+        width: 64,
+        height: 36,
+        view: Default::default(),
+        compositor: Compositor::Auto,
+        readback: Readback::default(),
+    };
+    if let Err(error) = Renderer::new(&gpu, &storm, &probe) {
+        println!("weather: skipped, the adapter cannot render: {error}");
+        return;
+    }
     let runs = 21;
     for (frame, what) in [(392, "just after a strike"), (480, "full storm")] {
         let times = frame_times(&gpu, &[&storm, &clear], frame, size, runs);
