@@ -146,12 +146,7 @@ impl AccumulatePass {
         pipeline: &wgpu::ComputePipeline,
         bind_group: &wgpu::BindGroup,
     ) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(ShaderName::Accumulate.name()),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
+        let mut pass = begin_pass(encoder, pipeline, bind_group);
         let (width, height) = self.size_px;
         pass.dispatch_workgroups(
             width.div_ceil(WORKGROUP_SIDE_PX),
@@ -290,12 +285,22 @@ impl EdgeSums {
         pipeline: &wgpu::ComputePipeline,
         bind_group: &wgpu::BindGroup,
     ) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(ShaderName::Accumulate.name()),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
+        let mut pass = begin_pass(encoder, pipeline, bind_group);
         pass.dispatch_workgroups_indirect(&self.list_dispatch, 0);
     }
+}
+
+/// A compute pass of the `accumulate` pass with `pipeline` and its `bind_group` set.
+fn begin_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    pipeline: &wgpu::ComputePipeline,
+    bind_group: &wgpu::BindGroup,
+) -> wgpu::ComputePass<'e> {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(ShaderName::Accumulate.name()),
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, bind_group, &[]);
+    pass
 }
