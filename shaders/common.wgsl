@@ -31,7 +31,8 @@ struct FrameUniforms {
     // where the scene names none; w: 1 where it does, else 0 (`ambient_on_surface`).
     ambient_ground: vec4<f32>,
     // The physical fog medium (fog.wgsl, `medium_in_scattering`): x its albedo; y its
-    // multiple-scattering octaves; z, w: unused. Zeros with the seed medium.
+    // multiple-scattering octaves; z: 1 where it shadows itself (`fog_light_depths`), else 0;
+    // w: unused. Zeros with the seed medium.
     medium: vec4<f32>,
     // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
     // Draine asymmetry; z Draine's α; w the Draine lobe's weight.

@@ -51,6 +51,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
+use crate::gpu::passes::fog_shadow;
 use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -157,7 +158,12 @@ pub(crate) fn medium_uniforms(medium: &FogMedium) -> [[f32; 4]; 2] {
         Some(physical) => {
             let fit = physical.phase.fit();
             [
-                [physical.albedo, physical.octaves as f32, 0.0, 0.0],
+                [
+                    physical.albedo,
+                    physical.octaves as f32,
+                    f32::from(u8::from(physical.self_shadowing)),
+                    0.0,
+                ],
                 [fit.g_hg, fit.g_draine, fit.alpha, fit.w_draine],
             ]
         }
@@ -197,7 +203,8 @@ impl FrameUniforms {
 /// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
 /// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`);
 /// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
-/// `passes/fog_lattice.rs`).
+/// `passes/fog_lattice.rs`); binding 7 the edge mask; binding 8 the optical depths from the
+/// fog to its lights (written each frame by the `fog_shadow` pass, `passes/fog_shadow.rs`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -218,6 +225,9 @@ pub(crate) struct FrameBinding {
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
     /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
     pub fog_noise_lattice: bool,
+    /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (one
+    /// cell when the fog does not shadow itself).
+    pub fog_shadow: wgpu::Buffer,
     /// Whether the fog's glow loops over the fires in range by their bits (CPU adapters whose
     /// loops over the fires are not unrolled) or over every fire: fires.wgsl's
     /// `FIRE_GLOW_BY_MASK`.
@@ -308,7 +318,8 @@ thread_local! {
 impl FrameBinding {
     /// The binding of a scene with `fire_lights`, `distance_fog`, `lamps` and a fog whose noise
     /// `lattice` lays out, on an adapter of `device_type`: the fog's shaders take the forms that
-    /// suit it (see [`Self::fog_constants`]).
+    /// suit it (see [`Self::fog_constants`]). `fog_shadows_itself` sizes the grid of the
+    /// `fog_shadow` pass (one cell when off).
     pub(crate) fn new(
         device: &wgpu::Device,
         fire_lights: &FireLights,
@@ -318,6 +329,7 @@ impl FrameBinding {
             wgpu::DeviceType,
         ),
         (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
+        fog_shadows_itself: bool,
     ) -> Self {
         let build = PassBuilder::new(device, "frame");
         let fires = (
@@ -329,8 +341,9 @@ impl FrameBinding {
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
-        let mut binding =
-            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask));
+        let fog_shadow = fog_shadow::depths_buffer(device, fog_shadows_itself);
+        let shared = (lamps, edge_mask, &fog_shadow);
+        let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         let cpu = device_type == wgpu::DeviceType::Cpu;
         #[cfg(test)]
         let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
@@ -369,7 +382,7 @@ impl FrameBinding {
             self.fire_count,
         );
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
-        let shared = (lamps, &self.edge_mask);
+        let shared = (lamps, &self.edge_mask, &self.fog_shadow);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
@@ -384,7 +397,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
-        (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
+        (lamps, edge_mask, fog_shadow): (&LampResources, &wgpu::TextureView, &wgpu::Buffer),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
@@ -405,6 +418,8 @@ impl FrameBinding {
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
             // The edge mask (`passes/edges.rs`), read by the compute passes.
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
+            // The fog's optical depths to its lights (`passes/fog_shadow.rs`).
+            storage_buffer(8, FRAGMENT_AND_COMPUTE),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -417,6 +432,7 @@ impl FrameBinding {
                 fire_flicker.as_entire_binding(),
                 fog_lattice.as_entire_binding(),
                 wgpu::BindingResource::TextureView(edge_mask),
+                fog_shadow.as_entire_binding(),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -432,6 +448,7 @@ impl FrameBinding {
             lamps_in_scene: lamps.lamp_count > 0,
             fog_lattice,
             fog_noise_lattice,
+            fog_shadow: fog_shadow.clone(),
             fire_glow_by_mask: true,
             fires_unrolled: 0,
             fog_uniforms_as_inputs: false,

@@ -12,6 +12,8 @@
 //!   and range in this frame, worked out once for every pass that lights from the fires.
 //! - `fog_lattice` (shaders/fog_lattice.wgsl): on GPUs; the corners of every cell of the fog's
 //!   noise a sample can reach, hashed once a frame for every pass that reads the fog.
+//! - `fog_shadow` (shaders/fog_shadow.wgsl): a physical fog that shadows itself; the optical
+//!   depth from each cell of a grid over the fog to the moon and to the ball's light.
 //! - `shadow` (shaders/shadow.wgsl): scenes with shadowing lamps only; each lamp's shadow
 //!   maps (a spot's one face, a point lamp's six), drawn from the hall, the ball and any extra
 //!   casters before the scene.

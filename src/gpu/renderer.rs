@@ -3,10 +3,11 @@
 //!
 //! Per frame, in order ([`Renderer::submit`]; ARCHITECTURE.md, "Data flow"): upload the
 //! uniforms, the two fluid maps and the walkers' capsules, then the `fire_flicker` pass
-//! (scenes with fires), the `fog_lattice` pass (GPUs, where the lattice fits), the `shadow`
-//! pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with
-//! weather, on a wet floor), the `fog` pass (or the `fog_compute` or `raymarch` pass, as
-//! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `bolt`
+//! (scenes with fires), the `fog_lattice` pass (GPUs, where the lattice fits), the
+//! `fog_shadow` pass (a fog that shadows itself), the `shadow` pass (scenes with shadowing
+//! lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor),
+//! the `fog` pass (or the `fog_compute` or `raymarch` pass, as [`RenderConfig::compositor`]
+//! chooses), the `flame` pass (scenes with fires), the `bolt`
 //! and `rain` passes (scenes with weather), the `overlay` pass (views that have one), the
 //! `encode` pass to sRGB, and a copy into a staging buffer of the `ReadbackRing` that is
 //! mapped asynchronously. [`RenderConfig::readback`] adds the linear colour target to the
@@ -39,6 +40,7 @@ use crate::gpu::passes::fog_compute::{Compositor, FogComputePass, Marched};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
+use crate::gpu::passes::fog_shadow::{self, FogShadowPass};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::raymarch::raymarch_pass;
@@ -62,7 +64,7 @@ mod sample_passes;
 #[cfg(test)]
 mod test_hooks;
 
-use sample_passes::{SamplePasses, build_weather_passes, record_frame_inputs};
+use sample_passes::{MomentPasses, SamplePasses, build_weather_passes};
 
 /// What every frame of a renderer shares: its size and view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,14 +92,11 @@ pub struct Renderer {
     /// What the weather blends between; `None` for a scene without weather.
     weather: Option<WeatherLook>,
     pub(super) frame: FrameBinding,
-    /// Each fire's flicker in the frame, worked out once; `None` for a scene without fires.
-    pub(super) fire_flicker: Option<FireFlickerPass>,
-    /// The fog's noise lattice, hashed once a frame; `None` where the fog hashes per sample.
-    fog_lattice: Option<FogLatticePass>,
+    /// The flicker, the noise lattice, the fog's shadow and the lamps' shadow maps, worked
+    /// out once a moment.
+    pub(super) moment: MomentPasses,
     maps: FluidMaps,
     targets: Targets,
-    /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
-    shadow: Option<ShadowPass>,
     scene: ScenePass,
     /// The walkers' capsules, meshed each frame and drawn in the scene pass; `None` for a
     /// scene without walkers.
@@ -186,7 +185,8 @@ impl Renderer {
             let lamps = LampResources::new(&device, &LampLights::new(scene));
             let targets = Targets::new(&device, size_px, compositor.is_per_pixel(), gathering);
             let shared = (&lamps, &targets.edge_mask_view);
-            let frame = FrameBinding::new(&device, &fire_lights, lattice, shared);
+            let fog_shadow = fog_shadow::shadows_itself(scene);
+            let frame = FrameBinding::new(&device, &fire_lights, lattice, shared, fog_shadow);
             (lamps, frame, FluidMaps::new(&device, grid), targets)
         })?;
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
@@ -203,6 +203,12 @@ impl Renderer {
             targets: &targets,
             scene,
             view,
+        };
+        let moment = MomentPasses {
+            fire_flicker,
+            fog_lattice,
+            fog_shadow: FogShadowPass::new(&passes)?,
+            shadow,
         };
         let scene_pass = ScenePass::new(&passes)?;
         let capsules = (!scene.walkers.is_empty()).then(|| {
@@ -306,11 +312,9 @@ impl Renderer {
             statics: FrameStatics::new(scene),
             weather: WeatherLook::new(scene),
             frame,
-            fire_flicker,
-            fog_lattice,
+            moment,
             maps,
             targets,
-            shadow,
             scene: scene_pass,
             capsules,
             fog,
@@ -389,11 +393,9 @@ impl Renderer {
             statics,
             weather: weather_look,
             frame,
-            fire_flicker,
-            fog_lattice,
+            moment,
             maps,
             targets,
-            shadow,
             scene,
             capsules,
             fog,
@@ -465,9 +467,7 @@ impl Renderer {
                     if let Some(capsules) = passes.capsules.as_deref_mut() {
                         capsules.upload(queue, inputs.capsules);
                     }
-                    if let Some(fog_lattice) = fog_lattice {
-                        fog_lattice.prepare(queue, inputs);
-                    }
+                    moment.prepare(queue, inputs);
                 }
                 let fog_now = weather_now.as_ref().map(|(_, fog)| fog);
                 passes.prepare(queue, inputs, (&uniforms, fog_now), config);
@@ -481,9 +481,8 @@ impl Renderer {
                     // The fires' flicker, the fog's noise lattice and the lamps' shadow maps
                     // depend on the moment alone: without a shutter every sample reads the
                     // first's.
-                    let world = (&*fire_flicker, &*fog_lattice);
-                    let shadow = (&mut *shadow, passes.capsules.as_deref());
-                    record_frame_inputs(world, shadow, device, &mut encoder, timer);
+                    let capsules = passes.capsules.as_deref();
+                    moment.record(device, &mut encoder, capsules, timer);
                 }
                 passes.record(&mut encoder, (targets, frame), edges_only, timer);
                 if let Some(accumulate) = accumulate.as_ref() {

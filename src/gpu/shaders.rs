@@ -24,6 +24,7 @@ const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 const SCENE_COMPUTE_WGSL: &str = include_str!("../../shaders/scene_compute.wgsl");
 const FOG_LATTICE_WGSL: &str = include_str!("../../shaders/fog_lattice.wgsl");
 const FOG_WGSL: &str = include_str!("../../shaders/fog.wgsl");
+const FOG_SHADOW_WGSL: &str = include_str!("../../shaders/fog_shadow.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FOG_HALF_WGSL: &str = include_str!("../../shaders/fog_half.wgsl");
@@ -45,6 +46,7 @@ pub(crate) enum ShaderName {
     Scene,
     SceneCompute,
     FogLattice,
+    FogShadow,
     Fog,
     FogCompute,
     FogHalf,
@@ -62,12 +64,13 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 17] = [
+    pub(crate) const ALL: [ShaderName; 18] = [
         ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
         ShaderName::SceneCompute,
         ShaderName::FogLattice,
+        ShaderName::FogShadow,
         ShaderName::Fog,
         ShaderName::FogCompute,
         ShaderName::FogHalf,
@@ -91,6 +94,7 @@ impl ShaderName {
             // The same pass, drawn in compute: its times and labels are the scene pass's.
             ShaderName::SceneCompute => "scene",
             ShaderName::FogLattice => "fog_lattice",
+            ShaderName::FogShadow => "fog_shadow",
             ShaderName::Fog => "fog",
             ShaderName::FogCompute => "fog_compute",
             ShaderName::FogHalf => "fog_half",
@@ -124,6 +128,15 @@ impl ShaderName {
             // `fog_cell_corners` and the lattice's layout come from noise.wgsl.
             ShaderName::FogLattice => &[NOISE_WGSL, FOG_LATTICE_WGSL],
             ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
+            // The fog's density and box, the knobs and the maps come from fog.wgsl.
+            ShaderName::FogShadow => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                LAMPS_WGSL,
+                FOG_WGSL,
+                FOG_SHADOW_WGSL,
+            ],
             // `shade_sheet` and the fog's bindings come from fog.wgsl: the same function shades
             // the sheets in both passes.
             ShaderName::FogCompute => &[
@@ -218,9 +231,10 @@ mod tests {
     /// Each module has the entry points its pass asks for.
     #[test]
     fn entry_points_exist() {
-        let expected: [(ShaderName, &[&str]); 11] = [
+        let expected: [(ShaderName, &[&str]); 12] = [
             (ShaderName::FireFlicker, &["cs_fire_flicker"]),
             (ShaderName::FogLattice, &["cs_fog_lattice"]),
+            (ShaderName::FogShadow, &["cs_fog_shadow"]),
             (
                 ShaderName::Shadow,
                 &["vs_shadow", "vs_shadow_extra", "fs_shadow"],

@@ -26,6 +26,7 @@ mod fog_ceiling;
 mod fog_compute;
 mod fog_half;
 mod fog_medium;
+mod fog_shadow;
 mod fog_shape;
 mod lamps;
 mod layers;

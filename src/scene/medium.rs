@@ -53,6 +53,10 @@ pub struct PhysicalMedium {
     /// light with a phase 0.5ⁿ as eccentric, so the fog also glows round a light seen from the
     /// side. 1 is single scattering alone. Default: 3.
     pub octaves: u32,
+    /// Whether the fog shadows itself: the moon's and the ball's light arrive dimmed by the
+    /// fog they cross on the way (`passes/fog_shadow.rs`), so a dense bank darkens the thinner
+    /// fog behind it. Default: true.
+    pub self_shadowing: bool,
 }
 
 impl Default for PhysicalMedium {
@@ -61,6 +65,7 @@ impl Default for PhysicalMedium {
             albedo: 0.9,
             phase: Phase::HenyeyGreenstein(0.6),
             octaves: 3,
+            self_shadowing: true,
         }
     }
 }
@@ -273,6 +278,7 @@ mod tests {
             albedo: 0.5,
             phase: Phase::Mie(12.0),
             octaves: 2,
+            self_shadowing: true,
         };
         assert_eq!(scene.fog.medium, FogMedium::Physical(want));
         // Left out, the medium is the seed's.
@@ -282,11 +288,13 @@ mod tests {
             "fog.medium=Physical()",
             "fog.medium.phase=Mie(20.0)",
             "fog.medium.albedo=0.25",
+            "fog.medium.self_shadowing=false",
         ];
         let scene = load("()", &sets).unwrap();
         let want = PhysicalMedium {
             albedo: 0.25,
             phase: Phase::Mie(20.0),
+            self_shadowing: false,
             ..PhysicalMedium::default()
         };
         assert_eq!(scene.fog.medium, FogMedium::Physical(want));
@@ -348,6 +356,7 @@ mod tests {
             albedo: 0.7,
             phase: Phase::Mie(9.5),
             octaves: 4,
+            self_shadowing: false,
         });
         assert_ne!(seed.content_hash(), physical.content_hash());
         // A look field: the world's step does not read it.
@@ -355,7 +364,13 @@ mod tests {
         let printed = to_ron(&physical).unwrap();
         assert_eq!(load(&printed, &[]).unwrap(), physical);
         let schema = json_schema().to_string();
-        for name in ["Physical", "HenyeyGreenstein", "Mie", "albedo", "octaves"] {
+        for name in [
+            "Physical",
+            "HenyeyGreenstein",
+            "Mie",
+            "albedo",
+            "self_shadowing",
+        ] {
             assert!(schema.contains(name), "the schema lacks {name}");
         }
     }

@@ -16,6 +16,7 @@ pub(crate) mod fog_compute;
 pub(crate) mod fog_half;
 pub(crate) mod fog_lattice;
 pub(crate) mod fog_layer;
+pub(crate) mod fog_shadow;
 pub(crate) mod overlay;
 pub(crate) mod rain;
 pub(crate) mod raymarch;

@@ -1,5 +1,5 @@
 //! The passes of one sample of a frame, prepared and recorded together ([`SamplePasses`]),
-//! and what a frame's passes read before them ([`record_frame_inputs`]): the renderer runs
+//! and what a frame's passes read before them ([`MomentPasses`]): the renderer runs
 //! these once a sample.
 //!
 //! With `output.samples` above 1 the passes from `scene` to `overlay` run once a sample
@@ -26,6 +26,7 @@ use crate::gpu::passes::fog::FogPass;
 use crate::gpu::passes::fog_compute::{Compositor, FogComputePass};
 use crate::gpu::passes::fog_lattice::FogLatticePass;
 use crate::gpu::passes::fog_layer::FogLayer;
+use crate::gpu::passes::fog_shadow::FogShadowPass;
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
 use crate::gpu::passes::reflection::ReflectionPass;
@@ -59,27 +60,56 @@ pub(super) fn build_weather_passes(
     Ok((Some(bolt), Some(rain), Some(reflection)))
 }
 
-/// Records what every world pass reads and marks the end of each: the `fire_flicker` pass
-/// (scenes with fires), the `fog_lattice` pass (fogs whose lattice fits), and the `shadow`
-/// pass (scenes with shadowing lamps) with the people's capsules among the casters.
-pub(super) fn record_frame_inputs(
-    (fire_flicker, fog_lattice): (&Option<FireFlickerPass>, &Option<FogLatticePass>),
-    (shadow, capsules): (&mut Option<ShadowPass>, Option<&CapsuleMesh>),
-    device: &wgpu::Device,
-    encoder: &mut wgpu::CommandEncoder,
-    timer: &mut Option<PassTimer>,
-) {
-    if let Some(fire_flicker) = fire_flicker {
-        fire_flicker.record(encoder);
-        mark(timer, encoder, "fire_flicker");
+/// What every world pass reads, worked out once a moment (once a frame, or once a sample with
+/// a shutter): each `None` where the scene does not need it.
+pub(crate) struct MomentPasses {
+    /// Each fire's flicker; `None` for a scene without fires.
+    pub(crate) fire_flicker: Option<FireFlickerPass>,
+    /// The fog's noise lattice; `None` where the fog hashes per sample.
+    pub(super) fog_lattice: Option<FogLatticePass>,
+    /// The fog's optical depths to its lights; `None` unless the fog shadows itself.
+    pub(super) fog_shadow: Option<FogShadowPass>,
+    /// The lamps' shadow maps; `None` without a lamp that casts shadows.
+    pub(super) shadow: Option<ShadowPass>,
+}
+
+impl MomentPasses {
+    /// Queues what the moment's passes read of `inputs` (applied at the next submit).
+    pub(super) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        if let Some(fog_lattice) = &self.fog_lattice {
+            fog_lattice.prepare(queue, inputs);
+        }
+        if let Some(fog_shadow) = &self.fog_shadow {
+            fog_shadow.prepare(queue, inputs);
+        }
     }
-    if let Some(fog_lattice) = fog_lattice {
-        fog_lattice.record(encoder);
-        mark(timer, encoder, "fog_lattice");
-    }
-    if let Some(shadow) = shadow.as_mut() {
-        shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
-        mark(timer, encoder, "shadow");
+
+    /// Records the moment's passes and marks the end of each: the `fire_flicker` pass, the
+    /// `fog_lattice` pass, the `fog_shadow` pass (after the lattice; it reads the maps and the
+    /// frame's lights) and the `shadow` pass with the people's `capsules` among the casters.
+    pub(super) fn record(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        capsules: Option<&CapsuleMesh>,
+        timer: &mut Option<PassTimer>,
+    ) {
+        if let Some(fire_flicker) = &self.fire_flicker {
+            fire_flicker.record(encoder);
+            mark(timer, encoder, "fire_flicker");
+        }
+        if let Some(fog_lattice) = &self.fog_lattice {
+            fog_lattice.record(encoder);
+            mark(timer, encoder, "fog_lattice");
+        }
+        if let Some(fog_shadow) = &self.fog_shadow {
+            fog_shadow.record(encoder);
+            mark(timer, encoder, "fog_shadow");
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.record(device, encoder, capsules.and_then(CapsuleMesh::as_casters));
+            mark(timer, encoder, "shadow");
+        }
     }
 }
 

@@ -96,7 +96,7 @@ fn scenes_without_fires_have_no_flicker_pass() {
     let maps = flat_maps(&scene, 1.0);
     let mut without = renderer(&ctx, &scene, 32, 24, View::Fog);
     render(&mut without, &inputs(&scene, &maps, 30));
-    assert!(without.fire_flicker.is_none());
+    assert!(without.moment.fire_flicker.is_none());
     let with = renderer(&ctx, &shipped_temple(), 32, 24, View::Fog);
-    assert!(with.fire_flicker.is_some());
+    assert!(with.moment.fire_flicker.is_some());
 }

@@ -50,6 +50,7 @@ fn physical(phase: Phase, albedo: f32) -> FogMedium {
         albedo,
         phase,
         octaves: 1,
+        self_shadowing: false,
     })
 }
 
@@ -159,6 +160,7 @@ fn more_octaves_add_light() {
         albedo: 0.9,
         phase: Phase::HenyeyGreenstein(0.6),
         octaves: 3,
+        self_shadowing: false,
     });
     let compositor = Compositor::Compute;
     let one = middle(&frame(&ctx, &single, 1.5, -1.0, compositor));
@@ -191,6 +193,7 @@ fn twin_error(ctx: &GpuContext, phase: Phase, octaves: u32) -> (f32, usize) {
         albedo,
         phase,
         octaves,
+        self_shadowing: false,
     }));
     scene.lights.directional.color = [1.0, 1.0, 1.0];
     let sun = scene.lights.directional.intensity;

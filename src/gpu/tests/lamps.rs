@@ -154,6 +154,7 @@ fn the_fog_is_dark_in_a_pillars_shadow_with_every_compositor() {
     // shadow maps), each with every compositor.
     let physical = FogMedium::Physical(PhysicalMedium {
         phase: Phase::HenyeyGreenstein(0.0),
+        self_shadowing: false,
         ..PhysicalMedium::default()
     });
     let compositors = [
@@ -238,6 +239,7 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
             wgpu::DeviceType::Cpu,
         ),
         (&lamps, &crate::gpu::targets::unused_edge_mask(device)),
+        false,
     );
     let mut pass = ShadowPass::new(device, &errors, &frame, &lamps, scene)
         .expect("the shadow pass")

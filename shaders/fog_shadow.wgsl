@@ -1,0 +1,107 @@
+// fog_shadow.wgsl: the `fog_shadow` pass — how much fog the moon's and the ball's light cross
+// to reach each cell of a grid over the fog's box (src/gpu/passes/fog_shadow.rs).
+//
+// Each invocation takes one cell's centre, marches toward the moon until it leaves the fog's
+// box and toward the ball's light until it reaches it (or leaves the box), and writes both
+// optical depths: x the moon's, y the ball's. The medium reads them back (`fog_light_depths`
+// in fog.wgsl) to dim each light by exp(−depth). The density is `fog_medium`'s without its 3D
+// noise, which averages out over a light's long path: the fluid's amount, the height profile
+// with its lift, the fade at the square's edges and the ball's hollow, times the noise's mean.
+//
+// Needs common.wgsl (the frame's lights) and fog.wgsl (`FogKnobs`, `sample_map`, the maps and
+// knobs at group 1, `fog_box_span`, `fog_shadow_box`, `FOG_SHADOW_GRID`).
+
+// The mean of the density's noise factor, 0.35 + clamp((n − 0.36) · 2.2, 0, 1), over the
+// fog's noise n (three octaves of value noise, mean 0.5).
+const FOG_SHADOW_NOISE_MEAN: f32 = 0.66;
+
+// The most steps of one march: a light's path across the whole box takes this many.
+const FOG_SHADOW_MAX_STEPS: u32 = 32u;
+
+// Invocations in one workgroup, one cell each.
+// keep in sync with src/gpu/passes/fog_shadow.rs: WORKGROUP_CELLS
+const FOG_SHADOW_WORKGROUP: u32 = 64u;
+
+@group(2) @binding(0) var<storage, read_write> fog_shadow_out: array<vec2<f32>>;
+
+// The fog's extinction at `p_world` without the noise (1/world unit).
+// keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean)
+fn fog_smooth_extinction(p_world: vec3<f32>, knobs: FogKnobs) -> f32 {
+    let uv = (p_world.xz - knobs.area.xy) / knobs.area.zw;
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+        return 0.0;
+    }
+    let fluid = sample_map(fluid_map, uv);
+    let raised = sample_map(lift_map, uv);
+    let amount = fluid.r * 2.0;
+    let lift = raised.r;
+    let bottom_world = knobs.layer.x;
+    let column_world = max((knobs.layer.y - bottom_world) * clamp(amount, 0.0, 1.0), 1e-4);
+    let rest_top_world = select(knobs.layer.y, bottom_world + column_world, knobs.fog_color.w > 0.5);
+    let top_world = rest_top_world + lift * knobs.layer.z;
+    let h = clamp((p_world.y - bottom_world) / (top_world - bottom_world), 0.0, 1.0);
+    let profile = smoothstep(0.0, 0.06, h) * (1.0 - smoothstep(0.45, 1.0, h))
+        * (1.0 - lift * 0.45 * (1.0 - h));
+    let edge = min(min(uv.x, 1.0 - uv.x), min(uv.y, 1.0 - uv.y));
+    let ball_radius = knobs.ball.w;
+    let ball_distance = length(p_world - knobs.ball.xyz);
+    let density = FOG_SHADOW_NOISE_MEAN * profile * amount * smoothstep(0.0, 0.18, edge)
+        * smoothstep(ball_radius * 0.9, ball_radius * 1.6, ball_distance);
+    return density * knobs.optics.x;
+}
+
+// The optical depth along `length_world` of the unit `dir` from `start_world`, in equal steps
+// of about `step_world` (at most `FOG_SHADOW_MAX_STEPS`), each sampled at its middle.
+fn fog_optical_depth(
+    start_world: vec3<f32>,
+    dir: vec3<f32>,
+    length_world: f32,
+    step_world: f32,
+    knobs: FogKnobs,
+) -> f32 {
+    if length_world <= 0.0 {
+        return 0.0;
+    }
+    let steps = clamp(u32(ceil(length_world / step_world)), 1u, FOG_SHADOW_MAX_STEPS);
+    let step_length = length_world / f32(steps);
+    var depth = 0.0;
+    for (var i = 0u; i < steps; i += 1u) {
+        let p_world = start_world + dir * ((f32(i) + 0.5) * step_length);
+        depth += fog_smooth_extinction(p_world, knobs);
+    }
+    return depth * step_length;
+}
+
+@compute @workgroup_size(FOG_SHADOW_WORKGROUP)
+fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cells = FOG_SHADOW_GRID;
+    let index = id.x;
+    if index >= cells.x * cells.y * cells.z {
+        return;
+    }
+    let x = index % cells.x;
+    let z = (index / cells.x) % cells.z;
+    let y = index / (cells.x * cells.z);
+    let knobs = fog;
+    let grid_box = fog_shadow_box(knobs);
+    let cell = vec3<f32>(f32(x), f32(y), f32(z)) + vec3<f32>(0.5);
+    let p_world = grid_box.low + cell / vec3<f32>(cells) * grid_box.size;
+    // One step a cell's height: the profile changes fastest upward.
+    let step_world = grid_box.size.y / f32(cells.y);
+
+    // The moon: back along its light's travel, to where that leaves the fog's box.
+    let to_moon = -frame.sun_dir_world.xyz;
+    let moon_exit = fog_box_span(p_world, to_moon, knobs).y;
+    let moon = fog_optical_depth(p_world, to_moon, max(moon_exit, 0.0), step_world, knobs);
+
+    // The ball's light: up to it, or to where the way leaves the box.
+    let to_ball = frame.ball_light_world.xyz - p_world;
+    let ball_distance = length(to_ball);
+    var ball = 0.0;
+    if ball_distance > 1e-4 {
+        let dir = to_ball / ball_distance;
+        let exit = max(fog_box_span(p_world, dir, knobs).y, 0.0);
+        ball = fog_optical_depth(p_world, dir, min(ball_distance, exit), step_world, knobs);
+    }
+    fog_shadow_out[index] = vec2<f32>(moon, ball);
+}

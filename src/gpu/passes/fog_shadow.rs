@@ -1,0 +1,166 @@
+//! The `fog_shadow` pass (shaders/fog_shadow.wgsl): the fog's shadow on its own light. Each
+//! moment it fills a grid over the fog's box with the optical depth from each cell's centre to
+//! the moon and to the ball's light, and the physical medium dims those lights by it
+//! (`fog_light_depths` in shaders/fog.wgsl): light that crossed a dense bank arrives dimmer, so
+//! the bank shadows the thinner fog behind it.
+//!
+//! Why a grid: the fog's density is a 2D field (the fluid's maps) times a height profile, so
+//! the depth toward a light changes slowly through the box. [`GRID_CELLS`] cells, each marched
+//! once a moment in at most 32 steps, stand for the marches every fog sample would otherwise
+//! make toward every light. The march reads the density without its 3D noise (the noise's mean
+//! instead): over a light's path of metres the wisps average out.
+//!
+//! Which lights: the moon and the ball's light, the two that light the whole hall. The fires
+//! and the lamps light the fog round them unshadowed by it. The pass runs only for a physical
+//! medium with `self_shadowing` (its default); the grid is then bound at group 0, binding 8, of
+//! every pass that reads the fog
+//! ([`FrameBinding::fog_shadow`](crate::gpu::common::FrameBinding::fog_shadow)).
+
+use crate::frame::FrameInputs;
+use crate::gpu::GpuError;
+use crate::gpu::passes::builder::{
+    ALL_STAGES, PassBuilder, PassContext, filterable_texture, read_write_storage_buffer, uniform,
+};
+use crate::gpu::passes::fog::FogKnobs;
+use crate::gpu::shaders::ShaderName;
+use crate::scene::Scene;
+
+/// Cells of the grid along x, y (height) and z: 64 × 16 × 64, half a MiB of depths.
+///
+/// keep in sync with shaders/fog.wgsl: FOG_SHADOW_GRID
+pub(crate) const GRID_CELLS: [u32; 3] = [64, 16, 64];
+
+/// Invocations in one workgroup, one cell each.
+///
+/// keep in sync with shaders/fog_shadow.wgsl: FOG_SHADOW_WORKGROUP
+const WORKGROUP_CELLS: u32 = 64;
+
+/// Bytes of one cell: two `f32` depths (the moon's, the ball's).
+const CELL_BYTES: u64 = 8;
+
+/// Cells in the whole grid.
+fn grid_cells() -> u32 {
+    GRID_CELLS.iter().product()
+}
+
+/// Whether `scene`'s fog shadows itself: a physical medium with `self_shadowing`.
+pub(crate) fn shadows_itself(scene: &Scene) -> bool {
+    scene
+        .fog
+        .medium
+        .physical()
+        .is_some_and(|physical| physical.self_shadowing)
+}
+
+/// The buffer of depths the frame binds at binding 8: the whole grid when the fog shadows
+/// itself, else one cell that nothing reads.
+pub(crate) fn depths_buffer(device: &wgpu::Device, shadows_itself: bool) -> wgpu::Buffer {
+    let cells = if shadows_itself { grid_cells() } else { 1 };
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(&PassBuilder::new(device, ShaderName::FogShadow.name()).label("depths")),
+        size: u64::from(cells) * CELL_BYTES,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+/// The pass: its pipeline, its three bind groups (the frame's uniforms, the fog's knobs and
+/// maps, the grid written), and the fog's knobs for the moment.
+pub(crate) struct FogShadowPass {
+    pipeline: wgpu::ComputePipeline,
+    bind_groups: [wgpu::BindGroup; 3],
+    knobs: FogKnobs,
+    knobs_buffer: wgpu::Buffer,
+}
+
+impl FogShadowPass {
+    /// The pass for `ctx`'s scene, or `None` when its fog does not shadow itself.
+    pub(crate) fn new(ctx: &PassContext<'_>) -> Result<Option<Self>, GpuError> {
+        let PassContext {
+            device,
+            errors,
+            frame,
+            maps,
+            scene,
+            view,
+            ..
+        } = *ctx;
+        if !shadows_itself(scene) {
+            return Ok(None);
+        }
+        let module = ShaderName::FogShadow.create_module(device, errors)?;
+        let build = PassBuilder::new(device, ShaderName::FogShadow.name());
+        let knobs = FogKnobs::new(scene, view);
+        let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
+        let compute = wgpu::ShaderStages::COMPUTE;
+        // Group 0: the frame's uniforms alone (the frame's own group binds the grid to read).
+        let frame_layout = build.bind_group_layout(&[uniform(0, ALL_STAGES)]);
+        let fog_layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            filterable_texture(1, compute),
+            filterable_texture(2, compute),
+        ]);
+        let grid_layout = build.bind_group_layout(&[read_write_storage_buffer(0, compute)]);
+        let bind_groups = [
+            build.bind_group(&frame_layout, [frame.buffer.as_entire_binding()]),
+            build.bind_group(
+                &fog_layout,
+                [
+                    knobs_buffer.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(&maps.fluid_view),
+                    wgpu::BindingResource::TextureView(&maps.lift_view),
+                ],
+            ),
+            build.bind_group(&grid_layout, [frame.fog_shadow.as_entire_binding()]),
+        ];
+        let layouts = [&frame_layout, &fog_layout, &grid_layout];
+        let pipeline = build.compute_pipeline(&module, "cs_fog_shadow", &layouts);
+        Ok(Some(FogShadowPass {
+            pipeline,
+            bind_groups,
+            knobs,
+            knobs_buffer,
+        }))
+    }
+
+    /// Queues the fog's knobs for this moment (applied at the next submit). The frame's
+    /// uniforms (the moon's direction, the ball's light) are the frame's own.
+    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+        let knobs = self.knobs.for_frame(inputs);
+        queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+    }
+
+    /// Records the pass: one invocation a cell.
+    pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(ShaderName::FogShadow.name()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        for (index, group) in self.bind_groups.iter().enumerate() {
+            pass.set_bind_group(index as u32, group, &[]);
+        }
+        pass.dispatch_workgroups(grid_cells().div_ceil(WORKGROUP_CELLS), 1, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{FogMedium, PhysicalMedium};
+
+    #[test]
+    fn only_a_physical_medium_that_asks_shadows_itself() {
+        let mut scene = Scene::default();
+        assert!(!shadows_itself(&scene));
+        scene.fog.medium = FogMedium::Physical(PhysicalMedium::default());
+        assert!(shadows_itself(&scene));
+        scene.fog.medium = FogMedium::Physical(PhysicalMedium {
+            self_shadowing: false,
+            ..PhysicalMedium::default()
+        });
+        assert!(!shadows_itself(&scene));
+        // One workgroup row covers the grid (a dispatch's x is at most 65 535).
+        assert!(grid_cells().div_ceil(WORKGROUP_CELLS) <= 65_535);
+    }
+}

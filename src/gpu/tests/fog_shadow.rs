@@ -1,0 +1,110 @@
+//! GPU tests of the fog's shadow on its own light (`passes/fog_shadow.rs`): a dense bank
+//! between the moon and thin fog dims the moonlight that thin fog scatters, in every
+//! compositor, and only when the medium shadows itself. Like the other GPU tests these are
+//! skipped (saying so) without an adapter, and fail under CI.
+
+use super::{context, flat_maps, floats, fog_config, inputs, render, renderer_for};
+use crate::frame::CameraPose;
+use crate::gpu::{Compositor, GpuContext, Readback};
+use crate::scene::{FogMedium, Phase, PhysicalMedium, Scene};
+
+const WIDTH: u32 = 64;
+const HEIGHT: u32 = 36;
+
+/// The default hall lit by a low moon alone (it travels toward −z, so it shines from +z), with
+/// a physical medium that shadows itself or not.
+fn moonlit(self_shadowing: bool) -> Scene {
+    let mut scene = Scene::default();
+    scene.fog.medium = FogMedium::Physical(PhysicalMedium {
+        phase: Phase::HenyeyGreenstein(0.3),
+        self_shadowing,
+        ..PhysicalMedium::default()
+    });
+    scene.lights.ambient.intensity = 0.0;
+    scene.lights.ball.intensity = 0.0;
+    scene.lights.ball.flicker = 0.0;
+    scene.lights.directional.pitch_rad = -0.35;
+    scene.lights.directional.yaw_rad = 0.0;
+    scene.lights.directional.intensity = 2.0;
+    scene.distance_fog.max_opacity = 0.0;
+    // A haze the moon reaches through, where the bank is not.
+    scene.fog.sigma = 1.5;
+    scene
+}
+
+/// Thin fog everywhere, with a dense bank across the square from z = 1.5 to z = 5 (world) when
+/// `bank`: between the moon and the thin fog at z < 1.
+fn maps(scene: &Scene, bank: bool) -> (Vec<u8>, Vec<u8>) {
+    let (mut fluid, mut lift) = flat_maps(scene, 0.6);
+    if bank {
+        let grid = scene.fluid.grid as usize;
+        let cell_world = scene.fog.area / grid as f32;
+        for row in 0..grid {
+            let z_world = -0.5 * scene.fog.area + (row as f32 + 0.5) * cell_world;
+            if (1.5..=5.0).contains(&z_world) {
+                for column in 0..grid {
+                    // As dense as the maps hold, and thrown up to its full height.
+                    fluid[(row * grid + column) * 4] = 255;
+                    lift[(row * grid + column) * 4] = 255;
+                }
+            }
+        }
+    }
+    (fluid, lift)
+}
+
+/// The light the thin fog at z < 1 sends toward the eye, with and without the bank: the fog
+/// layer's colour (R + G + B, linear) over its opacity, summed over the picture's lower middle,
+/// which looks down on that fog and never through the bank.
+fn thin_fog_light(ctx: &GpuContext, scene: &Scene, compositor: Compositor) -> [f32; 2] {
+    let readback = Readback {
+        fog_layer_f16: true,
+        ..Readback::default()
+    };
+    let config = fog_config((WIDTH, HEIGHT), compositor, readback);
+    let mut renderer = renderer_for(ctx, scene, &config);
+    [false, true].map(|bank| {
+        let maps = maps(scene, bank);
+        let mut at = inputs(scene, &maps, 0);
+        at.camera = CameraPose {
+            eye_world: [0.0, 6.0, -3.0],
+            target_world: [0.0, 0.3, 1.0],
+            fov_y_deg: 40.0,
+        };
+        let frame = render(&mut renderer, &at);
+        let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
+        let (mut light, mut opacity) = (0.0, 0.0);
+        for y in HEIGHT * 6 / 10..HEIGHT * 19 / 20 {
+            for x in WIDTH / 4..WIDTH * 3 / 4 {
+                let i = ((y * WIDTH + x) * 4) as usize;
+                light += layer[i] + layer[i + 1] + layer[i + 2];
+                opacity += layer[i + 3];
+            }
+        }
+        assert!(opacity > 1.0, "{compositor:?}: no fog in the probe");
+        light / opacity
+    })
+}
+
+#[test]
+fn a_dense_bank_dims_the_moonlight_on_the_thin_fog_behind_it() {
+    let Some(ctx) = context() else { return };
+    for compositor in [
+        Compositor::Raster,
+        Compositor::Compute,
+        Compositor::Raymarch { steps: 48 },
+    ] {
+        // Without self-shadowing the bank, out of sight, changes nothing there.
+        let [open, banked] = thin_fog_light(&ctx, &moonlit(false), compositor);
+        assert!(
+            (open - banked).abs() <= 1e-3 * open,
+            "{compositor:?}: unshadowed, the bank moved the thin fog's light from {open:.4} to {banked:.4}"
+        );
+        // With it, the moonlight that crossed the bank arrives dimmer.
+        let [open, banked] = thin_fog_light(&ctx, &moonlit(true), compositor);
+        assert!(
+            banked < 0.7 * open,
+            "{compositor:?}: behind the bank the thin fog is {banked:.4}, in the open {open:.4}"
+        );
+    }
+}
