@@ -31,8 +31,7 @@ struct FrameUniforms {
     // where the scene names none; w: 1 where it does, else 0 (`ambient_on_surface`).
     ambient_ground: vec4<f32>,
     // The physical fog medium (fog.wgsl, `medium_in_scattering`): x its albedo; y its
-    // multiple-scattering octaves; z: 1 where it shadows itself (`fog_light_depths`), else 0;
-    // w: unused. Zeros with the seed medium.
+    // multiple-scattering octaves; z, w: unused. Zeros with the seed medium.
     medium: vec4<f32>,
     // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
     // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
@@ -203,4 +202,53 @@ fn srgb_to_linear(srgb: vec3<f32>) -> vec3<f32> {
     let low = srgb / 12.92;
     let high = pow((srgb + vec3<f32>(0.055)) / 1.055, vec3<f32>(2.4));
     return select(high, low, srgb <= vec3<f32>(0.04045));
+}
+
+// ---- The fog's shadow on its own light (src/gpu/passes/fog_shadow.rs) --------------------
+//
+// With a physical medium that shadows itself, the `fog_shadow` pass fills a grid over the fog's
+// box each moment with the optical depth from each cell's centre to the moon (x) and to the
+// ball's light (y). The fog (fog.wgsl, `medium_in_scattering`) and the surfaces
+// (scene.wgsl, `incoming_light`) read it here, blended between the eight cells round the point
+// by hand, so every adapter blends alike.
+
+// Whether the fog shadows itself (`FrameBinding::fog_shadow_constants`): off, every read of the
+// grid is compiled out and the pictures keep their bytes.
+override FOG_SELF_SHADOWING: bool = false;
+
+// Cells of the grid along x, y (height) and z.
+// keep in sync with src/gpu/passes/fog_shadow.rs: GRID_CELLS
+const FOG_SHADOW_GRID: vec3<u32> = vec3<u32>(64u, 16u, 64u);
+
+// The grid: the box it spans, written by the CPU, then each cell's two depths, y-major, then z,
+// then x.
+// keep in sync with src/gpu/passes/fog_shadow.rs: GridBox
+struct FogShadowGrid {
+    // xyz: the box's lowest corner (world).
+    low: vec4<f32>,
+    // xyz: the box's size (world).
+    size: vec4<f32>,
+    depths: array<vec2<f32>>,
+}
+
+@group(0) @binding(8) var<storage, read> fog_shadow_grid: FogShadowGrid;
+
+// The optical depth from `pos_world` to the moon (x) and to the ball's light (y), blended from
+// the grid; outside it the nearest cells' (as a clamp-to-edge sampler).
+fn fog_light_depths(pos_world: vec3<f32>) -> vec2<f32> {
+    let cells = vec3<i32>(FOG_SHADOW_GRID);
+    let cell_pos = (pos_world - fog_shadow_grid.low.xyz) / fog_shadow_grid.size.xyz
+        * vec3<f32>(FOG_SHADOW_GRID) - vec3<f32>(0.5);
+    let floor_pos = floor(cell_pos);
+    let f = cell_pos - floor_pos;
+    let base = vec3<i32>(floor_pos);
+    var corners: array<vec2<f32>, 8>;
+    for (var k = 0u; k < 8u; k += 1u) {
+        let corner = base + vec3<i32>(i32(k & 1u), i32((k >> 1u) & 1u), i32(k >> 2u));
+        let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
+        corners[k] = fog_shadow_grid.depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
+    }
+    let near = mix(mix(corners[0], corners[1], f.x), mix(corners[2], corners[3], f.x), f.y);
+    let far = mix(mix(corners[4], corners[5], f.x), mix(corners[6], corners[7], f.x), f.y);
+    return mix(near, far, f.z);
 }

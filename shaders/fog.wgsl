@@ -253,65 +253,14 @@ fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
     return light;
 }
 
-// ---- The fog's shadow on its own light (`passes/fog_shadow.rs`) ----------------------------
-//
-// With `self_shadowing`, the `fog_shadow` pass fills a grid over the fog's box each moment with
-// the optical depth from each cell's centre to the moon (x) and to the ball's light (y), and
-// the medium reads it here, blended between the eight cells round the point by hand (as
-// `sample_map`), so every adapter blends alike.
-
-// Cells of the grid along x, y (height) and z.
-// keep in sync with src/gpu/passes/fog_shadow.rs: GRID_CELLS
-const FOG_SHADOW_GRID: vec3<u32> = vec3<u32>(64u, 16u, 64u);
-
-@group(0) @binding(8) var<storage, read> fog_shadow_depths: array<vec2<f32>>;
-
-// The fog's box as the shadow grid spans it: its lowest corner and its size (world).
-struct FogShadowBox {
-    low: vec3<f32>,
-    size: vec3<f32>,
-}
-
-fn fog_shadow_box(knobs: FogKnobs) -> FogShadowBox {
-    let top_world = max(knobs.layer.y + knobs.layer.z, knobs.sampling.w);
-    let low = vec3<f32>(knobs.area.x, knobs.layer.x, knobs.area.y);
-    let size = vec3<f32>(knobs.area.z, max(top_world - knobs.layer.x, 1e-3), knobs.area.w);
-    return FogShadowBox(low, size);
-}
-
-// The optical depth from `pos_world` to the moon (x) and to the ball's light (y), blended from
-// the grid; at the grid's edge it clamps, as a clamp-to-edge sampler.
-fn fog_light_depths(pos_world: vec3<f32>, knobs: FogKnobs) -> vec2<f32> {
-    let grid_box = fog_shadow_box(knobs);
-    let cells = vec3<i32>(FOG_SHADOW_GRID);
-    let cell_pos = (pos_world - grid_box.low) / grid_box.size * vec3<f32>(FOG_SHADOW_GRID)
-        - vec3<f32>(0.5);
-    let floor_pos = floor(cell_pos);
-    let f = cell_pos - floor_pos;
-    let base = vec3<i32>(floor_pos);
-    var corners: array<vec2<f32>, 8>;
-    for (var k = 0u; k < 8u; k += 1u) {
-        let corner = base + vec3<i32>(i32(k & 1u), i32((k >> 1u) & 1u), i32(k >> 2u));
-        let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
-        corners[k] = fog_shadow_depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
-    }
-    let x0 = mix(mix(corners[0], corners[1], f.x), mix(corners[2], corners[3], f.x), f.y);
-    let x1 = mix(mix(corners[4], corners[5], f.x), mix(corners[6], corners[7], f.x), f.y);
-    return mix(x0, x1, f.z);
-}
-
 // The physical medium's colour at `pos_world` seen along the unit `ray_world`: S/σt, the
 // in-scattered light per unit of extinction (see above), linear.
-fn medium_in_scattering(
-    pos_world: vec3<f32>,
-    ray_world: vec3<f32>,
-    knobs: FogKnobs,
-) -> vec3<f32> {
+fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
     // How much fog the moon's and the ball's light crossed to get here (none unless the
-    // medium shadows itself).
+    // medium shadows itself: common.wgsl, `fog_light_depths`).
     var depths = vec2<f32>(0.0);
-    if frame.medium.z > 0.5 {
-        depths = fog_light_depths(pos_world, knobs);
+    if FOG_SELF_SHADOWING {
+        depths = fog_light_depths(pos_world);
     }
     // The ambient light comes from every direction: any phase integrates it to itself.
     var light = ambient_in_medium();
@@ -406,7 +355,7 @@ fn fog_medium(
     // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
     // seed's colours).
     if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
-        return FogMedium(medium_in_scattering(p, ray_world, knobs), density * knobs.optics.x, 0.0);
+        return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
     }
 
     let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));

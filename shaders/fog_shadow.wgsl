@@ -8,8 +8,8 @@
 // noise, which averages out over a light's long path: the fluid's amount, the height profile
 // with its lift, the fade at the square's edges and the ball's hollow, times the noise's mean.
 //
-// Needs common.wgsl (the frame's lights) and fog.wgsl (`FogKnobs`, `sample_map`, the maps and
-// knobs at group 1, `fog_box_span`, `fog_shadow_box`, `FOG_SHADOW_GRID`).
+// Needs common.wgsl (the frame's lights, `FOG_SHADOW_GRID`) and fog.wgsl (`FogKnobs`,
+// `sample_map`, the maps and knobs at group 1, `fog_box_span`).
 
 // The mean of the density's noise factor, 0.35 + clamp((n − 0.36) · 2.2, 0, 1), over the
 // fog's noise n (three octaves of value noise, mean 0.5).
@@ -22,7 +22,15 @@ const FOG_SHADOW_MAX_STEPS: u32 = 32u;
 // keep in sync with src/gpu/passes/fog_shadow.rs: WORKGROUP_CELLS
 const FOG_SHADOW_WORKGROUP: u32 = 64u;
 
-@group(2) @binding(0) var<storage, read_write> fog_shadow_out: array<vec2<f32>>;
+// The grid as this pass writes it (common.wgsl's `FogShadowGrid`, read there): the box, written
+// by the CPU, then the depths.
+struct FogShadowGridOut {
+    low: vec4<f32>,
+    size: vec4<f32>,
+    depths: array<vec2<f32>>,
+}
+
+@group(2) @binding(0) var<storage, read_write> fog_shadow_out: FogShadowGridOut;
 
 // The fog's extinction at `p_world` without the noise (1/world unit).
 // keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean)
@@ -83,11 +91,12 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
     let z = (index / cells.x) % cells.z;
     let y = index / (cells.x * cells.z);
     let knobs = fog;
-    let grid_box = fog_shadow_box(knobs);
+    let low = fog_shadow_out.low.xyz;
+    let size = fog_shadow_out.size.xyz;
     let cell = vec3<f32>(f32(x), f32(y), f32(z)) + vec3<f32>(0.5);
-    let p_world = grid_box.low + cell / vec3<f32>(cells) * grid_box.size;
+    let p_world = low + cell / vec3<f32>(cells) * size;
     // One step a cell's height: the profile changes fastest upward.
-    let step_world = grid_box.size.y / f32(cells.y);
+    let step_world = size.y / f32(cells.y);
 
     // The moon: back along its light's travel, to where that leaves the fog's box.
     let to_moon = -frame.sun_dir_world.xyz;
@@ -103,5 +112,5 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
         let exit = max(fog_box_span(p_world, dir, knobs).y, 0.0);
         ball = fog_optical_depth(p_world, dir, min(ball_distance, exit), step_world, knobs);
     }
-    fog_shadow_out[index] = vec2<f32>(moon, ball);
+    fog_shadow_out.depths[index] = vec2<f32>(moon, ball);
 }

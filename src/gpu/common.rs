@@ -158,12 +158,7 @@ pub(crate) fn medium_uniforms(medium: &FogMedium) -> [[f32; 4]; 2] {
         Some(physical) => {
             let fit = physical.phase.fit();
             [
-                [
-                    physical.albedo,
-                    physical.octaves as f32,
-                    f32::from(u8::from(physical.self_shadowing)),
-                    0.0,
-                ],
+                [physical.albedo, physical.octaves as f32, 0.0, 0.0],
                 [fit.g_hg, fit.g_draine, fit.alpha, fit.w_draine],
             ]
         }
@@ -225,9 +220,12 @@ pub(crate) struct FrameBinding {
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
     /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
     pub fog_noise_lattice: bool,
-    /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (one
-    /// cell when the fog does not shadow itself).
+    /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (two
+    /// cells when the fog does not shadow itself).
     pub fog_shadow: wgpu::Buffer,
+    /// Whether the fog shadows itself: common.wgsl's `FOG_SELF_SHADOWING` (see
+    /// [`Self::fog_shadow_constants`]).
+    pub fog_shadows_itself: bool,
     /// Whether the fog's glow loops over the fires in range by their bits (CPU adapters whose
     /// loops over the fires are not unrolled) or over every fire: fires.wgsl's
     /// `FIRE_GLOW_BY_MASK`.
@@ -319,7 +317,7 @@ impl FrameBinding {
     /// The binding of a scene with `fire_lights`, `distance_fog`, `lamps` and a fog whose noise
     /// `lattice` lays out, on an adapter of `device_type`: the fog's shaders take the forms that
     /// suit it (see [`Self::fog_constants`]). `fog_shadows_itself` sizes the grid of the
-    /// `fog_shadow` pass (one cell when off).
+    /// `fog_shadow` pass (two cells when off).
     pub(crate) fn new(
         device: &wgpu::Device,
         fire_lights: &FireLights,
@@ -344,6 +342,7 @@ impl FrameBinding {
         let fog_shadow = fog_shadow::depths_buffer(device, fog_shadows_itself);
         let shared = (lamps, edge_mask, &fog_shadow);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
+        binding.fog_shadows_itself = fog_shadows_itself;
         let cpu = device_type == wgpu::DeviceType::Cpu;
         #[cfg(test)]
         let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
@@ -388,6 +387,7 @@ impl FrameBinding {
         binding.fires_unrolled = self.fires_unrolled;
         binding.fog_uniforms_as_inputs = self.fog_uniforms_as_inputs;
         binding.cpu_adapter = self.cpu_adapter;
+        binding.fog_shadows_itself = self.fog_shadows_itself;
         binding
     }
 
@@ -449,6 +449,7 @@ impl FrameBinding {
             fog_lattice,
             fog_noise_lattice,
             fog_shadow: fog_shadow.clone(),
+            fog_shadows_itself: false,
             fire_glow_by_mask: true,
             fires_unrolled: 0,
             fog_uniforms_as_inputs: false,
@@ -489,9 +490,10 @@ impl FrameBinding {
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
-    /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`] and
-    /// `FOG_MEDIUM` ([`medium_constant`]).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 6] {
+    /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
+    /// `FOG_MEDIUM` ([`medium_constant`]) and [`Self::fog_shadow_constants`].
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 7] {
+        let [shadowing] = self.fog_shadow_constants();
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
@@ -506,7 +508,18 @@ impl FrameBinding {
             fires,
             distance_fog,
             ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
+            shadowing,
         ]
+    }
+
+    /// The pipeline constants of a pass that reads the fog's shadow on its lights (the fog's
+    /// passes and the `scene` pass): common.wgsl's `FOG_SELF_SHADOWING`, off unless the fog
+    /// shadows itself, so the grid's reads are compiled out and the pictures keep their bytes.
+    pub(crate) fn fog_shadow_constants(&self) -> [(&'static str, f64); 1] {
+        [(
+            "FOG_SELF_SHADOWING",
+            f64::from(u8::from(self.fog_shadows_itself)),
+        )]
     }
 
     /// Queues this frame's distance fog (scenes with weather; applied at the next submit).

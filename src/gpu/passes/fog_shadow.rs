@@ -1,8 +1,9 @@
 //! The `fog_shadow` pass (shaders/fog_shadow.wgsl): the fog's shadow on its own light. Each
 //! moment it fills a grid over the fog's box with the optical depth from each cell's centre to
-//! the moon and to the ball's light, and the physical medium dims those lights by it
-//! (`fog_light_depths` in shaders/fog.wgsl): light that crossed a dense bank arrives dimmer, so
-//! the bank shadows the thinner fog behind it.
+//! the moon and to the ball's light. The physical medium (`medium_in_scattering` in
+//! shaders/fog.wgsl) and the hall's surfaces (`incoming_light` in shaders/scene.wgsl) dim those
+//! lights by it (`fog_light_depths` in shaders/common.wgsl): light that crossed a dense bank
+//! arrives dimmer, so the bank shadows the thinner fog and the floor behind it.
 //!
 //! Why a grid: the fog's density is a 2D field (the fluid's maps) times a height profile, so
 //! the depth toward a light changes slowly through the box. [`GRID_CELLS`] cells, each marched
@@ -13,8 +14,10 @@
 //! Which lights: the moon and the ball's light, the two that light the whole hall. The fires
 //! and the lamps light the fog round them unshadowed by it. The pass runs only for a physical
 //! medium with `self_shadowing` (its default); the grid is then bound at group 0, binding 8, of
-//! every pass that reads the fog
+//! every pass that reads the fog or lights the hall
 //! ([`FrameBinding::fog_shadow`](crate::gpu::common::FrameBinding::fog_shadow)).
+
+use bytemuck::{Pod, Zeroable};
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
@@ -38,6 +41,32 @@ const WORKGROUP_CELLS: u32 = 64;
 /// Bytes of one cell: two `f32` depths (the moon's, the ball's).
 const CELL_BYTES: u64 = 8;
 
+/// The box the grid spans, at the start of its buffer, written by [`FogShadowPass::prepare`].
+///
+/// keep in sync with shaders/common.wgsl: FogShadowGrid
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+struct GridBox {
+    /// xyz: the lowest corner (world).
+    low: [f32; 4],
+    /// xyz: the size (world).
+    size: [f32; 4],
+}
+
+impl GridBox {
+    /// The fog's box of `knobs`: its square, from the floor to the highest the fog or a sheet
+    /// reaches (as fog.wgsl's `fog_box_span`).
+    fn new(knobs: &FogKnobs) -> Self {
+        let [x, z, width, depth] = knobs.area;
+        let floor_world = knobs.layer[0];
+        let top_world = (knobs.layer[1] + knobs.layer[2]).max(knobs.sampling[3]);
+        GridBox {
+            low: [x, floor_world, z, 0.0],
+            size: [width, (top_world - floor_world).max(1e-3), depth, 0.0],
+        }
+    }
+}
+
 /// Cells in the whole grid.
 fn grid_cells() -> u32 {
     GRID_CELLS.iter().product()
@@ -52,14 +81,18 @@ pub(crate) fn shadows_itself(scene: &Scene) -> bool {
         .is_some_and(|physical| physical.self_shadowing)
 }
 
-/// The buffer of depths the frame binds at binding 8: the whole grid when the fog shadows
-/// itself, else one cell that nothing reads.
+/// The buffer of depths the frame binds at binding 8: the box and the whole grid when the fog
+/// shadows itself, else the box and two cells that nothing reads.
 pub(crate) fn depths_buffer(device: &wgpu::Device, shadows_itself: bool) -> wgpu::Buffer {
-    let cells = if shadows_itself { grid_cells() } else { 1 };
+    // Unread, the grid is two cells: the struct's size rounds up to its 16-byte alignment.
+    let cells = if shadows_itself { grid_cells() } else { 2 };
+    let header = std::mem::size_of::<GridBox>() as u64;
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(&PassBuilder::new(device, ShaderName::FogShadow.name()).label("depths")),
-        size: u64::from(cells) * CELL_BYTES,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        size: header + u64::from(cells) * CELL_BYTES,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     })
 }
@@ -71,6 +104,7 @@ pub(crate) struct FogShadowPass {
     bind_groups: [wgpu::BindGroup; 3],
     knobs: FogKnobs,
     knobs_buffer: wgpu::Buffer,
+    grid: wgpu::Buffer,
 }
 
 impl FogShadowPass {
@@ -120,14 +154,18 @@ impl FogShadowPass {
             bind_groups,
             knobs,
             knobs_buffer,
+            grid: frame.fog_shadow.clone(),
         }))
     }
 
-    /// Queues the fog's knobs for this moment (applied at the next submit). The frame's
-    /// uniforms (the moon's direction, the ball's light) are the frame's own.
+    /// Queues the fog's knobs for this moment and the grid's box (applied at the next
+    /// submit). The frame's uniforms (the moon's direction, the ball's light) are the frame's
+    /// own.
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+        let grid_box = GridBox::new(&knobs);
+        queue.write_buffer(&self.grid, 0, bytemuck::bytes_of(&grid_box));
     }
 
     /// Records the pass: one invocation a cell.
@@ -162,5 +200,18 @@ mod tests {
         assert!(!shadows_itself(&scene));
         // One workgroup row covers the grid (a dispatch's x is at most 65 535).
         assert!(grid_cells().div_ceil(WORKGROUP_CELLS) <= 65_535);
+    }
+
+    #[test]
+    fn the_box_matches_wgsl_and_spans_the_fog() {
+        // Two vec4 before the depths: the array starts 16-byte aligned after them.
+        assert_eq!(std::mem::size_of::<GridBox>(), 32);
+        let scene = Scene::default();
+        let grid_box = GridBox::new(&FogKnobs::new(&scene, crate::frame::View::Fog));
+        let half = 0.5 * scene.fog.area;
+        assert_eq!(grid_box.low, [-half, scene.fog.bottom, -half, 0.0]);
+        let top = (scene.fog.top + scene.fog.lift_height).max(scene.fog.sheets_top);
+        assert_eq!(grid_box.size[0], scene.fog.area);
+        assert!((grid_box.size[1] - (top - scene.fog.bottom)).abs() < 1e-6);
     }
 }

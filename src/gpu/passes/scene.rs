@@ -112,7 +112,8 @@ impl ScenePass {
         );
         let [fires] = frame.fire_constants();
         let [distance_fog] = frame.distance_fog_constants();
-        let constants = [lamps, weather, fires, distance_fog];
+        let [shadowing] = frame.fog_shadow_constants();
+        let constants = [lamps, weather, fires, distance_fog, shadowing];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);

@@ -1,10 +1,12 @@
 //! GPU tests of the fog's shadow on its own light (`passes/fog_shadow.rs`): a dense bank
 //! between the moon and thin fog dims the moonlight that thin fog scatters, in every
-//! compositor, and only when the medium shadows itself. Like the other GPU tests these are
+//! compositor, and the moonlight on the floor behind it, only when the medium shadows itself. Like the other GPU tests these are
 //! skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, floats, fog_config, inputs, render, renderer_for};
-use crate::frame::CameraPose;
+use super::{
+    context, flat_maps, floats, fog_config, inputs, mean_brightness, render, renderer_for,
+};
+use crate::frame::{CameraPose, FrameInputs};
 use crate::gpu::{Compositor, GpuContext, Readback};
 use crate::scene::{FogMedium, Phase, PhysicalMedium, Scene};
 
@@ -32,10 +34,10 @@ fn moonlit(self_shadowing: bool) -> Scene {
     scene
 }
 
-/// Thin fog everywhere, with a dense bank across the square from z = 1.5 to z = 5 (world) when
-/// `bank`: between the moon and the thin fog at z < 1.
-fn maps(scene: &Scene, bank: bool) -> (Vec<u8>, Vec<u8>) {
-    let (mut fluid, mut lift) = flat_maps(scene, 0.6);
+/// Fog of `density` everywhere, with a dense bank across the square from z = 1.5 to z = 5
+/// (world) when `bank`: between the moon and the thin fog and floor at z < 1.
+fn maps(scene: &Scene, density: f32, bank: bool) -> (Vec<u8>, Vec<u8>) {
+    let (mut fluid, mut lift) = flat_maps(scene, density);
     if bank {
         let grid = scene.fluid.grid as usize;
         let cell_world = scene.fog.area / grid as f32;
@@ -53,6 +55,18 @@ fn maps(scene: &Scene, bank: bool) -> (Vec<u8>, Vec<u8>) {
     (fluid, lift)
 }
 
+/// The frame's inputs seen from above the fog at z < 1, looking down on it and the floor: the
+/// picture's lower middle never looks through the bank.
+fn looking_down<'a>(scene: &Scene, maps: &'a (Vec<u8>, Vec<u8>)) -> FrameInputs<'a> {
+    let mut at = inputs(scene, maps, 0);
+    at.camera = CameraPose {
+        eye_world: [0.0, 6.0, -3.0],
+        target_world: [0.0, 0.3, 1.0],
+        fov_y_deg: 40.0,
+    };
+    at
+}
+
 /// The light the thin fog at z < 1 sends toward the eye, with and without the bank: the fog
 /// layer's colour (R + G + B, linear) over its opacity, summed over the picture's lower middle,
 /// which looks down on that fog and never through the bank.
@@ -64,14 +78,8 @@ fn thin_fog_light(ctx: &GpuContext, scene: &Scene, compositor: Compositor) -> [f
     let config = fog_config((WIDTH, HEIGHT), compositor, readback);
     let mut renderer = renderer_for(ctx, scene, &config);
     [false, true].map(|bank| {
-        let maps = maps(scene, bank);
-        let mut at = inputs(scene, &maps, 0);
-        at.camera = CameraPose {
-            eye_world: [0.0, 6.0, -3.0],
-            target_world: [0.0, 0.3, 1.0],
-            fov_y_deg: 40.0,
-        };
-        let frame = render(&mut renderer, &at);
+        let maps = maps(scene, 0.6, bank);
+        let frame = render(&mut renderer, &looking_down(scene, &maps));
         let layer = floats(frame.fog_f16.as_deref().expect("the fog layer"));
         let (mut light, mut opacity) = (0.0, 0.0);
         for y in HEIGHT * 6 / 10..HEIGHT * 19 / 20 {
@@ -107,4 +115,40 @@ fn a_dense_bank_dims_the_moonlight_on_the_thin_fog_behind_it() {
             "{compositor:?}: behind the bank the thin fog is {banked:.4}, in the open {open:.4}"
         );
     }
+}
+
+#[test]
+fn a_dense_bank_shadows_the_floor_behind_it() {
+    let Some(ctx) = context() else { return };
+    // Clear air but for the bank: the lower middle sees bare floor, lit by the moon.
+    let floor_brightness = |scene: &Scene, bank: bool| {
+        let maps = maps(scene, 0.0, bank);
+        let config = fog_config((WIDTH, HEIGHT), Compositor::Compute, Readback::default());
+        let frame = render(
+            &mut renderer_for(&ctx, scene, &config),
+            &looking_down(scene, &maps),
+        );
+        mean_brightness(
+            &frame,
+            WIDTH / 4,
+            HEIGHT * 6 / 10,
+            WIDTH * 3 / 4,
+            HEIGHT * 19 / 20,
+        )
+    };
+    let unshadowed = moonlit(false);
+    let (open, banked) = (
+        floor_brightness(&unshadowed, false),
+        floor_brightness(&unshadowed, true),
+    );
+    assert_eq!(open, banked, "unshadowed, the bank changed the floor");
+    let shadowed = moonlit(true);
+    let (open, banked) = (
+        floor_brightness(&shadowed, false),
+        floor_brightness(&shadowed, true),
+    );
+    assert!(
+        banked + 20.0 < open,
+        "the floor behind the bank is {banked:.1}, in the open {open:.1}"
+    );
 }
