@@ -284,6 +284,22 @@ fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32>
     return light * frame.medium.x;
 }
 
+// The fog's height profile at `p_world` where the fluid holds `amount` of fog thrown `lift`
+// high: x the profile (0..1), y the height within the column (0 its floor, 1 its top). The
+// layer grows upward where it was thrown, and thins a little underneath. With the
+// density-height shape, thin fog also makes a lower column (rest density 1 reaches the rest
+// top), so a cut through it shows the floor. `fog_medium` and the `fog_shadow` pass share it.
+fn fog_profile(p_world: vec3<f32>, amount: f32, lift: f32, knobs: FogKnobs) -> vec2<f32> {
+    let bottom_world = knobs.layer.x;
+    let column_world = max((knobs.layer.y - bottom_world) * clamp(amount, 0.0, 1.0), 1e-4);
+    let rest_top_world = select(knobs.layer.y, bottom_world + column_world, knobs.fog_color.w > 0.5);
+    let top_world = rest_top_world + lift * knobs.layer.z;
+    let h = clamp((p_world.y - bottom_world) / (top_world - bottom_world), 0.0, 1.0);
+    let profile = smoothstep(0.0, 0.06, h) * (1.0 - smoothstep(0.45, 1.0, h))
+        * (1.0 - lift * 0.45 * (1.0 - h));
+    return vec2<f32>(profile, h);
+}
+
 // The continuous fog at `pos_world`: its colour and extinction.
 //
 // The colour is worked out as the example does, in display (sRGB) values — the fog colour
@@ -317,16 +333,9 @@ fn fog_medium(
     let drift_world = (fluid.gb - vec2<f32>(0.5)) * knobs.optics.y;
     let lift = raised.r;
 
-    // The layer grows upward where it was thrown, and thins a little underneath. With the
-    // density-height shape, thin fog also makes a lower column (rest density 1 reaches the rest
-    // top), so a cut through it shows the floor.
-    let bottom_world = knobs.layer.x;
-    let column_world = max((knobs.layer.y - bottom_world) * clamp(amount, 0.0, 1.0), 1e-4);
-    let rest_top_world = select(knobs.layer.y, bottom_world + column_world, knobs.fog_color.w > 0.5);
-    let top_world = rest_top_world + lift * knobs.layer.z;
-    let h = clamp((p.y - bottom_world) / (top_world - bottom_world), 0.0, 1.0);
-    let profile = smoothstep(0.0, 0.06, h) * (1.0 - smoothstep(0.45, 1.0, h))
-        * (1.0 - lift * 0.45 * (1.0 - h));
+    let shape = fog_profile(p, amount, lift, knobs);
+    let profile = shape.x;
+    let h = shape.y;
 
     // No fog here at all: skip the noise (the result would be fully transparent anyway).
     if profile * amount <= 0.0 && debug <= 0.0 {

@@ -33,7 +33,8 @@ struct FogShadowGridOut {
 @group(2) @binding(0) var<storage, read_write> fog_shadow_out: FogShadowGridOut;
 
 // The fog's extinction at `p_world` without the noise (1/world unit).
-// keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean)
+// keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean; the
+// profile is the shared `fog_profile`)
 fn fog_smooth_extinction(p_world: vec3<f32>, knobs: FogKnobs) -> f32 {
     let uv = (p_world.xz - knobs.area.xy) / knobs.area.zw;
     if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
@@ -42,14 +43,7 @@ fn fog_smooth_extinction(p_world: vec3<f32>, knobs: FogKnobs) -> f32 {
     let fluid = sample_map(fluid_map, uv);
     let raised = sample_map(lift_map, uv);
     let amount = fluid.r * 2.0;
-    let lift = raised.r;
-    let bottom_world = knobs.layer.x;
-    let column_world = max((knobs.layer.y - bottom_world) * clamp(amount, 0.0, 1.0), 1e-4);
-    let rest_top_world = select(knobs.layer.y, bottom_world + column_world, knobs.fog_color.w > 0.5);
-    let top_world = rest_top_world + lift * knobs.layer.z;
-    let h = clamp((p_world.y - bottom_world) / (top_world - bottom_world), 0.0, 1.0);
-    let profile = smoothstep(0.0, 0.06, h) * (1.0 - smoothstep(0.45, 1.0, h))
-        * (1.0 - lift * 0.45 * (1.0 - h));
+    let profile = fog_profile(p_world, amount, raised.r, knobs).x;
     let edge = min(min(uv.x, 1.0 - uv.x), min(uv.y, 1.0 - uv.y));
     let ball_radius = knobs.ball.w;
     let ball_distance = length(p_world - knobs.ball.xyz);
