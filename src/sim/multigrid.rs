@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use super::aligned::AlignedFloats;
 use super::lanes::Lanes;
 use rows::{
-    InterpolateRow, Interpolation, ProlongRow, ResidualRow, RestrictRow, SmoothRow, Weights,
+    InterpolateRow, Interpolation, Pairs, ProlongRow, ResidualRow, RestrictRow, SmoothRow, Weights,
 };
 
 /// Red-black sweeps before and after each coarse correction.
@@ -73,8 +73,10 @@ struct Level {
     /// The reciprocal of the uniform interior's diagonal, where a multiplication by it gives
     /// the division's bits (`rows::Weights::regular_inverse`).
     regular_inverse: Option<f32>,
-    /// Per axis index of this level: how it takes the next coarser level's correction.
+    /// Per axis index of this level: how it takes the next coarser level's correction, and
+    /// the same split by parity where it has the usual shape (`rows::Pairs`).
     from_coarse: Vec<Interpolation>,
+    pairs: Option<Pairs>,
     /// The unknown (pressure on level 0, corrections below), the right-hand side and the
     /// residual, `side × side`; and the buffer a half-sweep writes before the two swap.
     value: AlignedFloats,
@@ -113,6 +115,7 @@ impl Level {
             weight_high,
             regular_inverse,
             from_coarse: Vec::new(),
+            pairs: None,
             value: zeros.clone(),
             rhs: zeros.clone(),
             residual: zeros.clone(),
@@ -229,6 +232,7 @@ impl Multigrid {
             fine.from_coarse = (0..fine.side)
                 .map(|i| interpolation(i, fine.nodes, spacing / 2, &coarse, border))
                 .collect();
+            fine.pairs = Pairs::new(&fine.from_coarse, coarse.side);
             fine.interpolated = AlignedFloats::zeros(coarse.side * fine.side);
             levels.push(coarse);
         }
@@ -392,7 +396,7 @@ fn restrict(fine: &Level, coarse: &mut Level, run: Run) {
 /// row interpolated along x once, then two of those blended into each fine row.
 fn prolong_add(coarse: &Level, fine: &mut Level, run: Run) {
     let (side, coarse_side) = (fine.side, coarse.side);
-    let (coarse_value, from_coarse) = (&coarse.value, &fine.from_coarse);
+    let (coarse_value, from_coarse, pairs) = (&coarse.value, &fine.from_coarse, &fine.pairs);
     fine.interpolated
         .par_chunks_mut(side)
         .enumerate()
@@ -402,6 +406,7 @@ fn prolong_add(coarse: &Level, fine: &mut Level, run: Run) {
                 out,
                 coarse: row(coarse_value, coarse_side, big_j),
                 from_coarse,
+                pairs: pairs.as_ref(),
             }
             .run_with(run.lanes);
         });

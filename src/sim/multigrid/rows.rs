@@ -11,6 +11,10 @@
 //! The interior of a uniform level (every node but the last of each axis) has one diagonal,
 //! `4 / spacing²`, a power of two: there dividing by it and multiplying by its reciprocal give
 //! the same bits (both are the one exact quotient, rounded once), and the half-sweep multiplies.
+//!
+//! The restriction reads its three fine nodes a row as strided vectors, and the prolongation's
+//! interpolation along x takes fine nodes two at a time (`Pairs`) instead of gathering
+//! coarse values by index: the same products, summed in the same order.
 
 use super::super::lanes::run_with_lanes;
 use super::super::stages::flush;
@@ -161,19 +165,21 @@ impl RestrictRow<'_> {
     #[inline(always)]
     fn run(self) {
         let coarse_nodes = self.out.len() - 2;
-        for (big_i, out) in self
-            .out
-            .iter_mut()
-            .enumerate()
-            .take(coarse_nodes + 1)
-            .skip(1)
-        {
+        // Fine nodes `0..=2 · coarse_nodes + 1` are read: slices of that length let the
+        // loop run without bounds checks and read its three nodes a row as strided vectors.
+        let reach = 2 * coarse_nodes + 2;
+        let rows = self.fine.map(|row| &row[..reach]);
+        let weights =
+            FULL_WEIGHTING.map(|weight_j| FULL_WEIGHTING.map(|weight_i| weight_j * weight_i));
+        let out = &mut self.out[1..=coarse_nodes];
+        for (k, out) in out.iter_mut().enumerate() {
+            // Coarse node `I = k + 1` sits over fine node `2I`: fine nodes `2k + 1 ..= 2k + 3`.
+            let first = 2 * k + 1;
             let mut sum = 0.0;
-            for (weight_j, row) in FULL_WEIGHTING.iter().zip(self.fine) {
-                let three = &row[2 * big_i - 1..][..3];
-                for (weight_i, residual) in FULL_WEIGHTING.iter().zip(three) {
-                    sum += weight_j * weight_i * residual;
-                }
+            for (row, weights) in rows.iter().zip(&weights) {
+                sum += weights[0] * row[first];
+                sum += weights[1] * row[first + 1];
+                sum += weights[2] * row[first + 2];
             }
             *out = sum;
         }
@@ -190,25 +196,87 @@ pub(super) struct Interpolation {
     pub(super) weight_b: f32,
 }
 
+/// A level's [`Interpolation`]s along one axis split by the fine node's parity, where they
+/// have the usual shape: fine node `2m` takes `weight_a · coarse[m] + weight_b · coarse[0]`
+/// and fine node `2m + 1` takes `weight_a · coarse[m] + weight_b · coarse[m + 1]`, so a row
+/// is interpolated with no gathers ([`InterpolateRow`]).
+#[derive(Debug, Clone)]
+pub(super) struct Pairs {
+    even_a: Vec<f32>,
+    even_b: Vec<f32>,
+    odd_a: Vec<f32>,
+    odd_b: Vec<f32>,
+}
+
+impl Pairs {
+    /// The split of `from_coarse` (one per fine node, border included) toward a coarse level
+    /// `coarse_side` nodes wide, or `None` where an interior node does not have the usual
+    /// shape. The border's `0` on either side of the coarse row stands in for `coarse[0]`
+    /// where the last odd node has no upper neighbour (both are 0).
+    pub(super) fn new(from_coarse: &[Interpolation], coarse_side: usize) -> Option<Pairs> {
+        let side = from_coarse.len();
+        let usual = (1..side - 1).all(|i| {
+            let (x, m) = (from_coarse[i], i / 2);
+            let b_fits = if i % 2 == 0 {
+                x.b == 0
+            } else {
+                x.b == m + 1 || (x.b == 0 && m + 1 == coarse_side - 1)
+            };
+            x.a == m && b_fits && m + 1 < coarse_side
+        });
+        if !usual {
+            return None;
+        }
+        // Pairs `(2m, 2m + 1)` for `m < side / 2`: every interior node; the border ones get
+        // what their (zero) weights give, and are never read.
+        let half = side / 2;
+        let weights = |parity: usize, pick: fn(&Interpolation) -> f32| -> Vec<f32> {
+            (0..half)
+                .map(|m| pick(&from_coarse[2 * m + parity]))
+                .collect()
+        };
+        Some(Pairs {
+            even_a: weights(0, |x| x.weight_a),
+            even_b: weights(0, |x| x.weight_b),
+            odd_a: weights(1, |x| x.weight_a),
+            odd_b: weights(1, |x| x.weight_b),
+        })
+    }
+}
+
 /// One coarse row interpolated along x to every fine node of a row: `out[i] = x.weight_a *
 /// coarse[x.a] + x.weight_b * coarse[x.b]` for the interior fine nodes (`from_coarse[i]`),
-/// the first half of the prolongation's sum.
+/// the first half of the prolongation's sum. With `pairs` the nodes are taken two at a time
+/// from neighbouring coarse values, the same products and sums.
 pub(super) struct InterpolateRow<'a> {
     pub(super) out: &'a mut [f32],
     pub(super) coarse: &'a [f32],
     pub(super) from_coarse: &'a [Interpolation],
+    pub(super) pairs: Option<&'a Pairs>,
 }
 
 impl InterpolateRow<'_> {
     #[inline(always)]
     fn run(self) {
-        let nodes = self.out.len() - 2;
         let coarse = self.coarse;
-        for (out, x) in self.out[1..=nodes]
-            .iter_mut()
-            .zip(&self.from_coarse[1..=nodes])
-        {
-            *out = x.weight_a * coarse[x.a] + x.weight_b * coarse[x.b];
+        let Some(pairs) = self.pairs else {
+            let nodes = self.out.len() - 2;
+            for (out, x) in self.out[1..=nodes]
+                .iter_mut()
+                .zip(&self.from_coarse[1..=nodes])
+            {
+                *out = x.weight_a * coarse[x.a] + x.weight_b * coarse[x.b];
+            }
+            return;
+        };
+        let half = pairs.even_a.len();
+        let (even_a, even_b) = (&pairs.even_a[..half], &pairs.even_b[..half]);
+        let (odd_a, odd_b) = (&pairs.odd_a[..half], &pairs.odd_b[..half]);
+        let (here, next) = (&coarse[..half], &coarse[1..=half]);
+        let border = coarse[0];
+        for (m, out) in self.out[..2 * half].chunks_exact_mut(2).enumerate() {
+            out[0] = even_a[m] * here[m] + even_b[m] * border;
+            out[1] = odd_a[m] * here[m] + odd_b[m] * next[m];
         }
     }
 }

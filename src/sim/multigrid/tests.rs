@@ -257,21 +257,46 @@ fn the_row_kernels_give_the_first_form_s_bits_on_any_split_and_lanes() {
             &mut expected,
             3,
         );
-        for lanes in Lanes::available() {
-            for min_rows in [1, 3, usize::MAX] {
-                let mut multigrid = Multigrid::new(cells);
-                let mut p = start.clone();
-                // Twice, so the second solve starts from buffers the first left behind.
-                for _ in 0..2 {
-                    p.copy_from_slice(&start);
-                    pool.install(|| multigrid.solve(&divergence, &mut p, 3, (lanes, min_rows)));
-                }
-                let same = p
-                    .iter()
-                    .zip(&expected)
-                    .all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(same, "{cells} cells, {lanes:?}, {min_rows} rows a task");
+        let every_run = Lanes::available()
+            .into_iter()
+            .flat_map(|lanes| [1, 3, usize::MAX].map(|min_rows| (lanes, min_rows)));
+        // Each split and lanes with the prolongation's pairs, and once more without them.
+        let runs = every_run
+            .map(|run| (run, true))
+            .chain([((Lanes::Plain, 3), false)]);
+        for ((lanes, min_rows), paired) in runs {
+            let mut multigrid = Multigrid::new(cells);
+            let levels = multigrid.levels.len();
+            let with_pairs = multigrid
+                .levels
+                .iter()
+                .filter(|l| l.pairs.is_some())
+                .count();
+            assert_eq!(
+                with_pairs,
+                levels - 1,
+                "{cells}: every level but the coarsest"
+            );
+            if !paired {
+                multigrid
+                    .levels
+                    .iter_mut()
+                    .for_each(|level| level.pairs = None);
             }
+            let mut p = start.clone();
+            // Twice, so the second solve starts from buffers the first left behind.
+            for _ in 0..2 {
+                p.copy_from_slice(&start);
+                pool.install(|| multigrid.solve(&divergence, &mut p, 3, (lanes, min_rows)));
+            }
+            let same = p
+                .iter()
+                .zip(&expected)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(
+                same,
+                "{cells} cells, {lanes:?}, {min_rows} rows a task, pairs {paired}"
+            );
         }
     }
 }
