@@ -20,9 +20,9 @@
 //!
 //! Determinism is a property, not an accident: every stage writes each output row from input
 //! buffers only (the red-black pressure sweeps read one colour and write the other; the
-//! multigrid solver runs in one fixed order on one thread), rows are spread over rayon's
-//! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
-//! any thread count. [`FluidSim::state_hash`] lets replays check that.
+//! multigrid's and the diffusions' half-sweeps write the next buffer from the last), rows are
+//! spread over rayon's threads, and reductions run in a fixed sequential order, so the state is
+//! bit-identical for any thread count. [`FluidSim::state_hash`] lets replays check that.
 
 mod advect;
 mod aligned;
