@@ -127,7 +127,7 @@ impl Level {
     /// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`: each half-sweep relaxes
     /// one colour's nodes (those with `i + j` of its parity) from the other colour's, rows in
     /// parallel into `next`, which then becomes `value`.
-    fn smooth(&mut self, sweeps: u32, run: Run) {
+    fn smooth(&mut self, sweeps: u32, run: Run, alternating: &[u32]) {
         let side = self.side;
         let min_rows = run.rows_per_task(side);
         for _ in 0..sweeps {
@@ -146,15 +146,18 @@ impl Level {
                         if j == 0 || j == side - 1 {
                             return;
                         }
+                        // Node `i = 1 + k` is of the colour where `(i + j) % 2 == colour`:
+                        // `alternating[k + parity]` is 1 exactly there.
+                        let parity = (colour + j) & 1;
                         SmoothRow {
                             out,
+                            take: &alternating[parity..],
                             below: row(value, side, j - 1),
                             here: row(value, side, j),
                             above: row(value, side, j + 1),
                             rhs: row(rhs, side, j),
                             weights,
                             j,
-                            parity: (colour + j) & 1,
                         }
                         .run_with(run.lanes);
                     });
@@ -213,6 +216,8 @@ fn regular_inverse(low: &[f32], high: &[f32], nodes: usize) -> Option<f32> {
 #[derive(Debug, Clone)]
 pub(super) struct Multigrid {
     levels: Vec<Level>,
+    /// `0, 1, 0, 1, …`, one past the finest level's side: the half-sweeps' colour masks.
+    alternating: Vec<u32>,
 }
 
 impl Multigrid {
@@ -236,7 +241,11 @@ impl Multigrid {
             fine.interpolated = AlignedFloats::zeros(coarse.side * fine.side);
             levels.push(coarse);
         }
-        Multigrid { levels }
+        let alternating = (0..levels[0].side + 1).map(|k| (k % 2) as u32).collect();
+        Multigrid {
+            levels,
+            alternating,
+        }
     }
 
     /// Runs `cycles` V-cycles of `lap(p) = divergence` on `pressure` (both `cells × cells`,
@@ -261,7 +270,7 @@ impl Multigrid {
         clear_border(&mut fine.value, fine.side);
         clear_border(&mut fine.rhs, fine.side);
         for _ in 0..cycles {
-            v_cycle(&mut self.levels, run);
+            v_cycle(&mut self.levels, run, &self.alternating);
         }
         pressure.copy_from_slice(&self.levels[0].value);
     }
@@ -347,22 +356,22 @@ fn clear_border(field: &mut [f32], side: usize) {
 
 /// One V-cycle from `levels[0]` down: smooth, restrict the residual, correct from the coarser
 /// levels, smooth again.
-fn v_cycle(levels: &mut [Level], run: Run) {
+fn v_cycle(levels: &mut [Level], run: Run, alternating: &[u32]) {
     let Some((fine, coarser)) = levels.split_first_mut() else {
         return;
     };
     let Some(coarse) = coarser.first_mut() else {
-        fine.smooth(COARSEST_SWEEPS, run);
+        fine.smooth(COARSEST_SWEEPS, run, alternating);
         return;
     };
-    fine.smooth(SMOOTHING_SWEEPS, run);
+    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
     fine.compute_residual(run);
     restrict(fine, coarse, run);
     coarse.value.fill(0.0);
-    v_cycle(coarser, run);
+    v_cycle(coarser, run, alternating);
     let coarse = &coarser[0];
     prolong_add(coarse, fine, run);
-    fine.smooth(SMOOTHING_SWEEPS, run);
+    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
 }
 
 /// The coarse right-hand side: full weighting of the fine residual around each coarse node,

@@ -39,17 +39,18 @@ pub(super) struct Weights<'a> {
 
 /// Row `j` of a red-black half-sweep of `lap(value) = rhs`: `out` is row `j` of the next
 /// buffer, `here` row `j` of the values and `below`/`above` rows `j ∓ 1`, `rhs` row `j` of the
-/// right-hand side, all `side` long. The nodes with `i % 2 == parity` take their relaxed
-/// value, the others keep theirs; the border nodes 0 and `side - 1` are not written.
+/// right-hand side, all `side` long. The interior nodes `1 + k` with `take[k]` not 0 (those
+/// of the colour) take their relaxed value, the others keep theirs; the border nodes 0 and
+/// `side - 1` are not written.
 pub(super) struct SmoothRow<'a> {
     pub(super) out: &'a mut [f32],
+    pub(super) take: &'a [u32],
     pub(super) below: &'a [f32],
     pub(super) here: &'a [f32],
     pub(super) above: &'a [f32],
     pub(super) rhs: &'a [f32],
     pub(super) weights: Weights<'a>,
     pub(super) j: usize,
-    pub(super) parity: usize,
 }
 
 impl SmoothRow<'_> {
@@ -83,18 +84,15 @@ impl SmoothRow<'_> {
             &self.rhs[1..=nodes],
         );
         let out = &mut self.out[1..=nodes];
-        // Node `1 + k` takes its new value where `(1 + k) % 2 == parity`.
-        let keep_odd_k = self.parity == 0;
+        let take = &self.take[..nodes];
         if let Some((inverse, count)) = regular {
+            // Every node of the uniform part has node 1's weights (`regular_inverse` checks).
+            let (low_i, high_i) = (low[0], high[0]);
             for k in 0..count {
                 let neighbours =
-                    low[k] * left[k] + high[k] * right[k] + low_j * below[k] + high_j * above[k];
+                    low_i * left[k] + high_i * right[k] + low_j * below[k] + high_j * above[k];
                 let relaxed = flush((neighbours - rhs[k]) * inverse);
-                out[k] = if ((k & 1) == 1) == keep_odd_k {
-                    relaxed
-                } else {
-                    centre[k]
-                };
+                out[k] = if take[k] != 0 { relaxed } else { centre[k] };
             }
         }
         for k in split..nodes {
@@ -102,11 +100,7 @@ impl SmoothRow<'_> {
                 low[k] * left[k] + high[k] * right[k] + low_j * below[k] + high_j * above[k];
             let diagonal = low[k] + high[k] + low_j + high_j;
             let relaxed = flush((neighbours - rhs[k]) / diagonal);
-            out[k] = if ((k & 1) == 1) == keep_odd_k {
-                relaxed
-            } else {
-                centre[k]
-            };
+            out[k] = if take[k] != 0 { relaxed } else { centre[k] };
         }
     }
 }
