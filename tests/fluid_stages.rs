@@ -1,6 +1,7 @@
 //! The fluid's fog model, streams and optional stages through the real binary: a scene using
 //! every one of them gives the same state hashes on 1, 2 and 4 threads, its fields print and
-//! read back, and bad values are refused with an error naming the field.
+//! read back, and bad values are refused with an error naming the field. The walkway's 256²
+//! multigrid step, alone and with every optional stage, keeps pinned hashes on 1 and 2 threads.
 
 mod common;
 
@@ -35,6 +36,50 @@ fn every_new_stage_gives_the_same_hashes_on_any_thread_count() {
     assert_eq!(one, hashes_with_threads("2"));
     assert_eq!(one, hashes_with_threads("4"));
     assert_ne!(one[0], one[59], "the state moves");
+}
+
+/// The state hash of the walkway's frame 45 (1.5 s of 256² steps, multigrid) on `threads`
+/// threads, with `sets` applied.
+fn walkway_hash(threads: &str, sets: &[&str]) -> String {
+    let walkway = format!("{}/scenes/walkway.ron", env!("CARGO_MANIFEST_DIR"));
+    let mut args = vec![
+        "simulate",
+        &walkway,
+        "--json",
+        "--quiet",
+        "--frames",
+        "45",
+        "--threads",
+        threads,
+    ];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    let text = stdout(&fogbank_ok(&args));
+    let value: serde_json::Value =
+        serde_json::from_str(text.lines().last().expect("a line")).expect("a JSON line");
+    value["hash"].as_str().expect("a hash").to_string()
+}
+
+/// Recorded by the code before the walkway's step was made faster (issue 33): the multigrid,
+/// the diffusions and the streams must keep every bit on any thread count. The scene alone is
+/// also pinned on three threads in `tests/sim_pinned.rs`; here it runs on one and two, and again
+/// with two projections and both diffusions, which the scene leaves out.
+#[test]
+fn the_walkway_step_keeps_its_bits_on_one_and_two_threads() {
+    let every_stage = [
+        "fluid.projections=2",
+        "fluid.viscosity=0.0005",
+        "fluid.fog_diffusion=0.0005",
+    ];
+    for threads in ["1", "2"] {
+        assert_eq!(walkway_hash(threads, &[]), "9dab8e219a5772e3", "{threads}");
+        assert_eq!(
+            walkway_hash(threads, &every_stage),
+            "d89addc521a90024",
+            "{threads} threads, every stage"
+        );
+    }
 }
 
 #[test]

@@ -59,6 +59,46 @@ impl Lanes {
     }
 }
 
+/// `run_with(lanes)` for a row kernel type with an always-inlined `run(self)` (the multigrid's
+/// and the diffusion's rows): the same body compiled for each [`Lanes`], so each gives the same
+/// bits.
+macro_rules! run_with_lanes {
+    ($kernel:ident) => {
+        impl $kernel<'_> {
+            /// Runs the row with `lanes`' instructions (the same bits with each).
+            #[inline(always)]
+            pub(super) fn run_with(self, lanes: $crate::sim::lanes::Lanes) {
+                match lanes {
+                    $crate::sim::lanes::Lanes::Plain => self.run(),
+                    // SAFETY: `Lanes::Avx2` is only chosen where the CPU has AVX2.
+                    #[cfg(target_arch = "x86_64")]
+                    $crate::sim::lanes::Lanes::Avx2 => unsafe { self.run_avx2() },
+                    // SAFETY: `Lanes::Avx512` is only chosen where the CPU has AVX-512.
+                    #[cfg(target_arch = "x86_64")]
+                    $crate::sim::lanes::Lanes::Avx512 => unsafe { self.run_avx512() },
+                }
+            }
+
+            /// # Safety
+            /// The CPU must support AVX2.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            unsafe fn run_avx2(self) {
+                self.run();
+            }
+
+            /// # Safety
+            /// The CPU must support AVX-512.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,avx512f")]
+            unsafe fn run_avx512(self) {
+                self.run();
+            }
+        }
+    };
+}
+pub(super) use run_with_lanes;
+
 /// AVX2 forms of the per-cell operations the kernels share, each giving in every lane the bits
 /// its scalar twin gives.
 #[cfg(target_arch = "x86_64")]

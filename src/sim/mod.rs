@@ -20,9 +20,9 @@
 //!
 //! Determinism is a property, not an accident: every stage writes each output row from input
 //! buffers only (the red-black pressure sweeps read one colour and write the other; the
-//! multigrid solver runs in one fixed order on one thread), rows are spread over rayon's
-//! threads, and reductions run in a fixed sequential order, so the state is bit-identical for
-//! any thread count. [`FluidSim::state_hash`] lets replays check that.
+//! multigrid's and the diffusions' half-sweeps write the next buffer from the last), rows are
+//! spread over rayon's threads, and reductions run in a fixed sequential order, so the state is
+//! bit-identical for any thread count. [`FluidSim::state_hash`] lets replays check that.
 
 mod advect;
 mod aligned;
@@ -128,6 +128,8 @@ pub struct FluidSim {
     /// `fluid.fog: Sources`: the summed source rate per cell (density per second) and the
     /// fade per second; `None` for `Relax`. Built once from the parameters.
     fog_sources: Option<(Vec<f32>, f32)>,
+    /// Each of `fluid.streams`' discs with its falloff per cell, in list order (`sources.rs`).
+    stream_discs: Vec<Option<sources::StreamDisc>>,
     /// Scratch of the diffusion stages, made on their first use.
     diffusion: Option<diffusion::DiffusionScratch>,
     /// Per row, whether the shock holds anything but zeros there: found by
@@ -215,6 +217,7 @@ impl FluidSim {
             multigrid: (params.solver == PressureSolverKind::Multigrid)
                 .then(|| Box::new(Multigrid::new(mapping.cells))),
             fog_sources,
+            stream_discs: sources::stream_discs(&params.streams, &mapping),
             diffusion: None,
             shock_rows: vec![false; mapping.cells],
             shock_rows_next: vec![false; mapping.cells],

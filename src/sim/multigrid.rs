@@ -14,10 +14,27 @@
 //! stencil there; interpolation toward the far border runs down to its zero too. Restriction
 //! is full weighting (1/4, 1/2, 1/4 per axis), prolongation linear, smoothing red-black
 //! Gauss-Seidel (two sweeps before and after each coarse correction, sixteen on the coarsest
-//! grid). Everything runs in one fixed order on the calling thread, so the result does not
-//! depend on the thread count.
+//! grid).
+//!
+//! Every pass writes whole rows of one buffer from buffers it only reads (`rows.rs`), so rows
+//! are handed to rayon, [`grid::min_rows_per_task`](super::grid::min_rows_per_task)'s share of
+//! cells a task on every level. A half-sweep writes the next buffer (its colour relaxed, the
+//! other copied) and the buffers swap; the prolongation first interpolates each coarse row
+//! along x once, then adds two such rows to each fine row. Each node is computed by the same
+//! operations in the same order as the solver's first, one-thread form, so the result has its
+//! bits on any thread count and with any [`Lanes`] (`tests.rs` keeps that form and compares).
 
-use super::stages::flush;
+mod rows;
+#[cfg(test)]
+mod tests;
+
+use rayon::prelude::*;
+
+use super::aligned::AlignedFloats;
+use super::lanes::Lanes;
+use rows::{
+    InterpolateRow, Interpolation, Pairs, ProlongRow, ResidualRow, RestrictRow, SmoothRow, Weights,
+};
 
 /// Red-black sweeps before and after each coarse correction.
 const SMOOTHING_SWEEPS: u32 = 2;
@@ -26,14 +43,21 @@ const COARSEST_SWEEPS: u32 = 16;
 /// Coarsening stops at this many interior nodes per axis.
 const COARSEST_NODES: usize = 3;
 
-/// How a fine node takes a coarse correction: `weight_a * coarse[a] + weight_b * coarse[b]`
-/// along one axis (index 0 and `nodes + 1` of the coarse axis are the border, 0).
+/// How the passes run: the instructions and, for the finest level, the rows a rayon task takes
+/// at the least (coarser levels take as many cells a task).
 #[derive(Debug, Clone, Copy)]
-struct Interpolation {
-    a: usize,
-    weight_a: f32,
-    b: usize,
-    weight_b: f32,
+pub(super) struct Run {
+    pub(super) lanes: Lanes,
+    pub(super) min_rows: usize,
+    /// The finest level's `side`, which `min_rows` is counted on.
+    fine_side: usize,
+}
+
+impl Run {
+    /// Rows a task takes at the least on a level `side` nodes wide.
+    fn rows_per_task(self, side: usize) -> usize {
+        (self.min_rows.saturating_mul(self.fine_side) / side).max(1)
+    }
 }
 
 /// One grid of the hierarchy, the border ring included (`side = nodes + 2` per axis).
@@ -46,13 +70,22 @@ struct Level {
     /// Per axis index: the stencil's weight toward the lower and the upper neighbour.
     weight_low: Vec<f32>,
     weight_high: Vec<f32>,
-    /// Per axis index of this level: how it takes the next coarser level's correction.
+    /// The reciprocal of the uniform interior's diagonal, where a multiplication by it gives
+    /// the division's bits (`rows::Weights::regular_inverse`).
+    regular_inverse: Option<f32>,
+    /// Per axis index of this level: how it takes the next coarser level's correction, and
+    /// the same split by parity where it has the usual shape (`rows::Pairs`).
     from_coarse: Vec<Interpolation>,
+    pairs: Option<Pairs>,
     /// The unknown (pressure on level 0, corrections below), the right-hand side and the
-    /// residual, `side × side`.
-    value: Vec<f32>,
-    rhs: Vec<f32>,
-    residual: Vec<f32>,
+    /// residual, `side × side`; and the buffer a half-sweep writes before the two swap.
+    value: AlignedFloats,
+    rhs: AlignedFloats,
+    residual: AlignedFloats,
+    next: AlignedFloats,
+    /// The next coarser level's rows interpolated along x to this level's nodes, one `side`
+    /// long row per coarse row (sized with `from_coarse`).
+    interpolated: AlignedFloats,
 }
 
 impl Level {
@@ -73,72 +106,118 @@ impl Level {
             weight_low[i] = 2.0 / (gap_low * (gap_low + gap_high));
             weight_high[i] = 2.0 / (gap_high * (gap_low + gap_high));
         }
-        let count = side * side;
+        let regular_inverse = regular_inverse(&weight_low, &weight_high, nodes);
+        let zeros = AlignedFloats::zeros(side * side);
         Level {
             nodes,
             side,
             weight_low,
             weight_high,
+            regular_inverse,
             from_coarse: Vec::new(),
-            value: vec![0.0; count],
-            rhs: vec![0.0; count],
-            residual: vec![0.0; count],
+            pairs: None,
+            value: zeros.clone(),
+            rhs: zeros.clone(),
+            residual: zeros.clone(),
+            next: zeros,
+            interpolated: AlignedFloats::default(),
         }
     }
 
-    /// `lap(value)` at interior node `(i, j)`.
-    #[inline(always)]
-    fn laplacian(&self, i: usize, j: usize) -> f32 {
-        let (side, p) = (self.side, &self.value);
-        let at = j * side + i;
-        let (low, high) = (&self.weight_low, &self.weight_high);
-        low[i] * p[at - 1] + high[i] * p[at + 1] + low[j] * p[at - side] + high[j] * p[at + side]
-            - (low[i] + high[i] + low[j] + high[j]) * p[at]
-    }
-
-    /// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`, in place.
-    fn smooth(&mut self, sweeps: u32) {
-        let (side, nodes) = (self.side, self.nodes);
-        let (low, high) = (&self.weight_low[..side], &self.weight_high[..side]);
+    /// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`: each half-sweep relaxes
+    /// one colour's nodes (those with `i + j` of its parity) from the other colour's, rows in
+    /// parallel into `next`, which then becomes `value`.
+    fn smooth(&mut self, sweeps: u32, run: Run, alternating: &[u32]) {
+        let side = self.side;
+        let min_rows = run.rows_per_task(side);
         for _ in 0..sweeps {
             for colour in [0, 1] {
-                for j in 1..=nodes {
-                    // Rows j - 1 and j + 1 are read, row j is written (only cells of this
-                    // colour, whose row neighbours are of the other).
-                    let (before, rest) = self.value.split_at_mut(j * side);
-                    let (row, after) = rest.split_at_mut(side);
-                    let (below, above) = (&before[(j - 1) * side..], &after[..side]);
-                    let rhs = &self.rhs[j * side..][..side];
-                    let (low_j, high_j) = (low[j], high[j]);
-                    let first = 1 + ((colour + j + 1) & 1);
-                    for i in (first..=nodes).step_by(2) {
-                        let neighbours = low[i] * row[i - 1]
-                            + high[i] * row[i + 1]
-                            + low_j * below[i]
-                            + high_j * above[i];
-                        let diagonal = low[i] + high[i] + low_j + high_j;
-                        row[i] = flush((neighbours - rhs[i]) / diagonal);
-                    }
-                }
+                let weights = Weights {
+                    low: &self.weight_low,
+                    high: &self.weight_high,
+                    regular_inverse: self.regular_inverse,
+                };
+                let (value, rhs) = (&self.value, &self.rhs);
+                self.next
+                    .par_chunks_mut(side)
+                    .enumerate()
+                    .with_min_len(min_rows)
+                    .for_each(|(j, out)| {
+                        if j == 0 || j == side - 1 {
+                            return;
+                        }
+                        // Node `i = 1 + k` is of the colour where `(i + j) % 2 == colour`:
+                        // `alternating[k + parity]` is 1 exactly there.
+                        let parity = (colour + j) & 1;
+                        SmoothRow {
+                            out,
+                            take: &alternating[parity..],
+                            below: row(value, side, j - 1),
+                            here: row(value, side, j),
+                            above: row(value, side, j + 1),
+                            rhs: row(rhs, side, j),
+                            weights,
+                            j,
+                        }
+                        .run_with(run.lanes);
+                    });
+                std::mem::swap(&mut self.value, &mut self.next);
             }
         }
     }
 
     /// `residual = rhs - lap(value)` on the interior (the border ring stays 0).
-    fn compute_residual(&mut self) {
-        for j in 1..=self.nodes {
-            for i in 1..=self.nodes {
-                let at = j * self.side + i;
-                self.residual[at] = self.rhs[at] - self.laplacian(i, j);
-            }
-        }
+    fn compute_residual(&mut self, run: Run) {
+        let side = self.side;
+        let weights = Weights {
+            low: &self.weight_low,
+            high: &self.weight_high,
+            regular_inverse: self.regular_inverse,
+        };
+        let (value, rhs) = (&self.value, &self.rhs);
+        self.residual
+            .par_chunks_mut(side)
+            .enumerate()
+            .with_min_len(run.rows_per_task(side))
+            .for_each(|(j, out)| {
+                if j == 0 || j == side - 1 {
+                    return;
+                }
+                ResidualRow {
+                    out,
+                    below: row(value, side, j - 1),
+                    here: row(value, side, j),
+                    above: row(value, side, j + 1),
+                    rhs: row(rhs, side, j),
+                    weights,
+                    j,
+                }
+                .run_with(run.lanes);
+            });
     }
+}
+
+/// The reciprocal of the diagonal `low + high + low + high` (summed in the half-sweep's order)
+/// shared by the nodes `1..nodes` of an axis, where it is a power of two with a normal
+/// reciprocal, so that multiplying by it gives the division's bits; else `None`.
+fn regular_inverse(low: &[f32], high: &[f32], nodes: usize) -> Option<f32> {
+    if nodes < 2 {
+        return None;
+    }
+    let uniform = (1..nodes)
+        .all(|i| low[i].to_bits() == low[1].to_bits() && high[i].to_bits() == high[1].to_bits());
+    let diagonal = low[1] + high[1] + low[1] + high[1];
+    let inverse = 1.0 / diagonal;
+    let power_of_two = diagonal.is_normal() && diagonal.to_bits() & 0x007f_ffff == 0;
+    (uniform && power_of_two && inverse.is_normal()).then_some(inverse)
 }
 
 /// The hierarchy for one grid size; level 0 is the fluid's grid.
 #[derive(Debug, Clone)]
 pub(super) struct Multigrid {
     levels: Vec<Level>,
+    /// `0, 1, 0, 1, …`, one past the finest level's side: the half-sweeps' colour masks.
+    alternating: Vec<u32>,
 }
 
 impl Multigrid {
@@ -158,22 +237,40 @@ impl Multigrid {
             fine.from_coarse = (0..fine.side)
                 .map(|i| interpolation(i, fine.nodes, spacing / 2, &coarse, border))
                 .collect();
+            fine.pairs = Pairs::new(&fine.from_coarse, coarse.side);
+            fine.interpolated = AlignedFloats::zeros(coarse.side * fine.side);
             levels.push(coarse);
         }
-        Multigrid { levels }
+        let alternating = (0..levels[0].side + 1).map(|k| (k % 2) as u32).collect();
+        Multigrid {
+            levels,
+            alternating,
+        }
     }
 
     /// Runs `cycles` V-cycles of `lap(p) = divergence` on `pressure` (both `cells × cells`,
     /// grid order), starting from the pressure given (the last step's: a warm start). The
-    /// border of `pressure` is left at 0.
-    pub(super) fn solve(&mut self, divergence: &[f32], pressure: &mut [f32], cycles: u32) {
+    /// border of `pressure` is left at 0. `lanes` and `min_rows` (rows a task takes at the
+    /// least on the fluid's grid) change only the speed.
+    pub(super) fn solve(
+        &mut self,
+        divergence: &[f32],
+        pressure: &mut [f32],
+        cycles: u32,
+        (lanes, min_rows): (Lanes, usize),
+    ) {
         let fine = &mut self.levels[0];
+        let run = Run {
+            lanes,
+            min_rows,
+            fine_side: fine.side,
+        };
         fine.rhs.copy_from_slice(divergence);
         fine.value.copy_from_slice(pressure);
         clear_border(&mut fine.value, fine.side);
         clear_border(&mut fine.rhs, fine.side);
         for _ in 0..cycles {
-            v_cycle(&mut self.levels);
+            v_cycle(&mut self.levels, run, &self.alternating);
         }
         pressure.copy_from_slice(&self.levels[0].value);
     }
@@ -182,7 +279,11 @@ impl Multigrid {
     /// `f64`, in a fixed order.
     pub(super) fn residual_rms(&mut self) -> f64 {
         let fine = &mut self.levels[0];
-        fine.compute_residual();
+        fine.compute_residual(Run {
+            lanes: Lanes::Plain,
+            min_rows: fine.side,
+            fine_side: fine.side,
+        });
         let mut sum = 0.0;
         for j in 1..=fine.nodes {
             for &r in &fine.residual[j * fine.side + 1..][..fine.nodes] {
@@ -237,6 +338,12 @@ fn interpolation(
     }
 }
 
+/// Row `j` of a `side`-wide grid.
+#[inline(always)]
+fn row(field: &[f32], side: usize, j: usize) -> &[f32] {
+    &field[j * side..][..side]
+}
+
 /// Zeroes the border ring of a `side × side` grid.
 fn clear_border(field: &mut [f32], side: usize) {
     field[..side].fill(0.0);
@@ -249,166 +356,85 @@ fn clear_border(field: &mut [f32], side: usize) {
 
 /// One V-cycle from `levels[0]` down: smooth, restrict the residual, correct from the coarser
 /// levels, smooth again.
-fn v_cycle(levels: &mut [Level]) {
+fn v_cycle(levels: &mut [Level], run: Run, alternating: &[u32]) {
     let Some((fine, coarser)) = levels.split_first_mut() else {
         return;
     };
     let Some(coarse) = coarser.first_mut() else {
-        fine.smooth(COARSEST_SWEEPS);
+        fine.smooth(COARSEST_SWEEPS, run, alternating);
         return;
     };
-    fine.smooth(SMOOTHING_SWEEPS);
-    fine.compute_residual();
-    restrict(fine, coarse);
+    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
+    fine.compute_residual(run);
+    restrict(fine, coarse, run);
     coarse.value.fill(0.0);
-    v_cycle(coarser);
+    v_cycle(coarser, run, alternating);
     let coarse = &coarser[0];
-    prolong_add(coarse, fine);
-    fine.smooth(SMOOTHING_SWEEPS);
+    prolong_add(coarse, fine, run);
+    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
 }
 
-/// The coarse right-hand side: full weighting of the fine residual around each coarse node.
-fn restrict(fine: &Level, coarse: &mut Level) {
-    const WEIGHTS: [f32; 3] = [0.25, 0.5, 0.25];
-    for big_j in 1..=coarse.nodes {
-        for big_i in 1..=coarse.nodes {
-            let mut sum = 0.0;
-            for (dj, weight_j) in WEIGHTS.iter().enumerate() {
-                let row = (2 * big_j + dj - 1) * fine.side;
-                for (di, weight_i) in WEIGHTS.iter().enumerate() {
-                    sum += weight_j * weight_i * fine.residual[row + 2 * big_i + di - 1];
-                }
+/// The coarse right-hand side: full weighting of the fine residual around each coarse node,
+/// coarse rows in parallel.
+fn restrict(fine: &Level, coarse: &mut Level, run: Run) {
+    let (side, fine_side) = (coarse.side, fine.side);
+    let residual = &fine.residual;
+    coarse
+        .rhs
+        .par_chunks_mut(side)
+        .enumerate()
+        .with_min_len(run.rows_per_task(side))
+        .for_each(|(big_j, out)| {
+            if big_j == 0 || big_j == side - 1 {
+                return;
             }
-            coarse.rhs[big_j * coarse.side + big_i] = sum;
-        }
-    }
+            let fine_row = |j: usize| row(residual, fine_side, j);
+            RestrictRow {
+                out,
+                fine: [
+                    fine_row(2 * big_j - 1),
+                    fine_row(2 * big_j),
+                    fine_row(2 * big_j + 1),
+                ],
+            }
+            .run_with(run.lanes);
+        });
 }
 
-/// Adds the coarse level's correction, interpolated, to the fine level's values.
-fn prolong_add(coarse: &Level, fine: &mut Level) {
-    let c = &coarse.value;
-    for j in 1..=fine.nodes {
-        let y = fine.from_coarse[j];
-        for i in 1..=fine.nodes {
-            let x = fine.from_coarse[i];
-            let row_a = y.a * coarse.side;
-            let row_b = y.b * coarse.side;
-            let correction = y.weight_a
-                * (x.weight_a * c[row_a + x.a] + x.weight_b * c[row_a + x.b])
-                + y.weight_b * (x.weight_a * c[row_b + x.a] + x.weight_b * c[row_b + x.b]);
-            fine.value[j * fine.side + i] += correction;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A divergence like a blast's: a ring of outflow, plus a fixed pattern.
-    fn blast_divergence(cells: usize) -> Vec<f32> {
-        let mut divergence = vec![0.0_f32; cells * cells];
-        let centre = cells as f32 * 0.4;
-        for j in 1..cells - 1 {
-            for i in 1..cells - 1 {
-                let (dx, dy) = (i as f32 - centre, j as f32 - centre * 1.2);
-                let r = (dx * dx + dy * dy).sqrt();
-                divergence[j * cells + i] = 3.0 * (-((r - 6.0) * (r - 6.0)) / 8.0).exp()
-                    + ((i * 7 + j * 3) % 5) as f32 * 0.01;
+/// Adds the coarse level's correction, interpolated, to the fine level's values: each coarse
+/// row interpolated along x once, then two of those blended into each fine row.
+fn prolong_add(coarse: &Level, fine: &mut Level, run: Run) {
+    let (side, coarse_side) = (fine.side, coarse.side);
+    let (coarse_value, from_coarse, pairs) = (&coarse.value, &fine.from_coarse, &fine.pairs);
+    fine.interpolated
+        .par_chunks_mut(side)
+        .enumerate()
+        .with_min_len(run.rows_per_task(side))
+        .for_each(|(big_j, out)| {
+            InterpolateRow {
+                out,
+                coarse: row(coarse_value, coarse_side, big_j),
+                from_coarse,
+                pairs: pairs.as_ref(),
             }
-        }
-        divergence
-    }
-
-    /// RMS of `div - lap(p)` with the fluid's five-point stencil.
-    fn residual_rms(divergence: &[f32], p: &[f32], cells: usize) -> f64 {
-        let mut sum = 0.0;
-        for j in 1..cells - 1 {
-            for i in 1..cells - 1 {
-                let at = j * cells + i;
-                let lap = p[at - 1] + p[at + 1] + p[at - cells] + p[at + cells] - 4.0 * p[at];
-                let r = f64::from(divergence[at] - lap);
-                sum += r * r;
+            .run_with(run.lanes);
+        });
+    let interpolated = &fine.interpolated;
+    fine.value
+        .par_chunks_mut(side)
+        .enumerate()
+        .with_min_len(run.rows_per_task(side))
+        .for_each(|(j, value)| {
+            if j == 0 || j == side - 1 {
+                return;
             }
-        }
-        (sum / ((cells - 2) * (cells - 2)) as f64).sqrt()
-    }
-
-    fn jacobi(divergence: &[f32], cells: usize, sweeps: u32) -> Vec<f32> {
-        let mut p = vec![0.0_f32; cells * cells];
-        let mut next = p.clone();
-        for _ in 0..sweeps {
-            for j in 1..cells - 1 {
-                for i in 1..cells - 1 {
-                    let at = j * cells + i;
-                    next[at] = (p[at - 1] + p[at + 1] + p[at - cells] + p[at + cells]
-                        - divergence[at])
-                        * 0.25;
-                }
+            let y = from_coarse[j];
+            ProlongRow {
+                value,
+                row_a: row(interpolated, side, y.a),
+                row_b: row(interpolated, side, y.b),
+                y,
             }
-            std::mem::swap(&mut p, &mut next);
-        }
-        p
-    }
-
-    #[test]
-    fn levels_halve_down_to_a_few_nodes_and_keep_the_far_border() {
-        for cells in [4, 5, 17, 96, 97, 256] {
-            let multigrid = Multigrid::new(cells);
-            let levels = &multigrid.levels;
-            assert_eq!(levels[0].nodes, cells - 2);
-            let last = levels.last().unwrap();
-            assert!(last.nodes <= COARSEST_NODES, "{cells}: {}", last.nodes);
-            for pair in levels.windows(2) {
-                assert_eq!(pair[1].nodes, pair[0].nodes / 2, "{cells}");
-            }
-        }
-    }
-
-    #[test]
-    fn default_cycles_beat_a_thousand_jacobi_sweeps() {
-        for cells in [48, 96] {
-            let divergence = blast_divergence(cells);
-            let start = residual_rms(&divergence, &vec![0.0; cells * cells], cells);
-            let jacobi_rms = residual_rms(&divergence, &jacobi(&divergence, cells, 1000), cells);
-            let mut multigrid = Multigrid::new(cells);
-            let mut p = vec![0.0_f32; cells * cells];
-            multigrid.solve(&divergence, &mut p, crate::sim::DEFAULT_MULTIGRID_CYCLES);
-            let multigrid_rms = residual_rms(&divergence, &p, cells);
-            assert!(
-                (multigrid.residual_rms() - multigrid_rms).abs() <= 1e-6 * start,
-                "{cells}: {} vs {multigrid_rms}",
-                multigrid.residual_rms()
-            );
-            assert!(
-                multigrid_rms < jacobi_rms,
-                "{cells}: multigrid {multigrid_rms:e}, 1000 Jacobi {jacobi_rms:e}, start {start:e}"
-            );
-            // And each cycle cuts the residual by a good factor.
-            let mut one = vec![0.0_f32; cells * cells];
-            Multigrid::new(cells).solve(&divergence, &mut one, 1);
-            let after_one = residual_rms(&divergence, &one, cells);
-            assert!(
-                after_one < 0.3 * start,
-                "{cells}: {after_one:e} of {start:e}"
-            );
-            assert!(p.iter().all(|v| v.is_finite()));
-        }
-    }
-
-    #[test]
-    fn the_border_stays_zero_and_results_repeat() {
-        let cells = 37;
-        let divergence = blast_divergence(cells);
-        let mut a = vec![1.0_f32; cells * cells];
-        let mut b = a.clone();
-        Multigrid::new(cells).solve(&divergence, &mut a, 3);
-        Multigrid::new(cells).solve(&divergence, &mut b, 3);
-        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
-        for k in 0..cells {
-            for at in [k, k * cells, k * cells + cells - 1, (cells - 1) * cells + k] {
-                assert_eq!(a[at], 0.0, "border {at}");
-            }
-        }
-    }
+            .run_with(run.lanes);
+        });
 }

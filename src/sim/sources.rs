@@ -7,7 +7,9 @@
 //! Both touch cells in a fixed order: the sources are summed once, source by source in list
 //! order, into a per-cell rate when the fluid is built (the carry stage then adds
 //! `rate · dt` row by row), and a stream pushes the air of its small disc cell by cell, stream
-//! by stream, so the result does not depend on the thread count.
+//! by stream, so the result does not depend on the thread count. Each stream's falloff over
+//! its disc is also found once, when the fluid is built ([`StreamDisc`]): a step only scales it
+//! by the stream's swung direction.
 
 use std::f32::consts::TAU;
 
@@ -158,11 +160,56 @@ pub(super) fn settled_density(rates: &[f32], fade_per_s: f32, max_density: f32) 
         .collect()
 }
 
+/// A stream's disc on the grid: its bounding cells and each one's falloff weight, row by
+/// row, found once when the fluid is built (the same numbers every step would find).
+#[derive(Debug, Clone)]
+pub(super) struct StreamDisc {
+    x0: usize,
+    y0: usize,
+    width: usize,
+    /// `width` weights a row, from row `y0`.
+    weights: Vec<f32>,
+}
+
+/// The disc of each of `streams` on `mapping`'s grid, `None` for one with no cells to push
+/// (its centre or radius not finite or not positive, or off the grid).
+pub(super) fn stream_discs(
+    streams: &[FluidStream],
+    mapping: &GridMapping,
+) -> Vec<Option<StreamDisc>> {
+    let (cells, cell_world) = (mapping.cells, mapping.cell_size_world());
+    streams
+        .iter()
+        .map(|stream| {
+            let [cx, cy] = mapping.world_to_grid(stream.position[0], stream.position[1]);
+            let radius = stream.radius / cell_world;
+            if !(cx.is_finite() && cy.is_finite() && radius > 0.0) {
+                return None;
+            }
+            let ((x0, x1), (y0, y1)) = (span(cx, radius, cells)?, span(cy, radius, cells)?);
+            let mut weights = Vec::with_capacity((x1 - x0 + 1) * (y1 - y0 + 1));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let distance = (x as f32 + 0.5 - cx).hypot(y as f32 + 0.5 - cy);
+                    weights.push(falloff(distance, radius));
+                }
+            }
+            Some(StreamDisc {
+                x0,
+                y0,
+                width: x1 - x0 + 1,
+                weights,
+            })
+        })
+        .collect()
+}
+
 impl FluidSim {
     /// Applies `fluid.streams` for the coming step of `dt_s` seconds, at step `step` of the
     /// 60 Hz timeline (call before [`FluidSim::step`]; the world does). Each stream adds
     /// `strength · falloff · dt` along its (swung) direction to the open air of its disc,
-    /// converted to cells per second. No streams, nothing done.
+    /// converted to cells per second, cell by cell in row order; the falloff of each cell of
+    /// the disc is found once (`stream_discs`). No streams, nothing done.
     pub fn apply_streams(&mut self, step: u64, dt_s: f32) {
         if self.params.streams.is_empty() || !(dt_s.is_finite() && dt_s > 0.0) {
             return;
@@ -171,12 +218,15 @@ impl FluidSim {
         let cell_world = self.mapping.cell_size_world();
         // The time of this step in f64, so a long run does not lose the swing's phase.
         let time_s = step as f64 * f64::from(dt_s);
-        for stream in &self.params.streams {
+        for (stream, disc) in self.params.streams.iter().zip(&self.stream_discs) {
             let [dx, dz] = stream.direction;
             let length = dx.hypot(dz);
             if !(length > 0.0 && length.is_finite() && stream.strength.is_finite()) {
                 continue;
             }
+            let Some(disc) = disc else {
+                continue;
+            };
             let (mut dir_x, mut dir_z) = (dx / length, dz / length);
             if stream.period_s > 0.0 {
                 let phase = (time_s / f64::from(stream.period_s)).fract() as f32;
@@ -187,28 +237,16 @@ impl FluidSim {
             // World units per second gained this step at the centre, in cells per second.
             let gain = stream.strength * dt_s / cell_world;
             let (push_x, push_y) = (dir_x * gain, dir_z * gain);
-            let [cx, cy] = self
-                .mapping
-                .world_to_grid(stream.position[0], stream.position[1]);
-            let radius = stream.radius / cell_world;
-            if !(cx.is_finite() && cy.is_finite() && radius > 0.0) {
-                continue;
-            }
-            let (Some((x0, x1)), Some((y0, y1))) =
-                (span(cx, radius, cells), span(cy, radius, cells))
-            else {
-                continue;
-            };
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let i = y * cells + x;
-                    if self.solid[i] != 0 {
-                        continue;
+            for (row, weights) in disc.weights.chunks_exact(disc.width).enumerate() {
+                let start = (disc.y0 + row) * cells + disc.x0;
+                let cells_of = start..start + disc.width;
+                let (u, v) = (&mut self.u[cells_of.clone()], &mut self.v[cells_of.clone()]);
+                let solid = &self.solid[cells_of];
+                for k in 0..weights.len() {
+                    if solid[k] == 0 {
+                        u[k] += push_x * weights[k];
+                        v[k] += push_y * weights[k];
                     }
-                    let distance = (x as f32 + 0.5 - cx).hypot(y as f32 + 0.5 - cy);
-                    let weight = falloff(distance, radius);
-                    self.u[i] += push_x * weight;
-                    self.v[i] += push_y * weight;
                 }
             }
         }

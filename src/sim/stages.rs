@@ -76,7 +76,12 @@ impl FluidSim {
                 // The multigrid reads the divergence in grid order (`curl` is free scratch here).
                 divergence_into(&mut self.curl, &self.u, &self.v, cells, min_rows);
                 after_part("project: divergence");
-                multigrid.solve(&self.curl, &mut self.pressure, iterations);
+                multigrid.solve(
+                    &self.curl,
+                    &mut self.pressure,
+                    iterations,
+                    (self.lanes, min_rows),
+                );
                 after_part("project: multigrid");
             }
             (solver, _) => {
