@@ -29,6 +29,7 @@ mod fog_medium;
 mod fog_shape;
 mod lamps;
 mod layers;
+mod moon_shadow;
 mod raymarch;
 mod readback_pool;
 mod reflection;
