@@ -4,7 +4,7 @@
 //! Per frame, in order ([`Renderer::submit`]; ARCHITECTURE.md, "Data flow"): upload the
 //! uniforms, the two fluid maps and the walkers' capsules, then the `fire_flicker` pass
 //! (scenes with fires), the `fog_lattice` pass (GPUs, where the lattice fits), the `shadow`
-//! pass (scenes with shadowing lamps), the `scene` pass, the `reflection` pass (scenes with
+//! pass (shadowing lamps or moon), the `scene` pass, the `reflection` pass (scenes with
 //! weather, on a wet floor), the `fog` pass (or the `fog_compute` or `raymarch` pass, as
 //! [`RenderConfig::compositor`] chooses), the `flame` pass (scenes with fires), the `bolt`
 //! and `rain` passes (scenes with weather), the `overlay` pass (views that have one), the
@@ -96,7 +96,7 @@ pub struct Renderer {
     fog_lattice: Option<FogLatticePass>,
     maps: FluidMaps,
     targets: Targets,
-    /// The lamps' shadow maps, for scenes with a lamp that casts shadows.
+    /// The lamps' and the moon's shadow maps, for scenes where either casts shadows.
     shadow: Option<ShadowPass>,
     scene: ScenePass,
     /// The walkers' capsules, meshed each frame and drawn in the scene pass; `None` for a

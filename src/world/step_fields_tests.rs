@@ -307,7 +307,7 @@ fn change_at(doc: &mut Value, path: &[&str], variants: &[String]) -> bool {
 /// that stepping them is quick.
 fn scenes() -> Vec<Scene> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example"]
+    let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example", "moonlit"]
         .iter()
         .map(|name| {
             let path = dir.join(format!("{name}.ron"));
