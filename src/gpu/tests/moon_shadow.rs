@@ -2,7 +2,7 @@
 //! floor, drawn alike by the raster `scene` pass and the compute one, with open floor unchanged;
 //! the pillar's shaft cut through the physical fog medium with every compositor, while the seed
 //! medium's fog ignores the moon; and the shadow machinery changing nothing where the moon has
-//! no light.
+//! no light. The people's capsules are casters too.
 //!
 //! The moon is low (pitch −0.5) on the hall's +x side and travels along −x, so the pillar at
 //! (3.5, 3.5), 3.5 units tall with its capital, throws a shadow about 6.4 units long along
@@ -203,4 +203,49 @@ fn shadows_false_is_the_scene_without_the_field() {
     let Some(ctx) = context() else { return };
     let setup = (Compositor::Raster, 0.6, Readback::default());
     assert!(render(&ctx, &spelt, setup).rgba8 == render(&ctx, &plain, setup).rgba8);
+}
+
+/// A person standing between the moon and [`LIT_WORLD`]: a capsule from the shins to the
+/// shoulders, 0.3 units round, 1.2 units toward the moon (the moon's ray from that spot passes
+/// 0.65 units up there).
+const PERSON: crate::frame::Capsule = crate::frame::Capsule {
+    a_world: [2.4, 0.2, 5.4],
+    b_world: [2.4, 1.5, 5.4],
+    radius_world: 0.3,
+    albedo_linear: [0.3, 0.2, 0.15],
+};
+
+/// The people's capsules are in the moon's map too: a person shadows the floor behind them, and
+/// the physical fog over it.
+#[test]
+fn a_person_casts_a_moon_shadow() {
+    let Some(ctx) = context() else { return };
+    let mut scene = moon_scene(true, physical());
+    scene.walkers = vec![crate::scene::Walker::default()];
+    let frame = |scene: &Scene, capsules: &[crate::frame::Capsule], readback| {
+        let maps = flat_maps(scene, 0.6);
+        let at = crate::frame::FrameInputs {
+            capsules,
+            ..seen_from(scene, &maps, 30, camera())
+        };
+        let config = fog_config(SIZE, Compositor::Compute, readback);
+        render_once(&ctx, scene, &config, &at)
+    };
+    let with = frame(&scene, &[PERSON], FOG_LAYER);
+    let without = frame(&scene, &[], FOG_LAYER);
+    let (fog_with, fog_without) = (fog_light(&with, LIT_WORLD), fog_light(&without, LIT_WORLD));
+    assert!(
+        fog_without > fog_with * 1.15,
+        "the fog behind the person ({fog_with:.3}) is not darker than without them ({fog_without:.3})"
+    );
+    let mut clear = scene.clone();
+    clear.fog.sigma = 0.0;
+    let (shaded, lit) = (
+        brightness(&frame(&clear, &[PERSON], Readback::default()), LIT_WORLD),
+        brightness(&frame(&clear, &[], Readback::default()), LIT_WORLD),
+    );
+    assert!(
+        lit > shaded + 30.0,
+        "the floor behind the person ({shaded:.1}) is not darker than without them ({lit:.1})"
+    );
 }
