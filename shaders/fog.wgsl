@@ -137,7 +137,8 @@ struct FogMedium {
 // then adds exactly S·(1 − T)/σt.
 //
 // Approximations, so the fog stays one pass: no light is shadowed by the hall but the lamps (by
-// their shadow maps), and the fog does not shadow itself: every light reaches every point of
+// their shadow maps) and the moon where the scene casts its shadows (its map: shafts), and the
+// fog does not shadow itself: every light reaches every point of
 // the fog whole. Multiple scattering is `octaves` terms after Wrenninge et al. ("Oz: The Great
 // and Volumetric", 2013): term n scatters 0.5ⁿ of the light with a phase 0.5ⁿ as eccentric, so
 // the fog also glows round a light seen from the side. Their third factor, a thinner extinction
@@ -264,8 +265,13 @@ fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32>
     }
     // The ambient light comes from every direction: any phase integrates it to itself.
     var light = ambient_in_medium();
-    let sun_dir_world = frame.sun_dir_world.xyz;
-    light += frame.sun_color.rgb * medium_response_through(sun_dir_world, ray_world, depths.x);
+    var moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, depths.x);
+    // The moon's shadow map at the point: the pillars cut shafts (lamps.wgsl; compiled out of
+    // scenes without moon shadows).
+    if MOON_SHADOWS {
+        moon *= moon_shadow(pos_world, 2.0, false);
+    }
+    light += moon;
     light += point_light_in_medium(
         pos_world,
         ray_world,

@@ -1,6 +1,7 @@
 // lamps.wgsl: the scene's lamps as lights — what the `scene` pass (lit surfaces), every fog
 // compositor (the fog lit by each lamp, dark in its shadows, through `fog_medium`) and the
-// `shadow` pass (which draws the shadow maps) share.
+// `shadow` pass (which draws the shadow maps) share. The moon's shadow map
+// (`lights.directional.shadows`) is a layer of the same maps, read through `moon_shadow`.
 //
 // The lamps and their shadow-map faces are a fixed-size uniform array with counts, bound at
 // group 0, binding 3, and the shadow maps a depth texture array at binding 4, beside the frame
@@ -38,12 +39,23 @@ struct LampShadowFace {
     lamp: vec4<u32>,
 }
 
+// keep in sync with src/gpu/moon_shadow.rs: MoonShadow
+struct MoonShadow {
+    // World to the map's clip space (orthographic: w is 1, depth 0..1 from the light).
+    clip_from_world: mat4x4<f32>,
+    // x: its layer in the shadow maps (−1 without moon shadows); y: a texel's width (world
+    // units); z: depth over one world unit along the light; w: unused.
+    map: vec4<f32>,
+}
+
 // keep in sync with src/gpu/lamp_lights.rs: LampLights
 struct LampLights {
     // x: lamps in use; y: shadow-map faces in use; z, w: unused.
     count: vec4<u32>,
     lamps: array<LampLight, 4>,
     faces: array<LampShadowFace, 24>,
+    // The moon's shadow map, the layer after the lamps' faces.
+    moon: MoonShadow,
 }
 
 @group(0) @binding(3) var<uniform> lamp_lights: LampLights;
@@ -55,6 +67,11 @@ struct LampLights {
 // adapter (lavapipe) runs every branch of a shader for every pixel, taken or not, so a lamp
 // loop that runs no turn still cost a quarter of the fog pass there.
 override LAMPS_IN_SCENE: bool = true;
+
+// Whether the directional light (the moon) casts shadows (`lights.directional.shadows`), set by
+// the same passes from the scene (FrameBinding::lamp_constants). At `false` `moon_shadow` is the
+// constant 1 and its lookups are compiled out: the same bytes as a scene without the field.
+override MOON_SHADOWS: bool = false;
 
 // How many lamps there are, never more than the array holds (0 where `LAMPS_IN_SCENE` is off).
 fn lamp_count() -> u32 {
@@ -106,9 +123,7 @@ fn lamp_shadow_tap(layer: u32, texel: vec2<i32>, reference: f32) -> f32 {
 
 // How much of the lamp's light reaches `pos_world`, 0 (in shadow) to 1 (lit). The point is
 // compared `bias_texels` shadow texels nearer the lamp than it is, so a surface does not shadow
-// itself. `wide` filters over a 4×4 tent of texels (a 3×3 box, bilinearly: soft edges on
-// surfaces); otherwise over 2×2 bilinearly (the fog, sampled many times a pixel). The weights
-// are explicit: the same on every adapter.
+// itself; `wide` picks the filter (`shadow_filtered`).
 fn lamp_shadow(lamp: LampLight, pos_world: vec3<f32>, bias_texels: f32, wide: bool) -> f32 {
     if lamp.shadow.x < 0.0 {
         return 1.0;
@@ -122,8 +137,16 @@ fn lamp_shadow(lamp: LampLight, pos_world: vec3<f32>, bias_texels: f32, wide: bo
     let distance_world = length(to_point);
     let texel_world = distance_world * lamp.shadow.w;
     let reference = (distance_world - bias_texels * texel_world) / max(lamp.pos_world.w, 1e-4);
-    let size = f32(textureDimensions(lamp_shadow_maps).x);
     let ndc = clip.xy / clip.w;
+    return shadow_filtered(layer, ndc, reference, wide);
+}
+
+// The share of `layer`'s texels round the point at `ndc` (the map's picture, −1..1) whose
+// caster is no nearer than `reference`: `wide` filters over a 4×4 tent of texels (a 3×3 box,
+// bilinearly: soft edges on surfaces); otherwise over 2×2 bilinearly (the fog, sampled many
+// times a pixel). The weights are explicit: the same on every adapter.
+fn shadow_filtered(layer: u32, ndc: vec2<f32>, reference: f32, wide: bool) -> f32 {
+    let size = f32(textureDimensions(lamp_shadow_maps).x);
     let texel_pos = (ndc * vec2<f32>(0.5, -0.5) + vec2<f32>(0.5)) * size - vec2<f32>(0.5);
     let base = floor(texel_pos);
     let f = texel_pos - base;
@@ -197,4 +220,36 @@ fn lamp_light_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
         glow += lamp.color.rgb * (lamp.color.w * lamp_falloff(lamp, distance_world) * cone * shadow);
     }
     return glow;
+}
+
+// How much of the moon's light reaches `pos_world`, 0 (in shadow) to 1 (lit), from its
+// orthographic map (src/gpu/moon_shadow.rs), compared `bias_texels` texels nearer the moon;
+// `wide` picks the filter (`shadow_filtered`). 1 outside the map and wherever the scene has no
+// moon shadows (`MOON_SHADOWS` off: the lookups are compiled out).
+fn moon_shadow(pos_world: vec3<f32>, bias_texels: f32, wide: bool) -> f32 {
+    if !MOON_SHADOWS {
+        return 1.0;
+    }
+    let moon = lamp_lights.moon;
+    if moon.map.x < 0.0 {
+        return 1.0;
+    }
+    let clip = moon.clip_from_world * vec4<f32>(pos_world, 1.0);
+    // Beyond the far plane nothing was drawn: compared at most at the cleared depth, lit.
+    let reference = min(clip.z - bias_texels * moon.map.y * moon.map.z, 1.0);
+    let lit = shadow_filtered(u32(moon.map.x), clip.xy, reference, wide);
+    // Outside the picture, lit (a select, not an early return: lavapipe's compiler crashed on
+    // one here).
+    return select(1.0, lit, all(abs(clip.xy) <= vec2<f32>(1.0)));
+}
+
+// The moon's shadow on a surface at `pos_world` facing `normal_world`, where the light meets it
+// at `facing` (the cosine, above 0). The lookup is a little off the surface along its normal
+// and nearer the moon, both more where the light grazes it (the floor under a low moon), so a
+// lit face does not shadow itself.
+fn moon_shadow_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>, facing: f32) -> f32 {
+    let texel_world = lamp_lights.moon.map.y;
+    let graze = 1.0 - facing;
+    let offset_world = texel_world * (1.0 + 2.0 * graze);
+    return moon_shadow(pos_world + normal_world * offset_world, 1.5 + 3.0 * graze, true);
 }

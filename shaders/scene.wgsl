@@ -81,8 +81,9 @@ fn floor_albedo(pos_world: vec3<f32>) -> vec3<f32> {
     return mix(knobs.floor_dark.rgb, knobs.floor_light.rgb, n);
 }
 
-// Ambient (from above and below, `ambient_on_surface`) + Lambert for the directional light + the ball's point light, which fades to zero
-// at its range, + the fires' flickering point lights.
+// Ambient (from above and below, `ambient_on_surface`) + Lambert for the directional light (in
+// its shadows where the scene casts them) + the ball's point light, which fades to zero at its
+// range, + the fires' flickering point lights.
 // With a fog that shadows itself the moon's and the ball's light arrive dimmed by the fog they
 // crossed (common.wgsl, `fog_light_depths`), so the floor lies in a dense bank's shadow.
 fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
@@ -91,7 +92,11 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
         through_fog = exp(-fog_light_depths(pos_world));
     }
     var light = ambient_on_surface(normal_world);
-    let sun_facing = max(dot(normal_world, -frame.sun_dir_world.xyz), 0.0);
+    var sun_facing = max(dot(normal_world, -frame.sun_dir_world.xyz), 0.0);
+    // The moon's shadows (lamps.wgsl; compiled out of scenes without them).
+    if MOON_SHADOWS && sun_facing > 0.0 {
+        sun_facing *= moon_shadow_on_surface(pos_world, normal_world, sun_facing);
+    }
     light += frame.sun_color.rgb * (sun_facing * through_fog.x);
 
     let to_lamp = frame.ball_light_world.xyz - pos_world;

@@ -1,7 +1,8 @@
 // shadow.wgsl: the `shadow` pass — each shadowing lamp's shadow maps, one face at a time: the
 // casters (the hall's static geometry, the ball, and any extra triangles such as the people's
 // capsules) drawn from the lamp, each texel keeping the distance from the lamp to the nearest
-// caster over the lamp's range (0..1).
+// caster over the lamp's range (0..1). Where the moon casts shadows, the same casters are drawn
+// into its orthographic map too (`vs_moon_shadow`), keeping the depth along the light.
 //
 // The face is the draw's instance index (`draw(.., face..face + 1)`), which picks its matrix
 // from the lamps' uniform array. The floor casts nothing (nothing lies under it) and the
@@ -46,6 +47,33 @@ fn vs_shadow(
         out.pos_clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
     }
     return out;
+}
+
+// The moon's map (`lights.directional.shadows`): the same casters through its orthographic
+// projection. No fragment stage: the rasteriser's depth (0..1 along the light) is what is kept.
+@vertex
+fn vs_moon_shadow(
+    @location(0) pos_model: vec3<f32>,
+    @location(3) material: u32,
+) -> @builtin(position) vec4<f32> {
+    var pos_world = pos_model;
+    if material == SHADOW_MATERIAL_BALL {
+        pos_world = pos_model + frame.ball_world.xyz;
+    }
+    if material == SHADOW_MATERIAL_FLOOR || material == SHADOW_MATERIAL_EMBER {
+        return vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    }
+    return lamp_lights.moon.clip_from_world * vec4<f32>(pos_world, 1.0);
+}
+
+// The moon's fragments: nothing to write but the rasteriser's depth.
+@fragment
+fn fs_moon_shadow() {}
+
+// Extra casters in the moon's map.
+@vertex
+fn vs_moon_shadow_extra(@location(0) pos_world: vec3<f32>) -> @builtin(position) vec4<f32> {
+    return lamp_lights.moon.clip_from_world * vec4<f32>(pos_world, 1.0);
 }
 
 // Extra casters: triangles whose vertices start with a world position (three f32), whatever

@@ -1,6 +1,7 @@
 //! Golden images: frames rendered on a GPU adapter (lavapipe in CI) compared with the references
-//! in tests/golden/<case>/ through `fogbank check` — every view, the fires, a lamp's shadow, the exact pin of
-//! linear fog (`tiny_exact`), the raymarch reference (`tiny_raymarch`), and the compute
+//! in tests/golden/<case>/ through `fogbank check` — every view, the fires, a lamp's shadow, the
+//! moon's shafts (`moonlit`), the exact pin of linear fog (`tiny_exact`), the raymarch reference
+//! (`tiny_raymarch`), and the compute
 //! compositor against the raster references.
 //!
 //! Each case's golden.json names the adapter that made it. The tolerance is `fogbank check`'s
@@ -130,6 +131,37 @@ fn golden_walkway() {
         "walkway",
         &["scenes/walkway.ron", "--size", "160x90", "--frames", "150"],
     );
+}
+
+/// The moonlit temple (scenes/moonlit.ron) at 200 frames: the moon's shadows on the floor and
+/// the pillars' shafts through the physical fog medium (its map, filtered by hand).
+#[test]
+fn golden_moonlit() {
+    require_gpu!();
+    golden(
+        "moonlit",
+        &["scenes/moonlit.ron", "--size", "160x90", "--frames", "200"],
+    );
+}
+
+/// The moon's shadows and shafts drawn by the compute compositor (its `scene` pass in compute,
+/// the sheets crossed per pixel) pass the raster reference: both compositors agree.
+#[test]
+fn compute_compositor_passes_the_moonlit_reference() {
+    require_gpu!();
+    let out = check_case(
+        "moonlit",
+        &[
+            "scenes/moonlit.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "200",
+            "--compositor",
+            "compute",
+        ],
+    );
+    assert_success(&out, "moonlit with the compute compositor");
 }
 
 /// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,

@@ -145,6 +145,26 @@ fn validate_accepts_good_scenes_and_warns() {
     assert!(stderr(&out).contains("black"), "{}", stderr(&out));
 }
 
+/// `--set lights.directional.shadows=true` turns the moon's shadows on; on a moon without light
+/// `validate` warns, naming the field.
+#[test]
+fn moon_shadows_are_set_from_the_command_line_and_warn_without_light() {
+    let out = fogbank_ok(&["scene", "--set", "lights.directional.shadows=true"]);
+    assert!(stdout(&out).contains("shadows: true"), "{}", stdout(&out));
+    let out = fogbank_ok(&[
+        "validate",
+        "--set",
+        "lights.directional.shadows=true",
+        "--set",
+        "lights.directional.intensity=0",
+    ]);
+    let err = stderr(&out);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("lights.directional.shadows"), "{err}");
+    let out = fogbank(&["validate", "--set", "lights.directional.shadows=yes"]);
+    assert_error(&out, &["lights.directional.shadows"]);
+}
+
 #[test]
 fn every_shipped_scene_validates() {
     for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")).unwrap() {

@@ -215,6 +215,8 @@ pub(crate) struct FrameBinding {
     pub bind_group: wgpu::BindGroup,
     /// Whether the scene has any lamp: lamps.wgsl's `LAMPS_IN_SCENE` (see [`Self::lamp_constants`]).
     pub lamps_in_scene: bool,
+    /// Whether the moon casts shadows: lamps.wgsl's `MOON_SHADOWS`.
+    pub moon_shadows: bool,
     /// The fog's noise lattice, written by the `fog_lattice` pass.
     pub fog_lattice: wgpu::Buffer,
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
@@ -446,6 +448,7 @@ impl FrameBinding {
             layout,
             bind_group,
             lamps_in_scene: lamps.lamp_count > 0,
+            moon_shadows: lamps.moon_view.is_some(),
             fog_lattice,
             fog_noise_lattice,
             fog_shadow: fog_shadow.clone(),
@@ -463,11 +466,15 @@ impl FrameBinding {
     /// [`PassBuilder::with_constants`]): `LAMPS_IN_SCENE`, off without lamps, so the lamps'
     /// code is compiled out of the pipeline. The picture is the same (no lamp adds no light);
     /// a CPU adapter runs every branch of a shader, taken or not, and is faster without it.
-    pub(crate) fn lamp_constants(&self) -> [(&'static str, f64); 1] {
-        [(
-            "LAMPS_IN_SCENE",
-            if self.lamps_in_scene { 1.0 } else { 0.0 },
-        )]
+    /// `MOON_SHADOWS`, on where the moon casts shadows; off, its lookups are compiled out.
+    pub(crate) fn lamp_constants(&self) -> [(&'static str, f64); 2] {
+        [
+            (
+                "LAMPS_IN_SCENE",
+                if self.lamps_in_scene { 1.0 } else { 0.0 },
+            ),
+            ("MOON_SHADOWS", f64::from(u8::from(self.moon_shadows))),
+        ]
     }
 
     /// The pipeline constants of a pass whose module includes fires.wgsl: `FIRES_UNROLLED`,
@@ -492,9 +499,9 @@ impl FrameBinding {
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
     /// `FOG_MEDIUM` ([`medium_constant`]) and [`Self::fog_shadow_constants`].
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 7] {
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 8] {
         let [shadowing] = self.fog_shadow_constants();
-        let [lamps] = self.lamp_constants();
+        let [lamps, moon] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
         let by_mask = (
@@ -503,6 +510,7 @@ impl FrameBinding {
         );
         [
             lamps,
+            moon,
             LatticeLayout::constant(self.fog_noise_lattice),
             by_mask,
             fires,

@@ -3,6 +3,8 @@
 //! beside the frame uniforms, and the shadow maps themselves, one depth texture array bound at
 //! binding 4, so the `scene`, `fog`, `fog_compute`, `raymarch` and `flame` passes all read the
 //! same lamps (shaders/lamps.wgsl). The `shadow` pass (`passes/shadow.rs`) draws the maps.
+//! Where the scene asks for the moon's shadows, the layer after the lamps' faces holds the
+//! moon's orthographic map, described by the same uniform (`moon_shadow.rs`).
 //!
 //! A shadow-map face is a square perspective picture from the lamp: a spot lamp has one that
 //! covers its cone, a point lamp six, the faces of a cube. Each face is a little wider than the
@@ -18,6 +20,7 @@ use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3};
 
 use crate::gpu::common::{extend, scale, srgb_to_linear};
+use crate::gpu::moon_shadow::MoonShadow;
 use crate::gpu::passes::builder::PassBuilder;
 use crate::scene::Scene;
 use crate::scene::lamps::{CONE_SOFT_FRACTION, MAX_LAMPS};
@@ -83,6 +86,8 @@ pub(crate) struct LampLights {
     pub count: [u32; 4],
     pub lamps: [LampLight; MAX_LAMP_LIGHTS],
     pub faces: [LampShadowFace; MAX_SHADOW_FACES],
+    /// The moon's shadow map, the layer after the lamps' faces (`moon_shadow.rs`).
+    pub moon: MoonShadow,
 }
 
 /// The cube's faces: the axis each looks along and its up.
@@ -164,6 +169,7 @@ impl LampLights {
             };
         }
         lights.count = [used as u32, faces as u32, 0, 0];
+        lights.moon = MoonShadow::new(scene, faces as u32);
         lights
     }
 
@@ -171,18 +177,25 @@ impl LampLights {
     pub(crate) fn faces(&self) -> u32 {
         self.count[1]
     }
+
+    /// How many shadow-map layers there are: the lamps' faces, then the moon's.
+    pub(crate) fn layers(&self) -> u32 {
+        self.faces() + u32::from(self.moon.is_on())
+    }
 }
 
 /// The lamps on the GPU: their uniform buffer and the shadow maps (a depth texture array with
-/// one layer per face in use, or a single unused layer when no lamp casts shadows, so the
-/// bindings exist for every scene).
+/// one layer per face in use and one for the moon where it casts shadows, or a single unused
+/// layer when nothing does, so the bindings exist for every scene).
 pub(crate) struct LampResources {
     /// The [`LampLights`], written once.
     pub buffer: wgpu::Buffer,
     /// The shadow maps: every layer, as the shaders read them.
     pub maps_view: wgpu::TextureView,
-    /// One view per layer in use, as the `shadow` pass draws into them.
+    /// One view per lamp face in use, as the `shadow` pass draws into them.
     pub face_views: Vec<wgpu::TextureView>,
+    /// The moon's layer, as the `shadow` pass draws into it (scenes with moon shadows).
+    pub moon_view: Option<wgpu::TextureView>,
     /// How many lamps the scene has (lamps.wgsl's `LAMPS_IN_SCENE` is off at 0).
     pub lamp_count: u32,
 }
@@ -192,15 +205,16 @@ impl LampResources {
         let build = PassBuilder::new(device, "lamps");
         let buffer = build.static_uniform_buffer("lights", bytemuck::bytes_of(lights));
         let faces = lights.faces();
+        let layers = lights.layers();
         // Without shadows a 1×1 texture stands in: nothing reads it (no lamp has a face).
-        let side = if faces > 0 { SHADOW_MAP_TEXELS } else { 1 };
+        let side = if layers > 0 { SHADOW_MAP_TEXELS } else { 1 };
         let label = build.label("shadow_maps");
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some(&label),
             size: wgpu::Extent3d {
                 width: side,
                 height: side,
-                depth_or_array_layers: faces.max(1),
+                depth_or_array_layers: layers.max(1),
             },
             mip_level_count: 1,
             sample_count: 1,
@@ -217,21 +231,27 @@ impl LampResources {
             dimension: Some(wgpu::TextureViewDimension::D2Array),
             ..Default::default()
         });
-        let face_views = (0..faces)
-            .map(|layer| {
-                texture.create_view(&wgpu::TextureViewDescriptor {
-                    label: Some(&build.label(&format!("shadow_face_{layer}"))),
-                    dimension: Some(wgpu::TextureViewDimension::D2),
-                    base_array_layer: layer,
-                    array_layer_count: Some(1),
-                    ..Default::default()
-                })
+        let layer_view = |layer: u32, name: &str| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some(&build.label(name)),
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_array_layer: layer,
+                array_layer_count: Some(1),
+                ..Default::default()
             })
+        };
+        let face_views = (0..faces)
+            .map(|layer| layer_view(layer, &format!("shadow_face_{layer}")))
             .collect();
+        let moon_view = lights
+            .moon
+            .is_on()
+            .then(|| layer_view(faces, "moon_shadow"));
         LampResources {
             buffer,
             maps_view,
             face_views,
+            moon_view,
             lamp_count: lights.count[0],
         }
     }
@@ -244,10 +264,11 @@ mod tests {
 
     #[test]
     fn size_matches_the_wgsl_layout() {
-        // A count vec4, 4 lamps of four vec4, 24 faces of a mat4x4 and a vec4.
+        // A count vec4, 4 lamps of four vec4, 24 faces of a mat4x4 and a vec4, and the moon's
+        // mat4x4 and vec4.
         assert_eq!(
             std::mem::size_of::<LampLights>(),
-            16 + 4 * 64 + MAX_SHADOW_FACES * 80
+            16 + 4 * 64 + MAX_SHADOW_FACES * 80 + 80
         );
     }
 
@@ -268,6 +289,11 @@ mod tests {
         ];
         let lights = LampLights::new(&scene);
         assert_eq!(lights.count, [3, 7, 0, 0]);
+        assert_eq!(lights.layers(), 7);
+        // The moon's shadows take the layer after the lamps' faces.
+        scene.lights.directional.shadows = true;
+        let lit = LampLights::new(&scene);
+        assert_eq!((lit.faces(), lit.layers(), lit.moon.map[0]), (7, 8, 7.0));
         assert_eq!(lights.lamps[0].shadow[..2], [0.0, 1.0]);
         assert_eq!(lights.lamps[1].shadow[..2], [-1.0, 0.0]);
         assert_eq!(lights.lamps[2].shadow[..2], [1.0, 6.0]);

@@ -72,6 +72,7 @@ mod fire_lights;
 mod geometry;
 mod lamp_lights;
 mod maps;
+mod moon_shadow;
 mod passes;
 mod readback;
 pub mod renderer;

@@ -4,8 +4,8 @@
 //! Per frame, in order ([`Renderer::submit`]; ARCHITECTURE.md, "Data flow"): upload the
 //! uniforms, the two fluid maps and the walkers' capsules, then the `fire_flicker` pass
 //! (scenes with fires), the `fog_lattice` pass (GPUs, where the lattice fits), the
-//! `fog_shadow` pass (a fog that shadows itself), the `shadow` pass (scenes with shadowing
-//! lamps), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor),
+//! `fog_shadow` pass (a fog that shadows itself), the `shadow` pass (shadowing lamps or
+//! moon), the `scene` pass, the `reflection` pass (scenes with weather, on a wet floor),
 //! the `fog` pass (or the `fog_compute` or `raymarch` pass, as [`RenderConfig::compositor`]
 //! chooses), the `flame` pass (scenes with fires), the `bolt`
 //! and `rain` passes (scenes with weather), the `overlay` pass (views that have one), the

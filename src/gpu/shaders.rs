@@ -237,7 +237,14 @@ mod tests {
             (ShaderName::FogShadow, &["cs_fog_shadow"]),
             (
                 ShaderName::Shadow,
-                &["vs_shadow", "vs_shadow_extra", "fs_shadow"],
+                &[
+                    "vs_shadow",
+                    "vs_shadow_extra",
+                    "fs_shadow",
+                    "vs_moon_shadow",
+                    "vs_moon_shadow_extra",
+                    "fs_moon_shadow",
+                ],
             ),
             (ShaderName::Scene, &["vs_scene", "fs_scene"]),
             (
@@ -288,7 +295,7 @@ mod tests {
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 16] = [
+        let twins: [(ShaderName, &str, usize); 17] = [
             (
                 ShaderName::FogLattice,
                 "FogLatticeBox",
@@ -308,6 +315,11 @@ mod tests {
                 ShaderName::Shadow,
                 "LampLights",
                 size_of::<crate::gpu::lamp_lights::LampLights>(),
+            ),
+            (
+                ShaderName::Fog,
+                "MoonShadow",
+                size_of::<crate::gpu::moon_shadow::MoonShadow>(),
             ),
             (
                 ShaderName::Fog,

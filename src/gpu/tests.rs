@@ -30,6 +30,7 @@ mod fog_shadow;
 mod fog_shape;
 mod lamps;
 mod layers;
+mod moon_shadow;
 mod raymarch;
 mod readback_pool;
 mod reflection;

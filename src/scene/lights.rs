@@ -55,6 +55,17 @@ pub struct DirectionalLight {
     pub pitch_rad: f32,
     /// Rotation about y in radians. Default: 0.6.
     pub yaw_rad: f32,
+    /// Whether the hall casts this light's shadows: soft shadows of the pillars, capitals,
+    /// altar, blocks, terrain, ball and walkers on every surface, and with the physical fog
+    /// medium the same shadows through the fog as shafts. Default: false (no shadow map). Left
+    /// out of the serialized scene when false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub shadows: bool,
+}
+
+/// Whether a flag is off (left out of the serialized scene).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 impl Default for DirectionalLight {
@@ -64,6 +75,7 @@ impl Default for DirectionalLight {
             intensity: 0.55,
             pitch_rad: -1.0,
             yaw_rad: 0.6,
+            shadows: false,
         }
     }
 }

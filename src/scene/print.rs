@@ -79,6 +79,7 @@ mod tests {
             "fires=[(kind: Torch, phase_rad: 0.1)]",
             "distance_fog.mode=exponential_squared",
             "fog.top=1.2345678",
+            "lights.directional.shadows=true",
             "ball.script=[Steer(at: 0.0, duration: 1.5, toward: (1.0, -2.0)), Jump(at: 0.3), Stop(at: 2.0)]",
             "name=a \"quoted\" name, with punctuation",
         ]
@@ -95,6 +96,7 @@ mod tests {
         assert!(text.contains("seconds: 10.0,"), "{text}");
         assert!(text.contains("color: (0.62, 0.68, 0.82),"), "{text}");
         assert!(!text.contains("fires"), "{text}");
+        assert!(!text.contains("shadows"), "{text}");
         assert!(!text.contains("Some("), "{text}");
     }
 }

@@ -136,3 +136,29 @@ fn the_walkway_is_the_people_in_fog_scene_the_readme_describes() {
     assert!(scene.hall.pillars.is_empty());
     assert!(README.contains("`walkway.ron`"));
 }
+
+#[test]
+fn the_moonlit_temple_is_the_temple_under_a_low_shadowing_moon() {
+    use crate::scene::Phase;
+    let loaded = load(Some(Path::new("scenes/moonlit.ron")), &[]).expect("moonlit.ron loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let scene = loaded.scene;
+    let temple = load(None, &[]).expect("the temple loads").scene;
+    // The default hall (the temple's), and the temple's fires.
+    assert_eq!(scene.hall, Scene::default().hall);
+    assert_eq!(scene.fires, temple.fires);
+    // A moon about 20° up, behind the hall (its light travels toward +z), casting shadows.
+    let moon = &scene.lights.directional;
+    assert!(moon.shadows);
+    let [_, down, toward_camera] = moon.direction_world();
+    assert!((-down).asin().to_degrees() > 15.0 && (-down).asin().to_degrees() < 25.0);
+    assert!(toward_camera > 0.5);
+    // The physical medium with a Mie phase.
+    let Some(physical) = scene.fog.medium.physical() else {
+        panic!("the moonlit fog is physical");
+    };
+    assert!(matches!(physical.phase, Phase::Mie(_)));
+    assert!(
+        README.contains("`moonlit.ron` | the temple at night under a low moon: shadows and shafts")
+    );
+}

@@ -119,6 +119,24 @@ mod tests {
     }
 
     #[test]
+    fn the_moon_s_shadows_are_an_optional_boolean() {
+        let schema = json_schema();
+        let lights = resolve(&schema, &schema["properties"]["lights"]);
+        let moon = resolve(&schema, &lights["properties"]["directional"]);
+        let shadows = &moon["properties"]["shadows"];
+        assert_eq!(shadows["type"], "boolean", "{shadows}");
+        // Left out, it is off: not required, and left out of the defaults written.
+        let required = moon["required"].as_array().cloned().unwrap_or_default();
+        assert!(!required.contains(&Value::from("shadows")), "{moon}");
+        assert!(
+            shadows["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("shafts")),
+            "{shadows}"
+        );
+    }
+
+    #[test]
     fn the_fluid_section_lists_every_parameter_with_its_doc_and_default() {
         let schema = json_schema();
         let fluid = &schema["properties"]["fluid"];

@@ -307,7 +307,7 @@ fn change_at(doc: &mut Value, path: &[&str], variants: &[String]) -> bool {
 /// that stepping them is quick.
 fn scenes() -> Vec<Scene> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example"]
+    let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example", "moonlit"]
         .iter()
         .map(|name| {
             let path = dir.join(format!("{name}.ron"));
@@ -349,6 +349,7 @@ fn scenes() -> Vec<Scene> {
     spelt.output.caption = Some("take 3".into());
     spelt.fog.medium = scene::FogMedium::Physical(scene::PhysicalMedium::default());
     spelt.lights.ambient.ground = Some([0.2, 0.15, 0.1]);
+    spelt.lights.directional.shadows = true;
     let fluid = &mut spelt.fluid;
     (fluid.fog_diffusion, fluid.viscosity, fluid.sor_omega) = (0.05, 0.01, 1.6);
     (fluid.multigrid_cycles, fluid.projections) = (fluid.multigrid_cycles + 1, 2);

@@ -165,7 +165,7 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, lattice, glow, fires, distance_fog, medium, shadowing] =
+        let [lamps, moon, lattice, glow, fires, distance_fog, medium, shadowing] =
             frame.fog_constants(scene);
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
@@ -177,6 +177,7 @@ impl FlamePass {
         let per_pixel = ("FLAME_FOG_PER_PIXEL", f64::from(u8::from(per_pixel)));
         let constants = [
             lamps,
+            moon,
             lattice,
             glow,
             fires,

@@ -104,7 +104,7 @@ impl ScenePass {
             ..
         } = *ctx;
         let module = ShaderName::Scene.create_module(device, errors)?;
-        let [lamps] = frame.lamp_constants();
+        let [lamps, moon] = frame.lamp_constants();
         // scene.wgsl's `WEATHER_IN_SCENE`: `wet_stone` compiled out of scenes without weather.
         let weather = (
             "WEATHER_IN_SCENE",
@@ -113,7 +113,7 @@ impl ScenePass {
         let [fires] = frame.fire_constants();
         let [distance_fog] = frame.distance_fog_constants();
         let [shadowing] = frame.fog_shadow_constants();
-        let constants = [lamps, weather, fires, distance_fog, shadowing];
+        let constants = [lamps, moon, weather, fires, distance_fog, shadowing];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);

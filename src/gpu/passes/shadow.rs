@@ -7,7 +7,9 @@
 //!
 //! Each texel keeps the distance from the lamp to the nearest caster over the lamp's range, so
 //! the lookups (shaders/lamps.wgsl) compare distances and need no projection per face kind.
-//! A scene without shadowing lamps has no `shadow` pass at all.
+//! Where the scene casts the moon's shadows (`lights.directional.shadows`) one more render pass
+//! draws the same casters into the moon's orthographic map (`gpu/moon_shadow.rs`), keeping the
+//! rasteriser's depth. A scene without shadowing lamps or moon shadows has no `shadow` pass.
 
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
@@ -37,16 +39,26 @@ pub(crate) struct ShadowPass {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
     pipeline: wgpu::RenderPipeline,
-    /// The pipeline for [`ExtraCasters`], made for the stride it was first asked for.
-    extra_pipeline: Option<(u64, wgpu::RenderPipeline)>,
+    /// The pipelines for [`ExtraCasters`] into the lamps' faces and into the moon's map, made
+    /// for the stride they were first asked for.
+    extra_pipelines: Option<(u64, ExtraPipelines)>,
     bind_group: wgpu::BindGroup,
     vertices: wgpu::Buffer,
     vertex_count: u32,
     face_views: Vec<wgpu::TextureView>,
+    /// The moon's map and its pipeline (scenes with moon shadows).
+    moon: Option<(wgpu::TextureView, wgpu::RenderPipeline)>,
+}
+
+/// The pipelines drawing [`ExtraCasters`] of one stride: into the lamps' faces, and into the
+/// moon's map where the scene has one.
+struct ExtraPipelines {
+    faces: wgpu::RenderPipeline,
+    moon: Option<wgpu::RenderPipeline>,
 }
 
 impl ShadowPass {
-    /// The pass for `scene`'s lamps, or `None` when no lamp casts shadows.
+    /// The pass for `scene`'s lamps and moon, or `None` when nothing casts shadows.
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
@@ -54,7 +66,7 @@ impl ShadowPass {
         lamps: &LampResources,
         scene: &Scene,
     ) -> Result<Option<Self>, GpuError> {
-        if lamps.face_views.is_empty() {
+        if lamps.face_views.is_empty() && lamps.moon_view.is_none() {
             return Ok(None);
         }
         let name = ShaderName::Shadow.name();
@@ -98,28 +110,41 @@ impl ShadowPass {
                 shader_location: 3,
             },
         ];
+        let stride = std::mem::size_of::<SceneVertex>() as u64;
         let pipeline = casters_pipeline(
-            device,
-            &module,
-            &layout,
+            (device, &module, &layout),
             name,
-            "vs_shadow",
-            std::mem::size_of::<SceneVertex>() as u64,
+            ("vs_shadow", Some("fs_shadow")),
+            stride,
             &attributes,
         );
+        let moon = lamps.moon_view.clone().map(|view| {
+            let label = build.label("moon");
+            let entries = ("vs_moon_shadow", Some("fs_moon_shadow"));
+            let pipeline = casters_pipeline(
+                (device, &module, &layout),
+                &label,
+                entries,
+                stride,
+                &attributes,
+            );
+            (view, pipeline)
+        });
         Ok(Some(ShadowPass {
             module,
             layout,
             pipeline,
-            extra_pipeline: None,
+            extra_pipelines: None,
             bind_group,
             vertices,
             vertex_count: mesh.vertices.len() as u32,
             face_views: lamps.face_views.clone(),
+            moon,
         }))
     }
 
-    /// Records one render pass per face: clear, the hall and the ball, then `extra`.
+    /// Records one render pass per face, and one for the moon's map: clear, the hall and the
+    /// ball, then `extra`.
     pub(crate) fn record(
         &mut self,
         device: &wgpu::Device,
@@ -128,48 +153,80 @@ impl ShadowPass {
     ) {
         let extra = extra.filter(|extra| extra.vertex_count > 0);
         if let Some(extra) = extra
-            && self.extra_pipeline.as_ref().map(|(stride, _)| *stride) != Some(extra.stride_bytes)
+            && self.extra_pipelines.as_ref().map(|(stride, _)| *stride) != Some(extra.stride_bytes)
         {
-            let attributes = [wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Float32x3,
-                offset: 0,
-                shader_location: 0,
-            }];
-            let label = PassBuilder::new(device, ShaderName::Shadow.name()).label("extra");
-            let pipeline = casters_pipeline(
-                device,
-                &self.module,
-                &self.layout,
-                &label,
-                "vs_shadow_extra",
-                extra.stride_bytes,
-                &attributes,
-            );
-            self.extra_pipeline = Some((extra.stride_bytes, pipeline));
+            let pipelines = self.extra_pipelines_for(device, extra.stride_bytes);
+            self.extra_pipelines = Some((extra.stride_bytes, pipelines));
         }
+        let extra_pipelines = self
+            .extra_pipelines
+            .as_ref()
+            .map(|(_, pipelines)| pipelines);
         for (face, view) in (0u32..).zip(&self.face_views) {
             let mut pass = begin_depth_pass(encoder, ShaderName::Shadow.name(), view);
             pass.set_bind_group(0, &self.bind_group, &[]);
             pass.set_pipeline(&self.pipeline);
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..self.vertex_count, face..face + 1);
-            if let (Some(extra), Some((_, pipeline))) = (extra, &self.extra_pipeline) {
-                pass.set_pipeline(pipeline);
+            if let (Some(extra), Some(pipelines)) = (extra, extra_pipelines) {
+                pass.set_pipeline(&pipelines.faces);
                 pass.set_vertex_buffer(0, extra.buffer.slice(..));
                 pass.draw(0..extra.vertex_count, face..face + 1);
             }
         }
+        if let Some((view, pipeline)) = &self.moon {
+            let mut pass = begin_depth_pass(encoder, ShaderName::Shadow.name(), view);
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.set_pipeline(pipeline);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            pass.draw(0..self.vertex_count, 0..1);
+            if let (Some(extra), Some(pipeline)) =
+                (extra, extra_pipelines.and_then(|p| p.moon.as_ref()))
+            {
+                pass.set_pipeline(pipeline);
+                pass.set_vertex_buffer(0, extra.buffer.slice(..));
+                pass.draw(0..extra.vertex_count, 0..1);
+            }
+        }
+    }
+
+    /// The pipelines for extra casters whose vertices are `stride` bytes apart.
+    fn extra_pipelines_for(&self, device: &wgpu::Device, stride: u64) -> ExtraPipelines {
+        let attributes = [wgpu::VertexAttribute {
+            format: wgpu::VertexFormat::Float32x3,
+            offset: 0,
+            shader_location: 0,
+        }];
+        let build = PassBuilder::new(device, ShaderName::Shadow.name());
+        let shared = (device, &self.module, &self.layout);
+        let faces = casters_pipeline(
+            shared,
+            &build.label("extra"),
+            ("vs_shadow_extra", Some("fs_shadow")),
+            stride,
+            &attributes,
+        );
+        let moon = self.moon.as_ref().map(|_| {
+            let entries = ("vs_moon_shadow_extra", Some("fs_moon_shadow"));
+            casters_pipeline(
+                shared,
+                &build.label("moon_extra"),
+                entries,
+                stride,
+                &attributes,
+            )
+        });
+        ExtraPipelines { faces, moon }
     }
 }
 
-/// A depth-only pipeline drawing triangles with `vertex_entry` from vertices `stride` bytes
+/// A depth-only pipeline drawing triangles with `entries` (the vertex entry, and the fragment
+/// entry that writes the depth, or none to keep the rasteriser's) from vertices `stride` bytes
 /// apart, both sides (a caster's back faces shadow as well as its front).
 fn casters_pipeline(
-    device: &wgpu::Device,
-    module: &wgpu::ShaderModule,
-    layout: &wgpu::PipelineLayout,
+    (device, module, layout): (&wgpu::Device, &wgpu::ShaderModule, &wgpu::PipelineLayout),
     label: &str,
-    vertex_entry: &str,
+    (vertex_entry, fragment_entry): (&str, Option<&str>),
     stride: u64,
     attributes: &[wgpu::VertexAttribute],
 ) -> wgpu::RenderPipeline {
@@ -199,9 +256,9 @@ fn casters_pipeline(
             bias: Default::default(),
         }),
         multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
+        fragment: fragment_entry.map(|entry| wgpu::FragmentState {
             module,
-            entry_point: Some("fs_shadow"),
+            entry_point: Some(entry),
             compilation_options: Default::default(),
             targets: &[],
         }),

@@ -162,6 +162,12 @@ fn the_simulation_hash_leaves_the_look_only_sections_out() {
     relit.background = [0.5, 0.1, 0.1];
     assert_ne!(relit.content_hash(), base.content_hash());
     assert_eq!(relit.simulation_hash(), base.simulation_hash());
+    // The moon's shadows too: a look field, in the scene hash, out of the step hash.
+    let mut shadowed = base.clone();
+    shadowed.lights.directional.shadows = true;
+    assert_ne!(shadowed.content_hash(), base.content_hash());
+    assert_eq!(shadowed.simulation_hash(), base.simulation_hash());
+    assert_eq!(shadowed.step_hash(), base.step_hash());
     // What the step reads moves it: the fluid, the fires (they warm the fog), the hall.
     let mut stirred = base.clone();
     stirred.fluid.vorticity = 8.0;
@@ -181,7 +187,8 @@ fn features_a_scene_does_not_use_are_not_in_its_hash() {
     let plain = parse("(fog: (sheets: 12))");
     let spelt = parse(
         "(fog: (sheets: 12), fires: [], hall: (blocks: [], terrain: None), \
-         distance_fog: (mode: linear, height_falloff: 0.0, max_opacity: 1.0))",
+         distance_fog: (mode: linear, height_falloff: 0.0, max_opacity: 1.0), \
+         lights: (directional: (shadows: false)))",
     );
     assert_eq!(plain, spelt);
     assert_eq!(plain.content_hash(), spelt.content_hash());

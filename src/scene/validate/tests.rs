@@ -368,3 +368,24 @@ fn fluid_sources_streams_and_stages_are_checked_and_named() {
         report.warnings
     );
 }
+
+#[test]
+fn moon_shadows_of_no_light_warn() {
+    let mut scene = Scene::default();
+    scene.lights.directional.shadows = true;
+    assert!(check(&scene).warnings.is_empty());
+    scene.lights.directional.intensity = 0.0;
+    let report = check(&scene);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert_eq!(report.warnings[0].field_path, "lights.directional.shadows");
+    assert!(report.warnings[0].message.contains("intensity"));
+    scene.lights.directional.intensity = 0.5;
+    scene.lights.directional.pitch_rad = 0.3;
+    let report = check(&scene);
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(report.warnings[0].message.contains("does not come down"));
+    // Without shadows, the same light warns of nothing.
+    scene.lights.directional.shadows = false;
+    assert!(check(&scene).warnings.is_empty());
+}

@@ -1,7 +1,9 @@
 //! Checks of what the picture shows: the output size and clip length, the camera, the lights
-//! (with the warning for a scene too dark to see) and the distance fog.
+//! (with the warnings for a scene too dark to see and for moon shadows of a light that casts
+//! nothing) and the distance fog.
 
 use super::{Checker, MAX_SIZE_PX};
+use crate::scene::lights::DirectionalLight;
 use crate::scene::{Camera, FogMode, Scene};
 
 pub(super) fn check_output(c: &mut Checker, scene: &Scene) {
@@ -136,6 +138,30 @@ pub(super) fn check_camera(c: &mut Checker, scene: &Scene) {
     }
 }
 
+/// Warnings for `lights.directional.shadows` on a light that casts nothing to shadow.
+fn check_moon_shadows(c: &mut Checker, moon: &DirectionalLight) {
+    if !moon.shadows {
+        return;
+    }
+    if moon.intensity == 0.0 {
+        c.warn(
+            "lights.directional.shadows",
+            "`lights.directional.shadows` is true but `lights.directional.intensity` is 0: the light casts nothing, so its shadows change nothing".into(),
+            "give lights.directional.intensity a value above 0, or leave shadows out".into(),
+        );
+    } else if moon.direction_world()[1] >= 0.0 {
+        c.warn(
+            "lights.directional.shadows",
+            format!(
+                "`lights.directional.pitch_rad` is {}: the light does not come down, so nothing it shadows lies on the floor",
+                moon.pitch_rad
+            ),
+            "give lights.directional.pitch_rad a value between -3.1 and 0 (negative points down)"
+                .into(),
+        );
+    }
+}
+
 pub(super) fn check_lights(c: &mut Checker, scene: &Scene) {
     let l = &scene.lights;
     c.color("lights.ambient.color", l.ambient.color);
@@ -159,6 +185,7 @@ pub(super) fn check_lights(c: &mut Checker, scene: &Scene) {
         l.directional.yaw_rad,
         -10.0..=10.0,
     );
+    check_moon_shadows(c, &l.directional);
     c.color("lights.ball.color", l.ball.color);
     c.range("lights.ball.intensity", l.ball.intensity, 0.0..=100.0);
     c.positive("lights.ball.range", l.ball.range);
