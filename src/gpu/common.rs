@@ -7,7 +7,7 @@
 //!
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
-//! noise lattice (`fog_lattice` pass).
+//! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 the sky and the water (`gpu/sky.rs`).
 //!
 //! # Forms per scene and adapter
 //!
@@ -51,6 +51,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
+use crate::gpu::sky::{SkyLook, SkyParams, sky_constants};
 use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -102,6 +103,8 @@ pub(crate) struct FrameStatics {
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
     medium: [[f32; 4]; 2],
+    /// The clouds and the water (`gpu/sky.rs`); `None` for a scene with neither.
+    pub(crate) sky: Option<SkyLook>,
 }
 
 impl FrameStatics {
@@ -134,6 +137,7 @@ impl FrameStatics {
                 lights.directional.intensity,
             ),
             medium: medium_uniforms(&scene.fog.medium),
+            sky: SkyLook::new(scene),
         }
     }
 }
@@ -242,6 +246,9 @@ pub(crate) struct FrameBinding {
     /// The edge mask the frame's bind group binds (`Targets::edge_mask_view`), kept for the
     /// bindings that share this one's ([`Self::sharing_fires`]).
     pub edge_mask: wgpu::TextureView,
+    /// The sky's and the water's uniforms (`gpu/sky.rs`), written each sample of a scene with
+    /// clouds or water, and shared by the mirrored binding.
+    pub sky: wgpu::Buffer,
 }
 
 /// keep in sync with shaders/common.wgsl: FOG_FORM_FLAT
@@ -329,8 +336,9 @@ impl FrameBinding {
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
+        let sky = build.uniform_buffer::<SkyParams>("sky");
         let mut binding =
-            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask));
+            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask, sky));
         let cpu = device_type == wgpu::DeviceType::Cpu;
         #[cfg(test)]
         let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
@@ -369,7 +377,7 @@ impl FrameBinding {
             self.fire_count,
         );
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
-        let shared = (lamps, &self.edge_mask);
+        let shared = (lamps, &self.edge_mask, self.sky.clone());
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
@@ -384,7 +392,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
-        (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
+        (lamps, edge_mask, sky): (&LampResources, &wgpu::TextureView, wgpu::Buffer),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
@@ -405,6 +413,8 @@ impl FrameBinding {
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
             // The edge mask (`passes/edges.rs`), read by the compute passes.
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
+            // The sky and the water (`gpu/sky.rs`).
+            uniform(8, ALL_STAGES),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -417,6 +427,7 @@ impl FrameBinding {
                 fire_flicker.as_entire_binding(),
                 fog_lattice.as_entire_binding(),
                 wgpu::BindingResource::TextureView(edge_mask),
+                sky.as_entire_binding(),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -438,6 +449,7 @@ impl FrameBinding {
             cpu_adapter: false,
             distance_fog_form,
             edge_mask: edge_mask.clone(),
+            sky,
         }
     }
 
@@ -473,11 +485,13 @@ impl FrameBinding {
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`] and
-    /// `FOG_MEDIUM` ([`medium_constant`]).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 6] {
+    /// `FOG_MEDIUM` ([`medium_constant`]) and sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
+    /// ([`sky_constants`]).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 8] {
         let [lamps] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
+        let [water, clouds] = sky_constants(scene);
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -489,6 +503,8 @@ impl FrameBinding {
             fires,
             distance_fog,
             ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
+            water,
+            clouds,
         ]
     }
 

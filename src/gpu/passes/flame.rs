@@ -165,7 +165,8 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, lattice, glow, fires, distance_fog, medium] = frame.fog_constants(scene);
+        let [lamps, lattice, glow, fires, distance_fog, medium, water, clouds] =
+            frame.fog_constants(scene);
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
@@ -181,6 +182,8 @@ impl FlamePass {
             fires,
             distance_fog,
             medium,
+            water,
+            clouds,
             reads,
             per_pixel,
         ];
