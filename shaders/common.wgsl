@@ -36,6 +36,8 @@ struct FrameUniforms {
     // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
     // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
     medium_phase: vec4<f32>,
+    // The clouds and the water in this sample (sky.wgsl); zeros in a scene with neither.
+    sky: SkyParams,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;

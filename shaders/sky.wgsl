@@ -4,7 +4,8 @@
 //
 // Joined right after noise.wgsl (whose `tile_noise` the clouds read) in every module that has
 // common.wgsl (src/gpu/shaders.rs, `with_sky`): common.wgsl's distance fog calls `water_seen`
-// and `water_hidden`, so everything fogged is seen through the water too. The scene pass draws
+// and `water_hidden`, so everything fogged is seen through the water too. Its uniforms are the
+// frame uniforms' `sky`. The scene pass draws
 // the sky with `sky_seen`: raster through `vs_sky`/`fs_sky` behind the hall, compute where a
 // pixel's ray hits nothing (scene_compute.wgsl), so both compositors and the raymarch share one
 // sky. The uniforms are worked out on the CPU in src/gpu/sky.rs, once a sample.
@@ -13,6 +14,7 @@
 // compiled out and every function below hands its input back untouched.
 
 // keep in sync with src/gpu/sky.rs: SkyParams
+// The frame uniforms' `sky` (common.wgsl), written each sample.
 struct SkyParams {
     // rgb: the sky's base colour behind the clouds (linear); w: unused.
     base: vec4<f32>,
@@ -30,8 +32,6 @@ struct SkyParams {
     water_view: vec4<f32>,
 }
 
-@group(0) @binding(8) var<uniform> sky: SkyParams;
-
 // keep in sync with src/gpu/sky.rs: sky_constants
 // Whether the scene has water (`water`) and clouds (`clouds`).
 override WATER_IN_SCENE: bool = false;
@@ -46,27 +46,29 @@ const CLOUD_SEED: u32 = 4099u;
 // How much of the water's fog covers `pos_world` seen from the camera: 1 − exp(−σ·distance).
 fn water_fog_amount(pos_world: vec3<f32>) -> f32 {
     let distance_world = length(pos_world - frame.eye_world.xyz);
-    return 1.0 - exp(-min(sky.water_color.w * distance_world, FOG_DEPTH_LIMIT));
+    return 1.0 - exp(-min(frame.sky.water_color.w * distance_world, FOG_DEPTH_LIMIT));
 }
 
 // What the camera sees of `color` at `pos_world`: `air_seen` (the colour through the air's
 // distance fog) blended, by the camera's share of water, with the colour through the water's
 // fog instead. Without water, `air_seen` itself.
 fn water_seen(air_seen: vec3<f32>, color: vec3<f32>, pos_world: vec3<f32>) -> vec3<f32> {
-    if !WATER_IN_SCENE {
-        return air_seen;
+    var seen = air_seen;
+    if WATER_IN_SCENE {
+        let under = mix(color, frame.sky.water_color.rgb, water_fog_amount(pos_world));
+        seen = mix(air_seen, under, frame.sky.water_view.x);
     }
-    let under = mix(color, sky.water_color.rgb, water_fog_amount(pos_world));
-    return mix(air_seen, under, sky.water_view.x);
+    return seen;
 }
 
 // How much of what is at `pos_world` the fog hides, for light added over the picture (rain,
 // bolts): `air_amount` (the distance fog's) blended toward the water's by the camera's share.
 fn water_hidden(air_amount: f32, pos_world: vec3<f32>) -> f32 {
-    if !WATER_IN_SCENE {
-        return air_amount;
+    var hidden = air_amount;
+    if WATER_IN_SCENE {
+        hidden = mix(air_amount, water_fog_amount(pos_world), frame.sky.water_view.x);
     }
-    return mix(air_amount, water_fog_amount(pos_world), sky.water_view.x);
+    return hidden;
 }
 
 // ---- the clouds --------------------------------------------------------------------------
@@ -77,7 +79,7 @@ fn cloud_fbm(uv_tile: vec2<f32>) -> f32 {
     var sum = 0.0;
     var weight = 0.5;
     var total = 0.0;
-    var period = u32(sky.cloud_layout.w);
+    var period = u32(frame.sky.cloud_layout.w);
     for (var octave = 0u; octave < CLOUD_OCTAVES; octave += 1u) {
         sum += tile_noise(uv_tile * f32(period), period, CLOUD_SEED + octave) * weight;
         total += weight;
@@ -93,23 +95,23 @@ fn cloud_fbm(uv_tile: vec2<f32>) -> f32 {
 // into `base` with distance, so it thins toward the horizon. Below the horizon, or from above
 // the layer, no clouds.
 fn clouds_over(dir_world: vec3<f32>, base: vec3<f32>) -> vec3<f32> {
-    let rise_world = sky.cloud_layout.x - frame.eye_world.y;
+    let rise_world = frame.sky.cloud_layout.x - frame.eye_world.y;
     if dir_world.y <= 1e-4 || rise_world <= 0.0 {
         return base;
     }
     let distance_world = rise_world / dir_world.y;
     let hit_xz = frame.eye_world.xz + dir_world.xz * distance_world;
-    let uv_tile = fract((hit_xz - sky.cloud_offset.xy) / sky.cloud_layout.y);
+    let uv_tile = fract((hit_xz - frame.sky.cloud_offset.xy) / frame.sky.cloud_layout.y);
     let noise = cloud_fbm(uv_tile);
-    let coverage = sky.cloud_color.w;
-    let soft = sky.cloud_layout.z;
+    let coverage = frame.sky.cloud_color.w;
+    let soft = frame.sky.cloud_layout.z;
     // Coverage 0 leaves the noise's whole range clear; 1 covers nearly all of it.
     let level = 0.8 - 0.6 * coverage;
     let cover = smoothstep(level - 0.5 * soft, level + 0.5 * soft, noise)
         * step(1e-6, coverage);
     let core = smoothstep(level, level + 2.0 * soft, noise);
-    let shade = sky.cloud_color.rgb * (1.0 - 0.35 * core);
-    let fade = exp(-distance_world * sky.cloud_offset.z);
+    let shade = frame.sky.cloud_color.rgb * (1.0 - 0.35 * core);
+    let fade = exp(-distance_world * frame.sky.cloud_offset.z);
     return mix(base, shade, cover * fade);
 }
 
@@ -122,7 +124,7 @@ fn sky_seen(ray_world: vec3<f32>, base: vec3<f32>) -> vec3<f32> {
         color = clouds_over(normalize(ray_world), color);
     }
     if WATER_IN_SCENE {
-        color = mix(color, sky.water_color.rgb, sky.water_view.x);
+        color = mix(color, frame.sky.water_color.rgb, frame.sky.water_view.x);
     }
     return color;
 }
@@ -161,5 +163,5 @@ fn vs_sky(@builtin(vertex_index) index: u32) -> SkyOut {
 
 @fragment
 fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
-    return vec4<f32>(sky_seen(view_ray_world(in.ndc), sky.base.rgb), 1.0);
+    return vec4<f32>(sky_seen(view_ray_world(in.ndc), frame.sky.base.rgb), 1.0);
 }

@@ -7,7 +7,7 @@
 //!
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
-//! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 the sky and the water (`gpu/sky.rs`).
+//! noise lattice (`fog_lattice` pass), 7 the edge mask.
 //!
 //! # Forms per scene and adapter
 //!
@@ -89,6 +89,9 @@ pub(crate) struct FrameUniforms {
     /// The physical medium's phase ([`crate::scene::medium::PhaseFit`]): x the
     /// Henyey–Greenstein asymmetry; y the Draine asymmetry; z Draine's α; w the Draine weight.
     pub medium_phase: [f32; 4],
+    /// The clouds and the water in this sample (`gpu/sky.rs`); zeros in a scene with neither,
+    /// whose shaders read none of it.
+    pub sky: SkyParams,
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -190,6 +193,9 @@ impl FrameUniforms {
             ambient_ground: statics.ambient_ground,
             medium: statics.medium[0],
             medium_phase: statics.medium[1],
+            sky: statics.sky.as_ref().map_or(SkyParams::zeroed(), |look| {
+                look.params(inputs.camera.eye_world, inputs.weather.as_ref())
+            }),
         }
     }
 }
@@ -246,9 +252,6 @@ pub(crate) struct FrameBinding {
     /// The edge mask the frame's bind group binds (`Targets::edge_mask_view`), kept for the
     /// bindings that share this one's ([`Self::sharing_fires`]).
     pub edge_mask: wgpu::TextureView,
-    /// The sky's and the water's uniforms (`gpu/sky.rs`), written each sample of a scene with
-    /// clouds or water, and shared by the mirrored binding.
-    pub sky: wgpu::Buffer,
 }
 
 /// keep in sync with shaders/common.wgsl: FOG_FORM_FLAT
@@ -336,9 +339,8 @@ impl FrameBinding {
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
-        let sky = build.uniform_buffer::<SkyParams>("sky");
         let mut binding =
-            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask, sky));
+            Self::with_fires(device, (fires, noise), distance_fog, (lamps, edge_mask));
         let cpu = device_type == wgpu::DeviceType::Cpu;
         #[cfg(test)]
         let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
@@ -377,7 +379,7 @@ impl FrameBinding {
             self.fire_count,
         );
         let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
-        let shared = (lamps, &self.edge_mask, self.sky.clone());
+        let shared = (lamps, &self.edge_mask);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
         binding.fires_unrolled = self.fires_unrolled;
@@ -392,7 +394,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
-        (lamps, edge_mask, sky): (&LampResources, &wgpu::TextureView, wgpu::Buffer),
+        (lamps, edge_mask): (&LampResources, &wgpu::TextureView),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
@@ -413,8 +415,6 @@ impl FrameBinding {
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
             // The edge mask (`passes/edges.rs`), read by the compute passes.
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
-            // The sky and the water (`gpu/sky.rs`).
-            uniform(8, ALL_STAGES),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -427,7 +427,6 @@ impl FrameBinding {
                 fire_flicker.as_entire_binding(),
                 fog_lattice.as_entire_binding(),
                 wgpu::BindingResource::TextureView(edge_mask),
-                sky.as_entire_binding(),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -449,7 +448,6 @@ impl FrameBinding {
             cpu_adapter: false,
             distance_fog_form,
             edge_mask: edge_mask.clone(),
-            sky,
         }
     }
 
@@ -567,7 +565,7 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 224);
+        // mat4x4 (64) + ten vec4 (160) + the sky (96): the distance fog has its own binding.
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 320);
     }
 }

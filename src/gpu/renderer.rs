@@ -460,7 +460,6 @@ impl Renderer {
                 }
                 // ---- end weather ----
                 frame.write(queue, &uniforms);
-                frame.write_sky(queue, statics, inputs);
                 if own_moment {
                     maps.write(queue, inputs);
                     if let Some(capsules) = passes.capsules.as_deref_mut() {

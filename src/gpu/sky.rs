@@ -7,14 +7,16 @@
 //! the camera's height, once per sample ([`water_share`]). Both are functions of the world's
 //! 60 Hz state and the camera, never of the output frame rate.
 //!
-//! Scenes without clouds or water set sky.wgsl's `SKY_CLOUDS` and `WATER_IN_SCENE` off
-//! ([`sky_constants`]), so their code is compiled out and their pictures keep their bytes; their
-//! sky buffer is never written.
+//! [`SkyParams`] rides in the frame uniforms (`FrameUniforms::sky`), written each sample, so
+//! the mirrored camera of the `reflection` pass sees the same clouds and the picture's camera's
+//! share of water. Scenes without clouds or water set sky.wgsl's `SKY_CLOUDS` and
+//! `WATER_IN_SCENE` off ([`sky_constants`]), so their code is compiled out and their pictures
+//! keep their bytes; their `sky` is zeros.
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::frame::{FrameInputs, WeatherFrame};
-use crate::gpu::common::{FrameBinding, FrameStatics, extend, srgb_to_linear};
+use crate::frame::WeatherFrame;
+use crate::gpu::common::{extend, srgb_to_linear};
 use crate::gpu::weather::WeatherLook;
 use crate::scene::Scene;
 
@@ -28,7 +30,7 @@ pub(crate) const CLOUD_CELLS_PER_TILE: u32 = 8;
 /// layer thins toward the horizon instead of shimmering there.
 const CLOUD_FADE_ALTITUDES: f32 = 10.0;
 
-/// The sky's and the water's uniforms, at group 0, binding 8.
+/// The sky's and the water's uniforms: `FrameUniforms::sky`.
 ///
 /// keep in sync with shaders/sky.wgsl: SkyParams
 #[repr(C)]
@@ -142,21 +144,6 @@ impl SkyLook {
             params.water_view[0] = water_share(eye_world[1], surface, transition);
         }
         params
-    }
-}
-
-impl FrameBinding {
-    /// Queues this sample's sky uniforms (scenes with clouds or water; nothing otherwise).
-    pub(crate) fn write_sky(
-        &self,
-        queue: &wgpu::Queue,
-        statics: &FrameStatics,
-        inputs: &FrameInputs<'_>,
-    ) {
-        if let Some(look) = &statics.sky {
-            let params = look.params(inputs.camera.eye_world, inputs.weather.as_ref());
-            queue.write_buffer(&self.sky, 0, bytemuck::bytes_of(&params));
-        }
     }
 }
 
