@@ -165,8 +165,16 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, lattice, glow, fires, distance_fog, medium, water, clouds] =
-            frame.fog_constants(scene);
+        let [
+            lamps,
+            lattice,
+            glow,
+            fires,
+            distance_fog,
+            medium,
+            water,
+            clouds,
+        ] = frame.fog_constants(scene);
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),

@@ -14,7 +14,11 @@ pub(super) fn check_sky(c: &mut Checker, scene: &Scene) {
         c.range("clouds.softness", clouds.softness, 0.01..=1.0);
     }
     if let Some(water) = &scene.water {
-        c.range("water.surface_height", water.surface_height, -1000.0..=1000.0);
+        c.range(
+            "water.surface_height",
+            water.surface_height,
+            -1000.0..=1000.0,
+        );
         c.color("water.color", water.color);
         c.non_negative("water.density", water.density);
         c.positive("water.transition_depth", water.transition_depth);
