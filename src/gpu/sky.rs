@@ -28,7 +28,7 @@ pub(crate) const CLOUD_CELLS_PER_TILE: u32 = 8;
 
 /// How far away, in cloud altitudes, the clouds fade into the sky's base colour (1/e), so the
 /// layer thins toward the horizon instead of shimmering there.
-const CLOUD_FADE_ALTITUDES: f32 = 10.0;
+const CLOUD_FADE_ALTITUDES: f32 = 5.0;
 
 /// The sky's and the water's uniforms: `FrameUniforms::sky`.
 ///
