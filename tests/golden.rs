@@ -139,7 +139,13 @@ fn golden_underwater() {
     require_gpu!();
     golden(
         "underwater",
-        &["scenes/underwater.ron", "--size", "160x90", "--frames", "30,330"],
+        &[
+            "scenes/underwater.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "30,330",
+        ],
     );
 }
 
