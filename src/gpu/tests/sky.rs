@@ -190,6 +190,9 @@ fn pillar_view(eye_y: f32) -> CameraPose {
     }
 }
 
+/// The colour of each probe pixel.
+type Probes = [[u8; 3]; 2];
+
 /// The largest change of any channel at the probe pixels from one step to the next as the
 /// camera sinks from 3 to 1 at one world unit a second, and the largest change overall.
 fn sinking(ctx: &GpuContext, scene: &Scene, compositor: Compositor) -> (u8, u8) {
@@ -206,7 +209,7 @@ fn sinking(ctx: &GpuContext, scene: &Scene, compositor: Compositor) -> (u8, u8) 
     };
     let steps = 2 * STEPS_PER_SECOND;
     let mut worst_step = 0;
-    let (mut first, mut last): (Option<[[u8; 3]; 2]>, Option<[[u8; 3]; 2]>) = (None, None);
+    let (mut first, mut last): (Option<Probes>, Option<Probes>) = (None, None);
     for step in 0..=steps {
         let eye_y = 3.0 - step as f32 / STEPS_PER_SECOND as f32;
         let at = seen_from(scene, &maps, step, pillar_view(eye_y));

@@ -105,15 +105,12 @@ mod tests {
         assert_eq!((clouds.coverage, clouds.altitude), (0.3, 80.0));
         assert_eq!(scene.water.expect("water").transition_depth, 2.0);
         // Into a section the scene lacks: the error says how to add it.
-        let error = load(None, &sets(&["water.density=0.5"]))
-            .err()
-            .expect("no water");
+        let error = load(None, &sets(&["water.density=0.5"])).expect_err("no water");
         let shown = format!("{error:?}");
         assert!(shown.contains("has no `water` section"), "{shown}");
         // A range error from `--set` names the field.
-        let error = load(None, &sets(&["clouds=()", "clouds.coverage=2.0"]))
-            .err()
-            .expect("coverage 2");
+        let error =
+            load(None, &sets(&["clouds=()", "clouds.coverage=2.0"])).expect_err("coverage 2");
         assert!(format!("{error:?}").contains("clouds.coverage"));
     }
 }
