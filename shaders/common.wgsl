@@ -36,6 +36,8 @@ struct FrameUniforms {
     // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
     // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
     medium_phase: vec4<f32>,
+    // The clouds and the water in this sample (sky.wgsl); zeros in a scene with neither.
+    sky: SkyParams,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
@@ -187,14 +189,18 @@ fn distance_fog_factor(
     return amount * params.color.w;
 }
 
-// How much of the distance fog covers a point seen from this frame's camera.
+// How much of the distance fog covers a point seen from this frame's camera (under water, the
+// water's fog: sky.wgsl's `water_hidden`).
 fn distance_fog_amount(pos_world: vec3<f32>) -> f32 {
-    return distance_fog_factor(frame.eye_world.xyz, pos_world, distance_fog);
+    let air = distance_fog_factor(frame.eye_world.xyz, pos_world, distance_fog);
+    return water_hidden(air, pos_world);
 }
 
-// A colour seen through the distance fog from the camera.
+// A colour seen through the distance fog from the camera (under water, through the water's fog
+// instead: sky.wgsl's `water_seen`).
 fn apply_distance_fog(color: vec3<f32>, pos_world: vec3<f32>) -> vec3<f32> {
-    return mix(color, distance_fog.color.rgb, distance_fog_amount(pos_world));
+    let air = distance_fog_factor(frame.eye_world.xyz, pos_world, distance_fog);
+    return water_seen(mix(color, distance_fog.color.rgb, air), color, pos_world);
 }
 
 // Display (sRGB) components to linear light, the exact piecewise curve.

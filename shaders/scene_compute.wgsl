@@ -273,7 +273,8 @@ fn cs_scene_raster(
         return;
     }
     if hit.triangle == NO_TRIANGLE {
-        textureStore(picture, pixel, raster.clear_color);
+        // The sky behind the hall (sky.wgsl; the clear colour itself without clouds or water).
+        textureStore(picture, pixel, vec4<f32>(sky_seen(ray_world, raster.clear_color.rgb), 1.0));
         textureStore(picture_depth, pixel, vec4<f32>(1.0));
         return;
     }

@@ -1,8 +1,8 @@
 //! Golden images: frames rendered on a GPU adapter (lavapipe in CI) compared with the references
 //! in tests/golden/<case>/ through `fogbank check` — every view, the fires, a lamp's shadow, the
 //! moon's shafts (`moonlit`), the exact pin of linear fog (`tiny_exact`), the raymarch reference
-//! (`tiny_raymarch`), and the compute
-//! compositor against the raster references.
+//! (`tiny_raymarch`), the clouds and the water (`underwater`), and the compute compositor
+//! against the raster references.
 //!
 //! Each case's golden.json names the adapter that made it. The tolerance is `fogbank check`'s
 //! default (max Δ 8 levels, 0.2 % of pixels, SSIM ≥ 0.98), loosened automatically when the
@@ -162,6 +162,23 @@ fn compute_compositor_passes_the_moonlit_reference() {
         ],
     );
     assert_success(&out, "moonlit with the compute compositor");
+}
+
+/// The flooded temple (scenes/underwater.ron): at 0.5 s above the water under drifting clouds,
+/// and at 5.5 s under it, the sky the water's colour and the hall fading into the water's fog.
+#[test]
+fn golden_underwater() {
+    require_gpu!();
+    golden(
+        "underwater",
+        &[
+            "scenes/underwater.ron",
+            "--size",
+            "160x90",
+            "--frames",
+            "30,330",
+        ],
+    );
 }
 
 /// The storm (scenes/storm.ron): a frame just after the first strike of lightning (the bolt,

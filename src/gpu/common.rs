@@ -7,7 +7,7 @@
 //!
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
-//! noise lattice (`fog_lattice` pass).
+//! noise lattice (`fog_lattice` pass), 7 the edge mask.
 //!
 //! # Forms per scene and adapter
 //!
@@ -52,6 +52,7 @@ use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, textu
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::gpu::passes::fog_shadow;
+use crate::gpu::sky::{SkyLook, SkyParams, sky_constants};
 use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
@@ -89,6 +90,9 @@ pub(crate) struct FrameUniforms {
     /// The physical medium's phase ([`crate::scene::medium::PhaseFit`]): x the
     /// Henyey–Greenstein asymmetry; y the Draine asymmetry; z Draine's α; w the Draine weight.
     pub medium_phase: [f32; 4],
+    /// The clouds and the water in this sample (`gpu/sky.rs`); zeros in a scene with neither,
+    /// whose shaders read none of it.
+    pub sky: SkyParams,
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -103,6 +107,8 @@ pub(crate) struct FrameStatics {
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
     medium: [[f32; 4]; 2],
+    /// The clouds and the water (`gpu/sky.rs`); `None` for a scene with neither.
+    pub(crate) sky: Option<SkyLook>,
 }
 
 impl FrameStatics {
@@ -135,6 +141,7 @@ impl FrameStatics {
                 lights.directional.intensity,
             ),
             medium: medium_uniforms(&scene.fog.medium),
+            sky: SkyLook::new(scene),
         }
     }
 }
@@ -187,6 +194,9 @@ impl FrameUniforms {
             ambient_ground: statics.ambient_ground,
             medium: statics.medium[0],
             medium_phase: statics.medium[1],
+            sky: statics.sky.as_ref().map_or(SkyParams::zeroed(), |look| {
+                look.params(inputs.camera.eye_world, inputs.weather.as_ref())
+            }),
         }
     }
 }
@@ -498,12 +508,14 @@ impl FrameBinding {
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
-    /// `FOG_MEDIUM` ([`medium_constant`]) and [`Self::fog_shadow_constants`].
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 8] {
+    /// `FOG_MEDIUM` ([`medium_constant`]), [`Self::fog_shadow_constants`] and sky.wgsl's
+    /// `WATER_IN_SCENE` and `SKY_CLOUDS` ([`sky_constants`]).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 10] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
+        let [water, clouds] = sky_constants(scene);
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -517,6 +529,8 @@ impl FrameBinding {
             distance_fog,
             ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
             shadowing,
+            water,
+            clouds,
         ]
     }
 
@@ -589,7 +603,7 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 (64) + seven vec4 (112): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 224);
+        // mat4x4 (64) + ten vec4 (160) + the sky (96): the distance fog has its own binding.
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 320);
     }
 }

@@ -18,7 +18,8 @@
 //!   maps (a spot's one face, a point lamp's six), drawn from the hall, the ball and any extra
 //!   casters before the scene.
 //! - `scene` (shaders/scene.wgsl): floor, pillars, altar, ball, lights, distance fog, into a
-//!   linear half-float target and a depth target. With a per-pixel fog compositor it is drawn
+//!   linear half-float target and a depth target, then the sky behind them (sky.wgsl's
+//!   `fs_sky`, scenes with clouds or water). With a per-pixel fog compositor it is drawn
 //!   in compute (`passes/scene_compute.rs`, shaders/scene_compute.wgsl).
 //! - `reflection` (shaders/reflection.wgsl): scenes with weather, wet frames; the hall
 //!   mirrored in the wet floor.
@@ -52,7 +53,8 @@
 //! own copies out of mapped memory. Shared WGSL lives in
 //! shaders/common.wgsl, shaders/noise.wgsl, shaders/fires.wgsl (the fires as lights, which
 //! the `scene`, `fog` and `flame` passes read from `fire_lights.rs`) and shaders/lamps.wgsl
-//! (the lamps and their shadow maps, from `lamp_lights.rs`), assembled by `shaders.rs`.
+//! (the lamps and their shadow maps, from `lamp_lights.rs`) and shaders/sky.wgsl (the clouds,
+//! the water's fog and the sky under water, from `sky.rs`), assembled by `shaders.rs`.
 //! Everything drawn is fogged by one WGSL function, `distance_fog_factor` in common.wgsl
 //! (linear or exponential, thinned with altitude), whose CPU twin and tests live in
 //! `distance_fog.rs`.
@@ -77,6 +79,7 @@ mod passes;
 mod readback;
 pub mod renderer;
 mod shaders;
+mod sky;
 mod targets;
 mod terrain_geometry;
 pub mod timing;

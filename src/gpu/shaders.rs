@@ -7,7 +7,9 @@
 //! in front of its own, for `shade_sheet` and the fog's bindings, and so do the `raymarch` and
 //! `flame` modules, for `fog_medium`, the marches and the bindings. The two per-pixel
 //! compositors (`fog_compute`, `raymarch`) also take `per_pixel.wgsl`, their ray, bindings and
-//! compositing; `scene_compute` takes `scene.wgsl`, for `shade_surface`. Pipelines and the naga
+//! compositing; `scene_compute` takes `scene.wgsl`, for `shade_surface`. Every module with
+//! `common.wgsl` takes `sky.wgsl` (and `noise.wgsl`, which it reads) too: the distance fog calls
+//! its water ([`with_sky`]). Pipelines and the naga
 //! validation test both take their source from [`ShaderName::source`], so what is tested is
 //! exactly what runs.
 
@@ -16,6 +18,7 @@ use crate::gpu::context::{ErrorSink, scoped};
 
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
+const SKY_WGSL: &str = include_str!("../../shaders/sky.wgsl");
 const FIRES_WGSL: &str = include_str!("../../shaders/fires.wgsl");
 const FIRE_FLICKER_WGSL: &str = include_str!("../../shaders/fire_flicker.wgsl");
 const LAMPS_WGSL: &str = include_str!("../../shaders/lamps.wgsl");
@@ -178,7 +181,7 @@ impl ShaderName {
             ShaderName::Edges => &[EDGES_WGSL],
             ShaderName::Encode => &[ENCODE_WGSL],
         };
-        parts.join("\n")
+        with_sky(parts).join("\n")
     }
 
     /// Compiles the module on `device`; a WGSL error becomes a [`GpuError`].
@@ -195,6 +198,26 @@ impl ShaderName {
             })
         })
     }
+}
+
+/// `parts` with sky.wgsl right after noise.wgsl, or after common.wgsl with noise.wgsl in front
+/// of it where the module has no noise: common.wgsl's distance fog calls sky.wgsl's water, and
+/// sky.wgsl's clouds read noise.wgsl's `tile_noise`. A module without common.wgsl is as given.
+fn with_sky(parts: &[&'static str]) -> Vec<&'static str> {
+    if !parts.contains(&COMMON_WGSL) {
+        return parts.to_vec();
+    }
+    let has_noise = parts.contains(&NOISE_WGSL);
+    let mut joined = Vec::with_capacity(parts.len() + 2);
+    for &part in parts {
+        joined.push(part);
+        if part == COMMON_WGSL && !has_noise {
+            joined.extend([NOISE_WGSL, SKY_WGSL]);
+        } else if part == NOISE_WGSL {
+            joined.push(SKY_WGSL);
+        }
+    }
+    joined
 }
 
 #[cfg(test)]

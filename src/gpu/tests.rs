@@ -35,6 +35,7 @@ mod raymarch;
 mod readback_pool;
 mod reflection;
 mod scene_compute;
+mod sky;
 mod walkers;
 mod weather_layer;
 mod wind;

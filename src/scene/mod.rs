@@ -4,7 +4,7 @@
 //! example's value) and a one-line doc. The structs are plain data: the simulation and the
 //! renderer read them, nothing here knows about the GPU. Each section of a scene file has its
 //! own module ([`output`], [`camera`], [`lights`], [`distance_fog`], [`hall`], [`ball`],
-//! [`fog`], [`fires`], [`lamps`], [`weather`], [`walkers`]; the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
+//! [`fog`], [`fires`], [`lamps`], [`weather`], [`walkers`], [`sky`] (`clouds` and `water`); the `fluid` section is [`crate::sim::FluidParams`]), re-exported here so
 //! the rest of fogbank names them `scene::Hall`, `scene::Fog` and so on. Reading a file and
 //! its `file:line:col` diagnostics live in [`diagnostics`], `--set` in [`overrides`], range
 //! checks in [`validate`], and [`load`](mod@load) ties them together. [`canonical`] hashes a
@@ -33,6 +33,7 @@ pub mod print;
 #[cfg(test)]
 mod scene_files;
 pub mod schema;
+pub mod sky;
 pub mod validate;
 pub mod walkers;
 pub mod weather;
@@ -55,6 +56,7 @@ pub use medium::{FogMedium, Phase, PhysicalMedium};
 pub use output::{FogResolution, Output, StampPlace};
 pub use print::to_ron;
 pub use schema::json_schema;
+pub use sky::{Clouds, Water};
 pub use walkers::{Walker, WalkerPath, WaypointPath};
 pub use weather::{SkyKind, Weather};
 
@@ -108,6 +110,14 @@ pub struct Scene {
     pub walkers: Vec<Walker>,
     /// Clear colour behind everything (sRGB). Default: #0b0f1a.
     pub background: Rgb,
+    /// A layer of clouds in the sky (see [`sky`]). Default: none. Left out of the serialized
+    /// scene when absent, so a scene without clouds keeps its scene hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clouds: Option<Clouds>,
+    /// A water column the camera may sink into (see [`sky`]). Default: none. Left out of the
+    /// serialized scene when absent, so a scene without water keeps its scene hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub water: Option<Water>,
 }
 
 impl Default for Scene {
@@ -127,6 +137,8 @@ impl Default for Scene {
             weather: None,
             walkers: Vec::new(),
             background: hex(0x0b0f1a),
+            clouds: None,
+            water: None,
         }
     }
 }

@@ -77,6 +77,8 @@ mod tests {
             "hall.terrain=(seed: 7)",
             "hall.blocks=[(size: (2.0, 0.5, 2.0))]",
             "fires=[(kind: Torch, phase_rad: 0.1)]",
+            "clouds=(coverage: 0.25, storm_color: (0.1, 0.2, 0.3))",
+            "water=(surface_height: -0.5, density: 0.0)",
             "distance_fog.mode=exponential_squared",
             "fog.top=1.2345678",
             "lights.directional.shadows=true",

@@ -71,6 +71,7 @@ mod tests {
                 "background",
                 "ball",
                 "camera",
+                "clouds",
                 "distance_fog",
                 "fires",
                 "fluid",
@@ -81,6 +82,7 @@ mod tests {
                 "name",
                 "output",
                 "walkers",
+                "water",
                 "weather",
             ]
         );

@@ -30,6 +30,8 @@ const SIDES: &[(&str, Side)] = &[
     ("distance_fog", Look),
     ("lamps", Look),
     ("background", Look),
+    ("clouds", Look),
+    ("water", Look),
     ("camera.Fixed", Look),
     ("camera.Keyframed", Look),
     ("camera.Follow.start", Step),
@@ -303,8 +305,9 @@ fn change_at(doc: &mut Value, path: &[&str], variants: &[String]) -> bool {
 }
 
 /// The scenes fogbank ships, and one with the variants they leave out (a keyframed camera, a
-/// `Move` input, a timed walker, the physical fog medium with a Mie phase), on a small grid so
-/// that stepping them is quick.
+/// `Move` input, a timed walker, the physical fog medium with a Mie phase), one with the fields
+/// they leave out at their defaults (clouds and water among them), on a small grid so that
+/// stepping them is quick.
 fn scenes() -> Vec<Scene> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     let mut scenes: Vec<Scene> = ["temple", "storm", "valley", "walkway", "example", "moonlit"]
@@ -350,6 +353,8 @@ fn scenes() -> Vec<Scene> {
     spelt.fog.medium = scene::FogMedium::Physical(scene::PhysicalMedium::default());
     spelt.lights.ambient.ground = Some([0.2, 0.15, 0.1]);
     spelt.lights.directional.shadows = true;
+    spelt.clouds = Some(scene::Clouds::default());
+    spelt.water = Some(scene::Water::default());
     let fluid = &mut spelt.fluid;
     (fluid.fog_diffusion, fluid.viscosity, fluid.sor_omega) = (0.05, 0.01, 1.6);
     (fluid.multigrid_cycles, fluid.projections) = (fluid.multigrid_cycles + 1, 2);

@@ -165,8 +165,18 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [lamps, moon, lattice, glow, fires, distance_fog, medium, shadowing] =
-            frame.fog_constants(scene);
+        let [
+            lamps,
+            moon,
+            lattice,
+            glow,
+            fires,
+            distance_fog,
+            medium,
+            shadowing,
+            water,
+            clouds,
+        ] = frame.fog_constants(scene);
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
@@ -184,6 +194,8 @@ impl FlamePass {
             distance_fog,
             medium,
             shadowing,
+            water,
+            clouds,
             reads,
             per_pixel,
         ];

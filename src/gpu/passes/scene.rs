@@ -23,6 +23,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::passes::scene_compute::{self, SceneCompute};
 use crate::gpu::shaders::ShaderName;
+use crate::gpu::sky::sky_constants;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::scene::Scene;
 
@@ -87,6 +88,9 @@ pub(crate) struct ScenePass {
     floor_last: Option<u32>,
     bind_group: wgpu::BindGroup,
     clear_color: wgpu::Color,
+    /// The sky behind the hall (sky.wgsl's `fs_sky`), drawn after it where nothing is: scenes
+    /// with clouds or water only.
+    sky: Option<wgpu::RenderPipeline>,
     /// The picture's scene drawn in compute (targets with a storage picture: the per-pixel
     /// compositors); `None` draws it with the raster pipeline.
     compute: Option<SceneCompute>,
@@ -113,7 +117,18 @@ impl ScenePass {
         let [fires] = frame.fire_constants();
         let [distance_fog] = frame.distance_fog_constants();
         let [shadowing] = frame.fog_shadow_constants();
-        let constants = [lamps, moon, weather, fires, distance_fog, shadowing];
+        // sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS` (`gpu/sky.rs`).
+        let [water, clouds] = sky_constants(scene);
+        let constants = [
+            lamps,
+            moon,
+            weather,
+            fires,
+            distance_fog,
+            shadowing,
+            water,
+            clouds,
+        ];
         let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
 
         let mesh = build_scene_mesh(scene);
@@ -152,6 +167,22 @@ impl ScenePass {
             blend: None,
         });
 
+        let sky = (scene.clouds.is_some() || scene.water.is_some()).then(|| {
+            build.raster_pipeline(&RasterPipeline {
+                part: Some("sky"),
+                module: &module,
+                vertex_entry: "vs_sky",
+                fragment_entry: "fs_sky",
+                buffers: &[],
+                bind_group_layouts: &[&frame.layout],
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull_mode: None,
+                // At depth 1 it passes only where the depth is still the cleared far end.
+                depth: Some(DepthTest::OVER_OR_ON),
+                format: COLOR_FORMAT,
+                blend: None,
+            })
+        });
         let compute = match &targets.hit_depth_view {
             Some(hit_depth_view) => {
                 let capsules = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
@@ -177,6 +208,7 @@ impl ScenePass {
             floor_last: frame.cpu_adapter.then(|| floor_vertices(&mesh)),
             bind_group,
             clear_color: wgpu::Color { r, g, b, a: 1.0 },
+            sky,
             compute,
         })
     }
@@ -233,7 +265,8 @@ impl ScenePass {
     }
 
     /// Records the raster pass: clears colour to the background and depth to far, draws
-    /// everything, then the frame's capsules (the walkers), shaded alike.
+    /// everything, then the frame's capsules (the walkers), shaded alike, then the sky where
+    /// nothing was drawn (scenes with clouds or water).
     pub(crate) fn record_raster(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -273,6 +306,10 @@ impl ScenePass {
             // The capsules bound their own vertices.
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..floor_end, 0..1);
+        }
+        if let Some(sky) = &self.sky {
+            pass.set_pipeline(sky);
+            pass.draw(0..3, 0..1);
         }
     }
 }

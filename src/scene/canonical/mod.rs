@@ -128,8 +128,15 @@ pub fn field_path(parent: &str, name: &str) -> String {
 /// simulated state, and are left out of [`Scene::simulation_hash`]. (The fires, camera, fog,
 /// hall, ball, fluid, weather and walkers all feed the step: the fires warm the fog, the follow
 /// camera keeps state, the hall's solids block the air.)
-pub const LOOK_ONLY_SECTIONS: &[&str] =
-    &["output", "lights", "distance_fog", "lamps", "background"];
+pub const LOOK_ONLY_SECTIONS: &[&str] = &[
+    "output",
+    "lights",
+    "distance_fog",
+    "lamps",
+    "background",
+    "clouds",
+    "water",
+];
 
 impl Scene {
     /// The scene's hash: the same scene (file and `--set` overrides resolved) always gives the
@@ -141,8 +148,8 @@ impl Scene {
 
     /// The hash of what the simulation depends on: [`Scene::content_hash`] without the
     /// sections the world step never reads ([`LOOK_ONLY_SECTIONS`]). Size, frame rate and clip
-    /// length only choose which states are shown, and the lights, distance fog, lamps and
-    /// background only how they look, so a simulation cache made for one size, or before a
+    /// length only choose which states are shown, and the lights, distance fog, lamps,
+    /// background, clouds and water only how they look, so a simulation cache made for one size, or before a
     /// lamp was added, serves the other.
     pub fn simulation_hash(&self) -> u64 {
         hash(self, LOOK_ONLY_SECTIONS).expect("scene types serialize without errors")

@@ -25,6 +25,8 @@ pub const LOOK_FIELDS: &[&str] = &[
     "distance_fog",
     "lamps",
     "background",
+    "clouds",
+    "water",
     // A fixed or keyframed camera keeps no state: its pose is a function of the time.
     "camera.Fixed",
     "camera.Keyframed",

@@ -193,3 +193,29 @@ fn features_a_scene_does_not_use_are_not_in_its_hash() {
     assert_eq!(plain, spelt);
     assert_eq!(plain.content_hash(), spelt.content_hash());
 }
+
+#[test]
+fn clouds_and_water_change_the_scene_hash_but_not_the_step_hash() {
+    let base = parse("(weather: (sky: Rain))");
+    let mut cloudy = base.clone();
+    cloudy.clouds = Some(crate::scene::Clouds::default());
+    let mut flooded = cloudy.clone();
+    flooded.water = Some(crate::scene::Water::default());
+    let mut murkier = flooded.clone();
+    if let Some(water) = murkier.water.as_mut() {
+        water.density += 0.1;
+    }
+    let hashes = [&base, &cloudy, &flooded, &murkier].map(Scene::content_hash);
+    for (i, a) in hashes.iter().enumerate() {
+        for b in &hashes[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    for scene in [&cloudy, &flooded, &murkier] {
+        assert_eq!(scene.step_hash(), base.step_hash());
+        assert_eq!(scene.simulation_hash(), base.simulation_hash());
+    }
+    // Left out, they are not in the encoding at all.
+    let spelt = parse("(weather: (sky: Rain), clouds: None, water: None)");
+    assert_eq!(spelt.content_hash(), base.content_hash());
+}

@@ -25,7 +25,11 @@ pub(super) fn override_error(
 /// The scene's optional sections (absent from a scene that does not use them), each with a
 /// small value that adds it: `--set weather.wind.base_speed=5` on a scene without weather
 /// says so and how to add one, instead of "no field".
-const OPTIONAL_SECTIONS: &[(&str, &str)] = &[("weather", "(sky: Storm)")];
+const OPTIONAL_SECTIONS: &[(&str, &str)] = &[
+    ("weather", "(sky: Storm)"),
+    ("clouds", "(coverage: 0.5)"),
+    ("water", "(surface_height: 1.0)"),
+];
 
 /// A path into an optional section the scene does not have: say so, and how to add one.
 fn missing_section_error(flag: &str, section: &str, example: &str) -> SceneError {

@@ -5,8 +5,8 @@
 //! so on. Every problem names the field path (`fog.sheets`), the value and the allowed range,
 //! so [`super::diagnostics`] can point at the line. The checks are split by theme: `view`
 //! (picture, camera, lights), `hall`, `ball`, `fog` (the sheets and the fluid), `fluid_extras`
-//! (the fluid's fog model, streams and optional stages), `fires`, `lamps`, `weather` and
-//! `walkers`. Warnings flag values that are legal but probably not what the author wanted ("no
+//! (the fluid's fog model, streams and optional stages), `fires`, `lamps`, `weather`,
+//! `walkers` and `sky` (clouds and water). Warnings flag values that are legal but probably not what the author wanted ("no
 //! lights: the frame will be black").
 
 mod ball;
@@ -15,6 +15,7 @@ mod fluid_extras;
 mod fog;
 mod hall;
 mod lamps;
+mod sky;
 mod view;
 mod walkers;
 mod weather;
@@ -32,6 +33,7 @@ use fluid_extras::check_fluid_extras;
 use fog::{check_fluid, check_fog};
 use hall::check_hall;
 use lamps::check_lamps;
+use sky::check_sky;
 use view::{check_camera, check_lights, check_output};
 use walkers::check_walkers;
 use weather::check_weather;
@@ -74,6 +76,7 @@ pub fn check(scene: &Scene) -> Report {
     check_lamps(&mut c, scene);
     check_weather(&mut c, scene);
     check_walkers(&mut c, scene);
+    check_sky(&mut c, scene);
     c.color("background", scene.background);
     c.report
 }
