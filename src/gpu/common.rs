@@ -52,6 +52,7 @@ use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, textu
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::gpu::passes::fog_shadow;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::sky::{SkyLook, SkyParams, sky_constants};
 use crate::scene::{FogMedium, Phase, Rgb, Scene};
 
@@ -545,12 +546,12 @@ impl FrameBinding {
     }
 
     /// Queues this frame's distance fog (scenes with weather; applied at the next submit).
-    pub(crate) fn write_distance_fog(&self, queue: &wgpu::Queue, fog: &DistanceFogParams) {
+    pub(crate) fn write_distance_fog(&self, queue: &dyn BufferWrites, fog: &DistanceFogParams) {
         queue.write_buffer(&self.distance_fog, 0, bytemuck::bytes_of(fog));
     }
 
     /// Queues this frame's uniforms (applied at the next submit).
-    pub(crate) fn write(&self, queue: &wgpu::Queue, uniforms: &FrameUniforms) {
+    pub(crate) fn write(&self, queue: &dyn BufferWrites, uniforms: &FrameUniforms) {
         queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(uniforms));
     }
 }

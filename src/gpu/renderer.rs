@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::frame::{Frame, FrameInputs, View};
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::CapsuleMesh;
-use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
+use crate::gpu::common::{FrameBinding, FrameStatics};
 use crate::gpu::context::{ErrorSink, GpuContext, scoped};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
@@ -61,10 +61,12 @@ use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
 mod sample_passes;
+pub(crate) mod staged_writes;
 #[cfg(test)]
 mod test_hooks;
 
-use sample_passes::{MomentPasses, SamplePasses, build_weather_passes};
+use sample_passes::{MomentPasses, SamplePasses, build_weather_passes, frame_encoder};
+use staged_writes::{BufferWrites, StagedWrites};
 
 /// What every frame of a renderer shares: its size and view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +132,8 @@ pub struct Renderer {
     /// The weather layer, with `readback.weather_layer_f16` for scenes with weather.
     weather_layer: Option<WeatherLayer>,
     readback: ReadbackRing,
+    /// Each later sample's staged uniforms (`staged_writes.rs`), by sample.
+    sample_uploads: Vec<Option<wgpu::Buffer>>,
     // ── Timing (`timing.rs`): pass timestamps where the adapter has them, CPU times always.
     timer: Option<PassTimer>,
     times: GpuTimes,
@@ -333,6 +337,7 @@ impl Renderer {
             fog_layer,
             weather_layer,
             readback,
+            sample_uploads: Vec::new(),
             times: GpuTimes {
                 timestamps: timer.is_some(),
                 ..GpuTimes::default()
@@ -412,6 +417,7 @@ impl Renderer {
             fog_layer,
             weather_layer,
             readback,
+            sample_uploads,
             timer,
             compositor,
             config,
@@ -437,88 +443,86 @@ impl Renderer {
                 weather_layer: weather_layer.as_ref(),
                 overlay,
             };
-            // Queues sample `k`'s uniforms and knobs, and records its passes.
-            let mut record = |k: usize, inputs: &FrameInputs<'_>, timer: &mut Option<PassTimer>| {
-                let own_moment = k == 0 || moving;
-                // The later samples of `--edge-samples` draw the pixels at an edge alone.
-                let edges_only = k > 0 && passes.edges.is_some();
-                // ---- weather: gloom, flash and the distance fog (gpu/weather.rs) ----
-                let weather_now = match (weather_look.as_ref(), &inputs.weather) {
-                    (Some(look), Some(weather)) => {
-                        passes.scene.set_clear_color(look.sky(weather));
-                        // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
-                        let [r, g, b] = look.ambient(weather);
-                        Some(([r, g, b, weather.wetness], look.distance_fog(weather)))
-                    }
-                    _ => None,
-                };
-                let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
-                uniforms.sun_dir_world[3] = if edges_only { 1.0 } else { 0.0 };
-                if let Some((ambient, fog)) = &weather_now {
-                    uniforms.ambient_color = *ambient;
-                    if own_moment {
+            // Queues sample `k`'s uniforms and knobs, and records its passes into `encoder`.
+            // With `upload`, the writes that change from sample to sample are staged and
+            // copied into place in the encoder, so one submission holds every sample.
+            let mut record =
+                |k: usize,
+                 inputs: &FrameInputs<'_>,
+                 timer: &mut Option<PassTimer>,
+                 encoder: &mut wgpu::CommandEncoder,
+                 upload: Option<&mut Option<wgpu::Buffer>>| {
+                    let own_moment = k == 0 || moving;
+                    let staged = upload.is_some().then(StagedWrites::default);
+                    let writes = staged.as_ref().map_or(queue as &dyn BufferWrites, |s| s);
+                    let (uniforms, fog_now) =
+                        passes.uniforms((statics, weather_look.as_ref()), inputs, size_px, k);
+                    if let (true, Some(fog)) = (own_moment, &fog_now) {
                         frame.write_distance_fog(queue, fog);
                     }
-                }
-                // ---- end weather ----
-                frame.write(queue, &uniforms);
-                if own_moment {
-                    maps.write(queue, inputs);
-                    if let Some(capsules) = passes.capsules.as_deref_mut() {
-                        capsules.upload(queue, inputs.capsules);
+                    frame.write(writes, &uniforms);
+                    if own_moment {
+                        maps.write(queue, inputs);
+                        if let Some(capsules) = passes.capsules.as_deref_mut() {
+                            capsules.upload(queue, inputs.capsules);
+                        }
+                        moment.prepare(queue, inputs);
                     }
-                    moment.prepare(queue, inputs);
-                }
-                let fog_now = weather_now.as_ref().map(|(_, fog)| fog);
-                passes.prepare(queue, inputs, (&uniforms, fog_now), config);
-                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("frame"),
-                });
-                if k == 0 {
-                    mark(timer, &mut encoder, "start");
-                }
-                if own_moment {
-                    // The fires' flicker, the fog's noise lattice and the lamps' shadow maps
-                    // depend on the moment alone: without a shutter every sample reads the
-                    // first's.
-                    let capsules = passes.capsules.as_deref();
-                    moment.record(device, &mut encoder, capsules, timer);
-                }
-                passes.record(&mut encoder, (targets, frame), edges_only, timer);
-                if let Some(accumulate) = accumulate.as_ref() {
-                    accumulate.record_sample(&mut encoder, targets, k as u32);
-                    mark(timer, &mut encoder, "accumulate");
-                }
-                if let (0, Some(edges)) = (k, passes.edges) {
-                    edges.record_mask(&mut encoder, targets);
-                    if let Some(fog_compute) = passes.fog_compute {
-                        fog_compute.record_edge_fog(&mut encoder, frame);
+                    passes.prepare(writes, inputs, (&uniforms, fog_now.as_ref()), config);
+                    if let (Some(staged), Some(upload)) = (staged, upload) {
+                        staged.record_copies((device, queue), encoder, upload);
                     }
-                    mark(timer, &mut encoder, "edges");
-                }
-                encoder
-            };
-            // Each sample is a submission of its own, so the uniforms written for it reach the
-            // GPU after the previous sample's passes and before its own
-            // (`Queue::write_buffer`). The first sample's passes are timed one by one, the
-            // later ones together (the mark `samples`).
+                    if k == 0 {
+                        mark(timer, encoder, "start");
+                    }
+                    if own_moment {
+                        // The flicker, the noise lattice and the shadows depend on the moment
+                        // alone: without a shutter every sample reads the first's.
+                        let capsules = passes.capsules.as_deref();
+                        moment.record(device, encoder, capsules, timer);
+                    }
+                    passes.record(
+                        encoder,
+                        (targets, frame),
+                        k > 0 && passes.edges.is_some(),
+                        timer,
+                    );
+                    if let Some(accumulate) = accumulate.as_ref() {
+                        accumulate.record_sample(encoder, targets, k as u32);
+                        mark(timer, encoder, "accumulate");
+                    }
+                    if k == 0 {
+                        passes.record_edge_mask(encoder, (targets, frame), timer);
+                    }
+                };
+            // Without a shutter every sample goes into one submission, the later samples'
+            // uniforms staged and copied into place (`staged_writes.rs`). With one, each sample
+            // is a submission of its own, so its maps reach the GPU after the previous
+            // sample's passes (`Queue::write_buffer`). The first sample's passes are timed one
+            // by one, the later ones together (the mark `samples`).
             let offsets = samples.offsets();
-            let (last, before_last) = offsets.split_last().unwrap_or((&offsets[0], &[]));
             // Sample `k`'s inputs: the frame's, or with a shutter those of its own moment.
             let sample_inputs = |k: usize, sample: SampleOffset| match inputs.motion.get(k) {
                 Some(moment) => moment.inputs(inputs, sample),
                 None => FrameInputs { sample, ..*inputs },
             };
-            for (k, &sample) in before_last.iter().enumerate() {
+            sample_uploads.resize(offsets.len(), None);
+            let new_encoder = || frame_encoder(device);
+            let mut encoder = new_encoder();
+            for (k, (&sample, upload)) in offsets.iter().zip(sample_uploads.iter_mut()).enumerate()
+            {
+                if k > 0 && moving {
+                    let done = std::mem::replace(&mut encoder, new_encoder());
+                    queue.submit([done.finish()]);
+                }
                 let mut untimed = None;
                 let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
-                let encoder = record(k, &sample_inputs(k, sample), sample_timer);
-                queue.submit([encoder.finish()]);
+                let (at, staged) = (
+                    sample_inputs(k, sample),
+                    (k > 0 && !moving).then_some(upload),
+                );
+                record(k, &at, sample_timer, &mut encoder, staged);
             }
-            let k = before_last.len();
-            let mut untimed = None;
-            let sample_timer = if k == 0 { &mut *timer } else { &mut untimed };
-            let mut encoder = record(k, &sample_inputs(k, *last), sample_timer);
             if let Some(accumulate) = accumulate.as_ref() {
                 accumulate.record_resolve(&mut encoder, targets);
                 // Every sample after the first, and the mean of them all.

@@ -36,6 +36,7 @@ mod readback_pool;
 mod reflection;
 mod scene_compute;
 mod sky;
+mod staged_writes;
 mod walkers;
 mod weather_layer;
 mod wind;

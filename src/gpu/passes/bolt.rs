@@ -27,6 +27,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::passes::flame::{ADDITIVE, MIRRORED};
 use crate::gpu::passes::{scene_compute, weather_layer};
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::weather::bolt::{BOLT_POINTS, bolt_at};
@@ -166,7 +167,7 @@ impl BoltPass {
     /// Queues this frame's bolt, if one is alive.
     pub(crate) fn prepare(
         &mut self,
-        queue: &wgpu::Queue,
+        queue: &dyn BufferWrites,
         inputs: &FrameInputs<'_>,
         width: u32,
         height: u32,

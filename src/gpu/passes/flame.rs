@@ -41,6 +41,7 @@ use crate::gpu::passes::builder::{
 use crate::gpu::passes::fog::{FogKnobs, fog_ceiling_world, sheet_heights, sheets_under};
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::passes::scene_compute;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 
@@ -280,7 +281,7 @@ impl FlamePass {
     }
 
     /// Queues this frame's fog knobs (applied at the next submit); nothing without fires.
-    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+    pub(crate) fn prepare(&self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         if self.fire_count == 0 {
             return;
         }

@@ -42,6 +42,7 @@ use crate::gpu::passes::builder::{
     SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture, texture, uniform,
 };
 use crate::gpu::passes::fog_half::FogHalf;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::samples::SampleOffset;
@@ -369,7 +370,7 @@ impl FogPass {
 
     /// Queues this frame's knobs and the order of the sheets it draws (applied at the next
     /// submit).
-    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+    pub(crate) fn prepare(&self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
         let heights = sample_sheet_heights(&self.fog, &self.heights_world, &inputs.sample);

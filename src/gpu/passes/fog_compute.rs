@@ -41,6 +41,7 @@ use crate::gpu::passes::fog::{
     FogKnobs, fog_ceiling_world, sample_sheet_heights, sheet_heights, sheets_under,
 };
 use crate::gpu::passes::fog_half::FogHalf;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets, texture_2d, view_of};
 use crate::samples::SampleOffset;
@@ -409,7 +410,7 @@ impl FogComputePass {
     }
 
     /// Queues this frame's knobs (applied at the next submit).
-    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+    pub(crate) fn prepare(&self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
         let march = self.march_knobs(inputs);

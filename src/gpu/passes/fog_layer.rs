@@ -30,6 +30,7 @@
 use crate::frame::FrameInputs;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::passes::fog::FogPass;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::targets::{COLOR_FORMAT, texture_2d, view_of};
 
 /// The name of the layer's target and of its raster pass (a [`FogPass`] of its own).
@@ -73,7 +74,7 @@ impl FogLayer {
 
     /// Queues this frame's knobs and sheet order (applied at the next submit); nothing when the
     /// `fog_compute` pass writes the layer.
-    pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+    pub(crate) fn prepare(&self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         if let Some(fog) = &self.fog {
             fog.prepare(queue, inputs);
         }

@@ -22,6 +22,7 @@ use crate::gpu::passes::builder::{
     SampleRecording, begin_over_read_only_depth,
 };
 use crate::gpu::passes::scene_compute;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
 use crate::weather::debris::debris_drawn;
@@ -136,7 +137,7 @@ impl RainPass {
     }
 
     /// Queues this frame's rain, if it rains.
-    pub(crate) fn prepare(&mut self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
+    pub(crate) fn prepare(&mut self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         self.drawn = inputs.weather.map_or(0, |w| drops_drawn(w.rain));
         self.debris = inputs.weather.map_or(0, |w| {
             let [x, z] = w.wind_world_per_s;

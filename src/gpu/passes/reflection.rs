@@ -42,6 +42,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::scene::ScenePass;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, Gathering, Targets, texture_2d, view_of};
 
@@ -342,7 +343,7 @@ impl ReflectionPass {
     /// frame when the ground is dry.
     pub(crate) fn prepare(
         &mut self,
-        queue: &wgpu::Queue,
+        queue: &dyn BufferWrites,
         uniforms: &FrameUniforms,
         distance_fog: Option<&DistanceFogParams>,
     ) {

@@ -22,6 +22,7 @@ use crate::gpu::passes::builder::{
     ALL_STAGES, DepthTest, PassBuilder, PassContext, RasterPipeline, begin_render_pass, uniform,
 };
 use crate::gpu::passes::scene_compute::{self, SceneCompute};
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::sky::sky_constants;
 use crate::gpu::targets::{COLOR_FORMAT, Targets};
@@ -223,7 +224,7 @@ impl ScenePass {
     /// Queues this frame's knobs of the compute pass (after the capsules' upload).
     pub(crate) fn prepare(
         &mut self,
-        queue: &wgpu::Queue,
+        queue: &dyn BufferWrites,
         inputs: &FrameInputs<'_>,
         capsules: Option<&CapsuleMesh>,
     ) {

@@ -35,6 +35,7 @@ use crate::gpu::passes::builder::{
     texture, uniform,
 };
 use crate::gpu::passes::overlay::OverlayPass;
+use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, HIT_DEPTH_FORMAT, Targets};
 
@@ -173,7 +174,7 @@ impl SceneCompute {
     /// background `clear_color` (linear) and the triangles of the hall and of `capsules`.
     pub(crate) fn prepare(
         &mut self,
-        queue: &wgpu::Queue,
+        queue: &dyn BufferWrites,
         inputs: &FrameInputs<'_>,
         clear_color: wgpu::Color,
         capsules: Option<&CapsuleMesh>,

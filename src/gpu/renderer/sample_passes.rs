@@ -11,10 +11,11 @@
 //! people, the flicker, the noise lattice and the shadows are set up once, for sample 0.
 //! The first sample's passes are timed one by one; the mark `samples` times the rest.
 
+use super::staged_writes::BufferWrites;
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::capsule_geometry::CapsuleMesh;
-use crate::gpu::common::{FrameBinding, FrameUniforms};
+use crate::gpu::common::{FrameBinding, FrameStatics, FrameUniforms};
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
@@ -35,11 +36,18 @@ use crate::gpu::passes::shadow::ShadowPass;
 use crate::gpu::passes::weather_layer::WeatherLayer;
 use crate::gpu::targets::Targets;
 use crate::gpu::timing::{PassTimer, mark};
+use crate::gpu::weather::WeatherLook;
 
 use super::RenderConfig;
 
 /// The bolt, the rain and the reflection, each `None` without weather.
 pub(super) type WeatherPasses = (Option<BoltPass>, Option<RainPass>, Option<ReflectionPass>);
+
+/// A command encoder for a frame's submission.
+pub(super) fn frame_encoder(device: &wgpu::Device) -> wgpu::CommandEncoder {
+    let label = Some("frame");
+    device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label })
+}
 
 /// The bolt, the rain and the reflection: the passes a scene with weather draws in each
 /// sample, built only for such a scene (`weather_layer`: the bolt also draws into the weather
@@ -134,9 +142,48 @@ pub(super) struct SamplePasses<'a> {
 impl SamplePasses<'_> {
     /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
     /// for the reflection the mirror of `uniforms` and the frame's distance fog.
+    /// After the first sample of `--edge-samples`: the mask and list of the pixels at an edge,
+    /// and the fog marched over them once (`passes/edges.rs`); nothing for other samplings.
+    pub(super) fn record_edge_mask(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        (targets, frame): (&Targets, &FrameBinding),
+        timer: &mut Option<PassTimer>,
+    ) {
+        let Some(edges) = self.edges else { return };
+        edges.record_mask(encoder, targets);
+        if let Some(fog_compute) = self.fog_compute {
+            fog_compute.record_edge_fog(encoder, frame);
+        }
+        mark(timer, encoder, "edges");
+    }
+
+    /// Sample `k`'s frame uniforms and, in a scene with weather, its distance fog; the weather
+    /// also sets the scene's clear colour to its sky (gpu/weather.rs: gloom, flash, fog).
+    pub(super) fn uniforms(
+        &mut self,
+        (statics, weather_look): (&FrameStatics, Option<&WeatherLook>),
+        inputs: &FrameInputs<'_>,
+        size_px: (u32, u32),
+        k: usize,
+    ) -> (FrameUniforms, Option<DistanceFogParams>) {
+        let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
+        // The later samples of `--edge-samples` draw the pixels at an edge alone.
+        let edges_only = k > 0 && self.edges.is_some();
+        uniforms.sun_dir_world[3] = if edges_only { 1.0 } else { 0.0 };
+        let (Some(look), Some(weather)) = (weather_look, &inputs.weather) else {
+            return (uniforms, None);
+        };
+        self.scene.set_clear_color(look.sky(weather));
+        // w: how wet the ground is (shaders/scene.wgsl, `wet_stone`).
+        let [r, g, b] = look.ambient(weather);
+        uniforms.ambient_color = [r, g, b, weather.wetness];
+        (uniforms, Some(look.distance_fog(weather)))
+    }
+
     pub(super) fn prepare(
         &mut self,
-        queue: &wgpu::Queue,
+        queue: &dyn BufferWrites,
         inputs: &FrameInputs<'_>,
         (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
         config: &RenderConfig,
