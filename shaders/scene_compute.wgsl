@@ -302,7 +302,9 @@ fn test_triangle(index: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<fu
     // is positive for a front face seen along the ray.
     let p = cross(ray_world, edge_2);
     let det = dot(edge_1, p);
-    if det <= 0.0 {
+    // Written so that a NaN fails too: a hit is never a NaN, so the nearest one does not
+    // depend on the order of the tests.
+    if !(det > 0.0) {
         return;
     }
     let from_corner = frame.eye_world.xyz - triangle.corner_world.xyz;
