@@ -272,6 +272,8 @@ fn cs_scene_bin_fill(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // The tile's triangles of the current batch.
 var<workgroup> tile_triangles: array<u32, TILE_PIXELS>;
+// Their pixel boxes, which each pixel tests before it reads the triangle itself.
+var<workgroup> tile_boxes: array<vec4<i32>, TILE_PIXELS>;
 var<workgroup> tile_triangle_count: atomic<u32>;
 // The triangles the tile tests: the big ones, then its own range (none when the sample draws
 // none of its pixels).
@@ -288,14 +290,16 @@ struct Hit {
     triangle: u32,
 }
 
-// Tests `triangle` against the ray from the eye along `ray_world` through `pixel`, and keeps it
-// in `hit` if it is nearer (or as near and drawn first).
-fn test_triangle(index: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<function, Hit>) {
-    let triangle = triangles[index];
-    let box_px = triangle.box_px;
+// Tests the tile's `gathered`th triangle of the batch against the ray from the eye along
+// `ray_world` through `pixel`, and keeps it in `hit` if it is nearer (or as near and drawn
+// first).
+fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<function, Hit>) {
+    let box_px = tile_boxes[gathered];
     if any(pixel < box_px.xy) || any(pixel > box_px.zw) {
         return;
     }
+    let index = tile_triangles[gathered];
+    let triangle = triangles[index];
     let edge_1 = triangle.edge_1_world.xyz;
     let edge_2 = triangle.edge_2_world.xyz;
     // Möller–Trumbore with the division left to the end: u, v and t are scaled by `det`, which
@@ -405,13 +409,15 @@ fn cs_scene_raster(
             let index = bin_triangles[select(tile_range_start + at, at, at < tile_big_count)];
             let box_px = triangles[index].box_px;
             if all(box_px.xy <= tile_high) && all(box_px.zw >= tile_low) {
-                tile_triangles[atomicAdd(&tile_triangle_count, 1u)] = index;
+                let gathered = atomicAdd(&tile_triangle_count, 1u);
+                tile_triangles[gathered] = index;
+                tile_boxes[gathered] = box_px;
             }
         }
         workgroupBarrier();
         let gathered = atomicLoad(&tile_triangle_count);
         for (var k = 0u; k < gathered; k += 1u) {
-            test_triangle(tile_triangles[k], pixel, ray_world, &hit);
+            test_triangle(k, pixel, ray_world, &hit);
         }
         workgroupBarrier();
     }
