@@ -1,15 +1,23 @@
 // scene_compute.wgsl: the `scene` pass without a fragment stage, for GPUs whose fragment work
 // is many times slower than their compute work (what the per-pixel fog compositors are for).
-// The hall is drawn by two compute entry points and shaded by scene.wgsl's `shade_surface`,
+// The hall is drawn by four compute entry points and shaded by scene.wgsl's `shade_surface`,
 // the function the raster pass's fragment shader calls:
 //
 // 1. `cs_scene_setup`, one invocation a triangle: the corners in world space (the ball's moved
 //    to the ball), the edges a ray test needs, and the pixels the triangle can cover, clipped at
-//    the near plane; back faces cover none, as the raster pipeline culls them.
-// 2. `cs_scene_raster`, one workgroup a 16 × 16 tile: the workgroup gathers, 256 at a time, the
-//    triangles whose boxes meet the tile; each pixel casts its view ray through its centre at
-//    them and keeps the nearest hit (the lowest triangle on a tie, as a raster depth test of
-//    `Less` keeps the first drawn), interpolates the corners' attributes at the hit and shades.
+//    the near plane; back faces cover none, as the raster pipeline culls them. A triangle whose
+//    box meets at most `raster.size.w` 16 × 16 tiles counts itself into each of them; a larger
+//    one joins the short list of big triangles that every tile tests.
+// 2. `cs_scene_bin_scan`, one workgroup: each tile's count becomes the start of its range in
+//    the binned list (a prefix sum), which starts behind the big triangles.
+// 3. `cs_scene_bin_fill`, one invocation a triangle: each binned triangle writes its index into
+//    the range of every tile its box meets (an atomic cursor a tile).
+// 4. `cs_scene_raster`, one workgroup a tile: the workgroup gathers, 256 at a time, those of
+//    the big triangles and of its own range whose boxes meet the tile; each pixel casts its
+//    view ray through its centre at them and keeps the nearest hit (the lowest triangle on a
+//    tie, as a raster depth test of `Less` keeps the first drawn), interpolates the corners'
+//    attributes at the hit and shades. The order in which a tile tests its triangles (set by
+//    the atomics) cannot change the hit.
 //    The hit point's depth goes to a 32-bit float picture that a small raster pass then writes
 //    into the depth target (depth targets cannot be storage textures), for the passes after.
 //
@@ -20,7 +28,8 @@ struct RasterKnobs {
     // Clip space back to world space: the inverse of `frame.clip_from_world`.
     world_from_clip: mat4x4<f32>,
     // x: picture width (pixels); y: picture height (pixels); z: triangles this frame (the
-    // hall's, then the walkers'); w: unused.
+    // hall's, then the walkers'); w: the most tiles a triangle's box may meet and still be
+    // binned (0: every triangle is big, and every tile tests all of them).
     size: vec4<u32>,
     // rgb: what the picture is cleared to where nothing is hit (linear); a: 1.
     clear_color: vec4<f32>,
@@ -46,6 +55,28 @@ struct ScreenTriangle {
 @group(1) @binding(4) var picture: texture_storage_2d<rgba16float, write>;
 @group(1) @binding(5) var picture_depth: texture_storage_2d<r32float, write>;
 
+// keep in sync with src/gpu/passes/scene_compute.rs: TILE_BIN_BYTES
+// One tile's range in `bin_triangles`. The setup counts into `end`, the scan turns the counts
+// into starts (`end` = `start`) and the fill advances `end` as it writes.
+struct TileBin {
+    start: u32,
+    end: atomic<u32>,
+}
+
+// keep in sync with src/gpu/passes/scene_compute.rs: BINS_HEADER_BYTES
+// The bins of a frame, cleared before the setup.
+struct SceneBins {
+    // The big triangles: `bin_triangles[0..big_count]`.
+    big_count: atomic<u32>,
+    // Each tile's range, row by row.
+    tiles: array<TileBin>,
+}
+
+@group(1) @binding(6) var<storage, read_write> bins: SceneBins;
+// Triangle indices: the big triangles first (room for every triangle of the frame), then the
+// tiles' ranges (room for `raster.size.w` a triangle).
+@group(1) @binding(7) var<storage, read_write> bin_triangles: array<u32>;
+
 // keep in sync with src/gpu/geometry.rs: SceneVertex (words per vertex)
 const VERTEX_WORDS: u32 = 10u;
 // Pixels a side of one tile (one workgroup); the tile's pixels gather triangles together.
@@ -55,6 +86,8 @@ const TILE_PIXELS: u32 = 256u;
 // centre on an edge two triangles share is never missed by both.
 const EDGE_SLACK: f32 = 1e-5;
 const NO_TRIANGLE: u32 = 0xffffffffu;
+// Threads of the one workgroup of `cs_scene_bin_scan`.
+const SCAN_THREADS: u32 = 256u;
 
 fn vertex_vec3(vertex: u32, word: u32) -> vec3<f32> {
     let at = vertex * VERTEX_WORDS + word;
@@ -137,13 +170,116 @@ fn cs_scene_setup(@builtin(global_invocation_id) id: vec3<u32>) {
         triangle.box_px = covered_box_px(array<vec3<f32>, 3>(p0, p1, p2));
     }
     triangles[index] = triangle;
+    let box_tiles = tiles_of_box(triangle.box_px);
+    let tile_count = tiles_in(box_tiles);
+    if tile_count == 0u {
+        return;
+    }
+    if tile_count > raster.size.w {
+        bin_triangles[atomicAdd(&bins.big_count, 1u)] = index;
+        return;
+    }
+    for (var y = box_tiles.y; y <= box_tiles.w; y += 1u) {
+        for (var x = box_tiles.x; x <= box_tiles.z; x += 1u) {
+            atomicAdd(&bins.tiles[tile_index(vec2<u32>(x, y))].end, 1u);
+        }
+    }
+}
+
+// Tiles across the picture.
+fn tiles_across() -> u32 {
+    return (raster.size.x + TILE_SIDE_PX - 1u) / TILE_SIDE_PX;
+}
+
+// The bin of the tile at `tile` (in tiles).
+fn tile_index(tile: vec2<u32>) -> u32 {
+    return tile.y * tiles_across() + tile.x;
+}
+
+// The tiles a pixel box meets: lowest x, lowest y, highest x, highest y (inclusive); empty
+// (x > z) for an empty box. A box that is not empty lies in the picture.
+fn tiles_of_box(box_px: vec4<i32>) -> vec4<u32> {
+    if any(box_px.xy > box_px.zw) {
+        return vec4<u32>(1u, 1u, 0u, 0u);
+    }
+    return vec4<u32>(box_px) / TILE_SIDE_PX;
+}
+
+// How many tiles `box_tiles` (from `tiles_of_box`) holds.
+fn tiles_in(box_tiles: vec4<u32>) -> u32 {
+    if any(box_tiles.xy > box_tiles.zw) {
+        return 0u;
+    }
+    let side = box_tiles.zw - box_tiles.xy + 1u;
+    return side.x * side.y;
+}
+
+var<workgroup> scan_sums: array<u32, SCAN_THREADS>;
+
+// The prefix sum over the tiles' counts: each thread sums a run of tiles, the workgroup scans
+// the runs' sums, and each thread then sets its tiles' starts. The first range starts behind
+// the room for the big triangles.
+@compute @workgroup_size(256)
+fn cs_scene_bin_scan(@builtin(local_invocation_index) local: u32) {
+    let tiles = tiles_across() * ((raster.size.y + TILE_SIDE_PX - 1u) / TILE_SIDE_PX);
+    let run = (tiles + SCAN_THREADS - 1u) / SCAN_THREADS;
+    let first = min(local * run, tiles);
+    let last = min(first + run, tiles);
+    var sum = 0u;
+    for (var t = first; t < last; t += 1u) {
+        sum += atomicLoad(&bins.tiles[t].end);
+    }
+    scan_sums[local] = sum;
+    workgroupBarrier();
+    // Hillis–Steele: after the step of `reach`, each entry sums the 2·reach runs up to it.
+    for (var reach = 1u; reach < SCAN_THREADS; reach *= 2u) {
+        var before = 0u;
+        if local >= reach {
+            before = scan_sums[local - reach];
+        }
+        workgroupBarrier();
+        scan_sums[local] += before;
+        workgroupBarrier();
+    }
+    var start = raster.size.z + scan_sums[local] - sum;
+    for (var t = first; t < last; t += 1u) {
+        let count = atomicLoad(&bins.tiles[t].end);
+        bins.tiles[t].start = start;
+        atomicStore(&bins.tiles[t].end, start);
+        start += count;
+    }
+}
+
+// Each binned triangle writes its index into the ranges of the tiles its box meets.
+@compute @workgroup_size(64)
+fn cs_scene_bin_fill(@builtin(global_invocation_id) id: vec3<u32>) {
+    let index = id.x;
+    if index >= raster.size.z {
+        return;
+    }
+    let box_tiles = tiles_of_box(triangles[index].box_px);
+    let tile_count = tiles_in(box_tiles);
+    if tile_count == 0u || tile_count > raster.size.w {
+        return;
+    }
+    for (var y = box_tiles.y; y <= box_tiles.w; y += 1u) {
+        for (var x = box_tiles.x; x <= box_tiles.z; x += 1u) {
+            let slot = atomicAdd(&bins.tiles[tile_index(vec2<u32>(x, y))].end, 1u);
+            bin_triangles[slot] = index;
+        }
+    }
 }
 
 // The tile's triangles of the current batch.
 var<workgroup> tile_triangles: array<u32, TILE_PIXELS>;
+// Their pixel boxes, which each pixel tests before it reads the triangle itself.
+var<workgroup> tile_boxes: array<vec4<i32>, TILE_PIXELS>;
 var<workgroup> tile_triangle_count: atomic<u32>;
-// How many of the tile's pixels this sample draws (all but those `outside_edges` skips).
-var<workgroup> tile_drawn_pixels: u32;
+// The triangles the tile tests: the big ones, then its own range (none when the sample draws
+// none of its pixels).
+var<workgroup> tile_work: u32;
+var<workgroup> tile_big_count: u32;
+var<workgroup> tile_range_start: u32;
 
 // The nearest hit so far along one pixel's ray.
 struct Hit {
@@ -154,21 +290,25 @@ struct Hit {
     triangle: u32,
 }
 
-// Tests `triangle` against the ray from the eye along `ray_world` through `pixel`, and keeps it
-// in `hit` if it is nearer (or as near and drawn first).
-fn test_triangle(index: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<function, Hit>) {
-    let triangle = triangles[index];
-    let box_px = triangle.box_px;
+// Tests the tile's `gathered`th triangle of the batch against the ray from the eye along
+// `ray_world` through `pixel`, and keeps it in `hit` if it is nearer (or as near and drawn
+// first).
+fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr<function, Hit>) {
+    let box_px = tile_boxes[gathered];
     if any(pixel < box_px.xy) || any(pixel > box_px.zw) {
         return;
     }
+    let index = tile_triangles[gathered];
+    let triangle = triangles[index];
     let edge_1 = triangle.edge_1_world.xyz;
     let edge_2 = triangle.edge_2_world.xyz;
     // Möller–Trumbore with the division left to the end: u, v and t are scaled by `det`, which
     // is positive for a front face seen along the ray.
     let p = cross(ray_world, edge_2);
     let det = dot(edge_1, p);
-    if det <= 0.0 {
+    // Written so that a NaN fails too: a hit is never a NaN, so the nearest one does not
+    // depend on the order of the tests.
+    if !(det > 0.0) {
         return;
     }
     let from_corner = frame.eye_world.xyz - triangle.corner_world.xyz;
@@ -245,9 +385,17 @@ fn cs_scene_raster(
     }
     workgroupBarrier();
     if local == 0u {
-        tile_drawn_pixels = atomicLoad(&tile_triangle_count);
+        var work = 0u;
+        if atomicLoad(&tile_triangle_count) > 0u {
+            let bin = tile_index(tile.xy);
+            let big = atomicLoad(&bins.big_count);
+            tile_big_count = big;
+            tile_range_start = bins.tiles[bin].start - big;
+            work = big + atomicLoad(&bins.tiles[bin].end) - bins.tiles[bin].start;
+        }
+        tile_work = work;
     }
-    let count = select(0u, raster.size.z, workgroupUniformLoad(&tile_drawn_pixels) > 0u);
+    let count = workgroupUniformLoad(&tile_work);
     // Every invocation runs every batch (the barriers need the whole workgroup), also those
     // whose pixel overhangs the picture.
     for (var batch = 0u; batch < count; batch += TILE_PIXELS) {
@@ -255,17 +403,21 @@ fn cs_scene_raster(
             atomicStore(&tile_triangle_count, 0u);
         }
         workgroupBarrier();
-        let index = batch + local;
-        if index < count {
+        let at = batch + local;
+        if at < count {
+            // The big triangles, then the tile's range (whose boxes all meet the tile).
+            let index = bin_triangles[select(tile_range_start + at, at, at < tile_big_count)];
             let box_px = triangles[index].box_px;
             if all(box_px.xy <= tile_high) && all(box_px.zw >= tile_low) {
-                tile_triangles[atomicAdd(&tile_triangle_count, 1u)] = index;
+                let gathered = atomicAdd(&tile_triangle_count, 1u);
+                tile_triangles[gathered] = index;
+                tile_boxes[gathered] = box_px;
             }
         }
         workgroupBarrier();
         let gathered = atomicLoad(&tile_triangle_count);
         for (var k = 0u; k < gathered; k += 1u) {
-            test_triangle(tile_triangles[k], pixel, ray_world, &hit);
+            test_triangle(k, pixel, ray_world, &hit);
         }
         workgroupBarrier();
     }

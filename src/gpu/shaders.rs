@@ -274,6 +274,8 @@ mod tests {
                 ShaderName::SceneCompute,
                 &[
                     "cs_scene_setup",
+                    "cs_scene_bin_scan",
+                    "cs_scene_bin_fill",
                     "cs_scene_raster",
                     "vs_scene_depth",
                     "fs_scene_depth",
@@ -313,12 +315,12 @@ mod tests {
         }
     }
 
-    /// Each Rust uniform struct has the size naga computes for its WGSL twin, so a field
-    /// added on one side only fails here instead of shading garbage.
+    /// Each Rust uniform struct (or byte count of a WGSL struct) has the size naga computes for
+    /// its WGSL twin, so a field added on one side only fails here instead of shading garbage.
     #[test]
     fn uniform_structs_match_their_wgsl_twins() {
         use std::mem::size_of;
-        let twins: [(ShaderName, &str, usize); 17] = [
+        let twins: [(ShaderName, &str, usize); 18] = [
             (
                 ShaderName::FogLattice,
                 "FogLatticeBox",
@@ -328,6 +330,11 @@ mod tests {
                 ShaderName::SceneCompute,
                 "RasterKnobs",
                 size_of::<crate::gpu::passes::scene_compute::RasterKnobs>(),
+            ),
+            (
+                ShaderName::SceneCompute,
+                "TileBin",
+                crate::gpu::passes::scene_compute::TILE_BIN_BYTES as usize,
             ),
             (
                 ShaderName::FireFlicker,

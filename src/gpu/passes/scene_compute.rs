@@ -10,6 +10,17 @@
 //! own `shade_surface`. The picture is the raster pass's within rounding: the same points,
 //! attributes interpolated at the same places, the same shading.
 //!
+//! A tile tests only the triangles binned to it, so the work grows with the triangles each
+//! tile meets, not with all the triangles times all the tiles (a terrain has tens of
+//! thousands). The setup counts each triangle into every tile its pixel box meets, a one-group
+//! dispatch turns the counts into ranges of one index list (a prefix sum), and a fill dispatch
+//! writes each triangle's index into its tiles' ranges. A triangle whose box meets more than
+//! [`BINNED_TILES_MAX`] tiles is not binned: it joins a short list of big triangles that every
+//! tile tests, so that no thread loops over thousands of tiles and the list has a bound
+//! (triangles × (1 + the most tiles of a binned one)). The atomics make the order within a
+//! range vary from run to run, but the nearest hit, lowest triangle first on a tie, is the
+//! same in any order: the picture's bytes are those of testing every triangle in every tile.
+//!
 //! The hit depths go to a float picture (`Targets::hit_depth_view`; depth formats cannot be
 //! storage textures). Every pass that reads the scene's depth as a texture reads
 //! `Targets::scene_depth_view`, which is that picture here. The flames, the bolt and the rain
@@ -45,6 +56,27 @@ const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
 const TILE_SIDE_PX: u32 = 16;
 /// Bytes of one prepared triangle (`ScreenTriangle`: three vec4s and the pixel box).
 const SCREEN_TRIANGLE_BYTES: u64 = 64;
+/// The most tiles a triangle's pixel box may meet and still be binned; a larger triangle is
+/// tested by every tile. Fewer where the index list would pass the adapter's largest buffer.
+pub(crate) const BINNED_TILES_MAX: u32 = 64;
+/// Bytes of one tile's range in the index list (`TileBin`: its start and its end).
+///
+/// keep in sync with shaders/scene_compute.wgsl: TileBin
+pub(crate) const TILE_BIN_BYTES: u64 = 8;
+/// Bytes in front of the tiles' ranges in the bins (`SceneBins`: the count of big triangles).
+///
+/// keep in sync with shaders/scene_compute.wgsl: SceneBins
+const BINS_HEADER_BYTES: u64 = 4;
+/// Bytes of one triangle index in the index list.
+const INDEX_BYTES: u64 = 4;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: compute scene passes made on this thread bin a triangle only up to this
+    /// many tiles (0: none, every tile tests every triangle); the picture must not change.
+    pub(crate) static FORCE_BINNED_TILES_MAX: std::cell::Cell<Option<u32>> =
+        const { std::cell::Cell::new(None) };
+}
 
 /// The per-frame knobs of the compute `scene` pass.
 ///
@@ -54,7 +86,8 @@ const SCREEN_TRIANGLE_BYTES: u64 = 64;
 pub(crate) struct RasterKnobs {
     /// Clip space back to world space (the inverse of the frame's `clip_from_world`).
     pub world_from_clip: [[f32; 4]; 4],
-    /// x, y: picture size (pixels); z: triangles this frame; w: unused.
+    /// x, y: picture size (pixels); z: triangles this frame; w: the most tiles a triangle's
+    /// box may meet and still be binned (0: none is).
     pub size: [u32; 4],
     /// rgb: the background where nothing is hit (linear); a: 1.
     pub clear_color: [f32; 4],
@@ -63,12 +96,18 @@ pub(crate) struct RasterKnobs {
 /// The compute `scene` pass: its pipelines, the vertices it reads and the hit depths.
 pub(crate) struct SceneCompute {
     setup: wgpu::ComputePipeline,
+    bin_scan: wgpu::ComputePipeline,
+    bin_fill: wgpu::ComputePipeline,
     raster: wgpu::ComputePipeline,
     /// The depths copied into the depth target, where raster passes after the scene test
     /// against it (weather, overlay lines); the rest read the hit depths.
     depth_fill: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
     bind_group: wgpu::BindGroup,
     knobs: wgpu::Buffer,
+    /// The count of big triangles and each tile's range, cleared before each setup.
+    bins: wgpu::Buffer,
+    /// The most tiles a binned triangle's box meets ([`BINNED_TILES_MAX`] or fewer).
+    binned_tiles_max: u32,
     /// The hall's vertices, then room for the walkers' capsules.
     vertices: wgpu::Buffer,
     hall_vertex_count: u32,
@@ -118,6 +157,21 @@ impl SceneCompute {
             mapped_at_creation: false,
         });
         let knobs = build.uniform_buffer::<RasterKnobs>("raster_knobs");
+        let tiles = u64::from(size_px.0.div_ceil(TILE_SIDE_PX) * size_px.1.div_ceil(TILE_SIDE_PX));
+        let bins = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("bins")),
+            size: BINS_HEADER_BYTES + tiles * TILE_BIN_BYTES,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let binned_tiles_max = binned_tiles_max(&device.limits(), max_triangles);
+        // The big triangles (at most all of them), then each binned one in its tiles' ranges.
+        let bin_triangles = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("bin_triangles")),
+            size: max_triangles * (1 + u64::from(binned_tiles_max)) * INDEX_BYTES,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
 
         let compute = wgpu::ShaderStages::COMPUTE;
         let layout = build.bind_group_layout(&[
@@ -127,6 +181,8 @@ impl SceneCompute {
             read_write_storage_buffer(3, compute),
             storage_texture(4, compute, COLOR_FORMAT),
             storage_texture(5, compute, HIT_DEPTH_FORMAT),
+            read_write_storage_buffer(6, compute),
+            read_write_storage_buffer(7, compute),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -137,10 +193,15 @@ impl SceneCompute {
                 triangles.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&targets.color_linear_view),
                 wgpu::BindingResource::TextureView(hit_depth_view),
+                bins.as_entire_binding(),
+                bin_triangles.as_entire_binding(),
             ],
         );
-        let setup = build.compute_pipeline(&module, "cs_scene_setup", &[&frame.layout, &layout]);
-        let raster = build.compute_pipeline(&module, "cs_scene_raster", &[&frame.layout, &layout]);
+        let pipeline = |entry| build.compute_pipeline(&module, entry, &[&frame.layout, &layout]);
+        let setup = pipeline("cs_scene_setup");
+        let bin_scan = pipeline("cs_scene_bin_scan");
+        let bin_fill = pipeline("cs_scene_bin_fill");
+        let raster = pipeline("cs_scene_raster");
 
         let depth_fill = fill_depth.then(|| {
             let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
@@ -159,10 +220,14 @@ impl SceneCompute {
         });
         Ok(SceneCompute {
             setup,
+            bin_scan,
+            bin_fill,
             raster,
             depth_fill,
             bind_group,
             knobs,
+            bins,
+            binned_tiles_max,
             vertices,
             hall_vertex_count: hall.len() as u32,
             triangle_count: 0,
@@ -185,7 +250,7 @@ impl SceneCompute {
         let clip_from_world = camera::frame_clip_from_world(inputs, (width, height));
         let knobs = RasterKnobs {
             world_from_clip: clip_from_world.inverse().to_cols_array_2d(),
-            size: [width, height, self.triangle_count, 0],
+            size: [width, height, self.triangle_count, self.binned_tiles_max],
             clear_color: [
                 clear_color.r as f32,
                 clear_color.g as f32,
@@ -196,8 +261,9 @@ impl SceneCompute {
         queue.write_buffer(&self.knobs, 0, bytemuck::bytes_of(&knobs));
     }
 
-    /// Records the pass: this frame's capsules copied behind the hall, the two dispatches into
-    /// the picture and the hit depths, and, where asked, the depths into the depth target.
+    /// Records the pass: this frame's capsules copied behind the hall, the bins cleared, the
+    /// dispatches that bin the triangles and draw the picture and the hit depths, and, where
+    /// asked, the depths into the depth target.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -218,7 +284,9 @@ impl SceneCompute {
                 bytes,
             );
         }
+        encoder.clear_buffer(&self.bins, 0, None);
         let (width, height) = self.size_px;
+        let triangle_groups = self.triangle_count.div_ceil(SETUP_WORKGROUP_TRIANGLES);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(ShaderName::SceneCompute.name()),
@@ -227,11 +295,11 @@ impl SceneCompute {
             pass.set_bind_group(0, &frame.bind_group, &[]);
             pass.set_bind_group(1, &self.bind_group, &[]);
             pass.set_pipeline(&self.setup);
-            pass.dispatch_workgroups(
-                self.triangle_count.div_ceil(SETUP_WORKGROUP_TRIANGLES),
-                1,
-                1,
-            );
+            pass.dispatch_workgroups(triangle_groups, 1, 1);
+            pass.set_pipeline(&self.bin_scan);
+            pass.dispatch_workgroups(1, 1, 1);
+            pass.set_pipeline(&self.bin_fill);
+            pass.dispatch_workgroups(triangle_groups, 1, 1);
             pass.set_pipeline(&self.raster);
             pass.dispatch_workgroups(
                 width.div_ceil(TILE_SIDE_PX),
@@ -249,6 +317,23 @@ impl SceneCompute {
     }
 }
 
+/// The most tiles a binned triangle's box may meet: [`BINNED_TILES_MAX`], or fewer where the
+/// index list for `max_triangles` would pass the adapter's largest storage buffer (`limits`).
+fn binned_tiles_max(limits: &wgpu::Limits, max_triangles: u64) -> u32 {
+    #[cfg(test)]
+    if let Some(forced) = FORCE_BINNED_TILES_MAX.get() {
+        return forced;
+    }
+    let largest_bytes = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    let indices_per_triangle = largest_bytes / (max_triangles.max(1) * INDEX_BYTES);
+    // One index a triangle is the room for the big ones.
+    indices_per_triangle
+        .saturating_sub(1)
+        .min(u64::from(BINNED_TILES_MAX)) as u32
+}
+
 /// Whether the compute pass also copies its depths into the depth target in `view`: where
 /// raster passes after the scene test against it (the overlay's lines). The fog passes, the
 /// flames and the weather's bolt and rain read the hit depths themselves
@@ -262,4 +347,26 @@ pub(crate) fn fills_depth_target(view: View) -> bool {
 /// drawn in compute and the depth target is not filled ([`fills_depth_target`]).
 pub(crate) fn reads_hit_depths(targets: &Targets, view: View) -> bool {
     targets.hit_depth_view.is_some() && !fills_depth_target(view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_list_fits_the_largest_buffer() {
+        let limits = wgpu::Limits::default();
+        // The valley's terrain and blocks: the list is 19 MB.
+        assert_eq!(binned_tiles_max(&limits, 72_000), BINNED_TILES_MAX);
+        // A terrain of resolution 512 (the most): fewer tiles, so that the list fits 128 MiB.
+        let triangles = 2 * 512 * 512 + 1_000;
+        let fewer = binned_tiles_max(&limits, triangles);
+        assert!(fewer < BINNED_TILES_MAX && fewer > 32, "{fewer}");
+        let bytes = triangles * (1 + u64::from(fewer)) * INDEX_BYTES;
+        assert!(bytes <= limits.max_storage_buffer_binding_size);
+        assert!(
+            triangles * (2 + u64::from(fewer)) * INDEX_BYTES
+                > limits.max_storage_buffer_binding_size
+        );
+    }
 }

@@ -3,12 +3,13 @@
 //! within the rounding of sampling an edge, from a camera that puts the floor through the near
 //! plane. With weather (rain, debris, a live bolt, the wet floor's reflection) the compute path
 //! leaves no depth target for the bolt and the rain: they test the hit depths in their shaders,
-//! and the picture and the weather layer are still the raster compositor's.
+//! and the picture and the weather layer are still the raster compositor's. The valley's
+//! terrain, binned to the tiles, gives the bytes of every tile testing every triangle.
 
 use super::*;
 use crate::compare::{Tolerance, compare};
 use crate::gpu::passes::fog_compute::Compositor;
-use crate::gpu::passes::scene_compute::fills_depth_target;
+use crate::gpu::passes::scene_compute::{FORCE_BINNED_TILES_MAX, fills_depth_target};
 use crate::output::exr::f16_bits_to_f32;
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera, Walker, WalkerPath, Weather};
@@ -149,4 +150,51 @@ fn assert_within_default_tolerance(raster: &Frame, compute: &Frame) {
         seen.mean_abs_diff,
         seen.ssim
     );
+}
+
+/// The valley (scenes/valley.ron, a terrain of some 72,000 triangles): each tile tests only the
+/// triangles binned to it, yet the picture is to the byte that of every tile testing every
+/// triangle (no triangle binned) and of binning only the triangles of one tile, and the raster
+/// pass's within rounding.
+#[test]
+fn the_compute_scene_bins_a_terrain_to_the_same_bytes() {
+    let Some(ctx) = context() else { return };
+    let path = std::path::Path::new("scenes/valley.ron");
+    let scene = crate::scene::load(Some(path), &[])
+        .unwrap_or_else(|e| panic!("scenes/valley.ron does not load: {e:?}"))
+        .scene;
+    let mut playback = Playback::new(&scene);
+    let state = playback.advance_to(30, || {});
+    let inputs = playback.frame_inputs(&state);
+
+    let readback = Readback {
+        linear_f16: true,
+        ..Readback::default()
+    };
+    let config = |compositor| fog_config((256, 144), compositor, readback);
+    let compute_with = |binned_tiles_max| {
+        FORCE_BINNED_TILES_MAX.set(binned_tiles_max);
+        let mut renderer = renderer_for(&ctx, &scene, &config(Compositor::Compute));
+        FORCE_BINNED_TILES_MAX.set(None);
+        assert!(renderer.scene_in_compute());
+        render(&mut renderer, &inputs)
+    };
+    let binned = compute_with(None);
+    for binned_tiles_max in [0, 1] {
+        let other = compute_with(Some(binned_tiles_max));
+        assert_eq!(
+            (&binned.rgba8[..], &binned.linear_f16),
+            (&other.rgba8[..], &other.linear_f16),
+            "binning up to {binned_tiles_max} tiles a triangle changed the picture"
+        );
+    }
+
+    let raster = render(
+        &mut renderer_for(&ctx, &scene, &config(Compositor::Raster)),
+        &inputs,
+    );
+    assert_within_default_tolerance(&raster, &binned);
+    // The land is drawn, in many shades.
+    let shades = distinct_pixels(&binned);
+    assert!(shades > 1000, "{shades} distinct pixels");
 }
