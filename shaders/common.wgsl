@@ -239,22 +239,31 @@ struct FogShadowGrid {
 
 @group(0) @binding(8) var<storage, read> fog_shadow_grid: FogShadowGrid;
 
-// The optical depth from `pos_world` to the moon (x) and to the ball's light (y), blended from
-// the grid; outside it the nearest cells' (as a clamp-to-edge sampler).
-fn fog_light_depths(pos_world: vec3<f32>) -> vec2<f32> {
+// The grid's depths at cell `corner`, clamped into the grid (as a clamp-to-edge sampler).
+fn fog_grid_depths(corner: vec3<i32>) -> vec2<f32> {
     let cells = vec3<i32>(FOG_SHADOW_GRID);
+    let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
+    return fog_shadow_grid.depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
+}
+
+// The optical depth from `pos_world` to the moon (x) and to the ball's light (y), blended from
+// the grid; outside it the nearest cells' (as a clamp-to-edge sampler). The eight corners are
+// read by name, not through a local array: a GPU may keep such an array in slow memory.
+fn fog_light_depths(pos_world: vec3<f32>) -> vec2<f32> {
     let cell_pos = (pos_world - fog_shadow_grid.low.xyz) / fog_shadow_grid.size.xyz
         * vec3<f32>(FOG_SHADOW_GRID) - vec3<f32>(0.5);
     let floor_pos = floor(cell_pos);
     let f = cell_pos - floor_pos;
-    let base = vec3<i32>(floor_pos);
-    var corners: array<vec2<f32>, 8>;
-    for (var k = 0u; k < 8u; k += 1u) {
-        let corner = base + vec3<i32>(i32(k & 1u), i32((k >> 1u) & 1u), i32(k >> 2u));
-        let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
-        corners[k] = fog_shadow_grid.depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
-    }
-    let near = mix(mix(corners[0], corners[1], f.x), mix(corners[2], corners[3], f.x), f.y);
-    let far = mix(mix(corners[4], corners[5], f.x), mix(corners[6], corners[7], f.x), f.y);
+    let b = vec3<i32>(floor_pos);
+    let near = mix(
+        mix(fog_grid_depths(b), fog_grid_depths(b + vec3<i32>(1, 0, 0)), f.x),
+        mix(fog_grid_depths(b + vec3<i32>(0, 1, 0)), fog_grid_depths(b + vec3<i32>(1, 1, 0)), f.x),
+        f.y,
+    );
+    let far = mix(
+        mix(fog_grid_depths(b + vec3<i32>(0, 0, 1)), fog_grid_depths(b + vec3<i32>(1, 0, 1)), f.x),
+        mix(fog_grid_depths(b + vec3<i32>(0, 1, 1)), fog_grid_depths(b + vec3<i32>(1, 1, 1)), f.x),
+        f.y,
+    );
     return mix(near, far, f.z);
 }
