@@ -48,13 +48,14 @@ use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
+use crate::gpu::medium::{medium_constant, medium_uniforms};
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::gpu::passes::fog_shadow;
 use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::sky::{SkyLook, SkyParams, sky_constants};
-use crate::scene::{FogMedium, Phase, Rgb, Scene};
+use crate::scene::{Rgb, Scene};
 
 /// The per-frame uniforms every world pass reads at group 0, binding 0.
 ///
@@ -143,32 +144,6 @@ impl FrameStatics {
             ),
             medium: medium_uniforms(&scene.fog.medium),
             sky: SkyLook::new(scene),
-        }
-    }
-}
-
-/// fog.wgsl's `FOG_MEDIUM` for `medium`: 0 the seed medium, whose pipelines compile the
-/// physical code out (the same bytes as before the medium existed); 1 the physical medium with
-/// a Henyey–Greenstein phase alone; 2 with a Draine lobe too (`Mie`).
-/// keep in sync with shaders/fog.wgsl: FOG_MEDIUM_SEED, FOG_MEDIUM_HG, FOG_MEDIUM_HG_DRAINE
-pub(crate) fn medium_constant(medium: &FogMedium) -> u32 {
-    match medium.physical().map(|physical| physical.phase) {
-        None => 0,
-        Some(Phase::HenyeyGreenstein(_)) => 1,
-        Some(Phase::Mie(_)) => 2,
-    }
-}
-
-/// `FrameUniforms::medium` and `medium_phase` for `medium`: zeros for `Seed`.
-pub(crate) fn medium_uniforms(medium: &FogMedium) -> [[f32; 4]; 2] {
-    match medium.physical() {
-        None => [[0.0; 4]; 2],
-        Some(physical) => {
-            let fit = physical.phase.fit();
-            [
-                [physical.albedo, physical.octaves as f32, 0.0, 0.0],
-                [fit.g_hg, fit.g_draine, fit.alpha, fit.w_draine],
-            ]
         }
     }
 }

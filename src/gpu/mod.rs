@@ -74,6 +74,7 @@ mod fire_lights;
 mod geometry;
 mod lamp_lights;
 mod maps;
+mod medium;
 mod moon_shadow;
 mod passes;
 mod readback;
