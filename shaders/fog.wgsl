@@ -396,10 +396,19 @@ fn sheet_height_world(index: u32, knobs: FogKnobs) -> f32 {
     return knobs.layer.x + (knobs.sampling.w - knobs.layer.x) * (f32(index) + phase) / knobs.sampling.x;
 }
 
+// keep in sync with src/scene/fog.rs: Fog::least_slab_slope
+// The flattest ray slope whose slabs are the whole distance between two crossings: the seed's
+// 0.2, and 0.05 for the physical medium, which counts the fog of rays down to 3 degrees.
+const SEED_LEAST_SLAB_SLOPE: f32 = 0.2;
+const PHYSICAL_LEAST_SLAB_SLOPE: f32 = 0.05;
+
 // Length along the view ray of the slab of fog one sheet stands for: the spacing between
-// sheets over the ray's slope, capped at five spacings for grazing rays.
+// sheets over the ray's slope, which is the distance between two crossings. It is capped for
+// grazing rays, at five spacings for the seed medium (the seed's look: flatter rays lose fog)
+// and at twenty for the physical one (the raymarch's fog, down to slopes of 0.05).
 fn sheet_slab_world(view_dir_world: vec3<f32>, knobs: FogKnobs) -> f32 {
-    return knobs.layer.w / max(abs(view_dir_world.y), 0.2);
+    let least_slope = select(SEED_LEAST_SLAB_SLOPE, PHYSICAL_LEAST_SLAB_SLOPE, FOG_MEDIUM != FOG_MEDIUM_SEED);
+    return knobs.layer.w / max(abs(view_dir_world.y), least_slope);
 }
 
 // Distance along the unit ray from `eye_world` along `ray_world` to the scene surface whose

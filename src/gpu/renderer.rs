@@ -183,7 +183,7 @@ impl Renderer {
         let fire_lights = FireLights::new(scene);
         let distance_fog = DistanceFogParams::new(&scene.distance_fog);
         let fog_knobs = FogKnobs::new(scene, config.view);
-        let layout = LatticeLayout::new(&fog_knobs);
+        let layout = LatticeLayout::new(&fog_knobs, &scene.fog);
         let lattice = (&distance_fog, &layout, device_type);
         let (lamps, frame, maps, targets) = scoped(&device, &errors, "renderer setup", || {
             let lamps = LampResources::new(&device, &LampLights::new(scene));
@@ -194,7 +194,7 @@ impl Renderer {
             (lamps, frame, FluidMaps::new(&device, grid), targets)
         })?;
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
-        let fog_lattice = FogLatticePass::new(&device, &errors, &frame, fog_knobs)?;
+        let fog_lattice = FogLatticePass::new(&device, &errors, &frame, (fog_knobs, layout))?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
         // What every pass below is built from.
         let view = config.view;

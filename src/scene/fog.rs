@@ -118,4 +118,19 @@ impl Fog {
     pub fn sheet_spacing(&self) -> f32 {
         (self.sheets_top - self.bottom) / self.sheets as f32
     }
+
+    /// The flattest view ray whose sheet slabs are the whole distance between two crossings,
+    /// as the slope `|ray.y|` of a unit ray. A slab is the spacing over the ray's slope, but
+    /// never over less than this, so a ray level with a sheet keeps a finite slab. The seed
+    /// medium keeps the seed's 0.2 (five spacings at most, today's bytes), which drops fog from
+    /// flatter rays. The physical medium goes down to 0.05 (twenty spacings), so a camera low
+    /// over the fog sees all of it (see `sheet_slab_world` in shaders/fog.wgsl).
+    ///
+    /// keep in sync with shaders/fog.wgsl: SEED_LEAST_SLAB_SLOPE, PHYSICAL_LEAST_SLAB_SLOPE
+    pub fn least_slab_slope(&self) -> f32 {
+        match self.medium {
+            FogMedium::Seed => 0.2,
+            FogMedium::Physical(_) => 0.05,
+        }
+    }
 }

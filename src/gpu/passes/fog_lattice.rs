@@ -11,7 +11,7 @@
 //!
 //! Which cells: a sample point lies in the fog's box (the square from the floor to the highest
 //! the fog or a sheet reaches), or at most half a sheet's slab outside it (`sample_sheet` moves
-//! the point back along the ray by up to half a slab of five spacings), and the medium reads
+//! the point back along the ray by up to half a slab, `Fog::least_slab_slope`), and the medium reads
 //! the noise there moved by the map's drift (at most half the drift range each way), lowered by
 //! the lift (at most 0.9), scaled and carried by the wind. [`LatticeLayout`] bounds each
 //! octave's cells from that, with a cell to spare on every side; only the wind's offset changes
@@ -34,6 +34,7 @@ use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::PassBuilder;
 use crate::gpu::passes::fog::FogKnobs;
 use crate::gpu::shaders::ShaderName;
+use crate::scene::Fog;
 
 /// Each octave's scale of the medium's noise point (`fog_octave_point`).
 ///
@@ -56,8 +57,10 @@ const MEDIUM_SCALE: [f64; 3] = [0.55, 1.4, 0.55];
 const LIFT_DROP_WORLD: f64 = 0.9;
 
 /// How far outside the fog's box a sample can lie, in sheet spacings: half the longest slab
-/// (`sheet_slab_world` caps it at five spacings), rounded up.
-const SLAB_REACH_SPACINGS: f64 = 3.0;
+/// (the spacing over [`Fog::least_slab_slope`]), rounded up. Three for the seed medium.
+fn slab_reach_spacings(fog: &Fog) -> f64 {
+    (0.5 / f64::from(fog.least_slab_slope())).ceil()
+}
 
 /// The most cells a lattice may hold (32 bytes each: 32 MiB). The temple's holds about 120 000.
 pub(crate) const MAX_LATTICE_CELLS: u64 = 1 << 20;
@@ -107,8 +110,9 @@ pub(crate) struct LatticeLayout {
 }
 
 impl LatticeLayout {
-    /// The layout for the fog of `knobs` (any frame's: only the wind differs between them).
-    pub(crate) fn new(knobs: &FogKnobs) -> Self {
+    /// The layout for the fog of `knobs` (any frame's: only the wind differs between them),
+    /// whose slabs `fog` sets.
+    pub(crate) fn new(knobs: &FogKnobs, fog: &Fog) -> Self {
         let [area_x, area_z, size_x, size_z] = knobs.area.map(f64::from);
         let [
             floor_world,
@@ -118,7 +122,7 @@ impl LatticeLayout {
         ] = knobs.layer.map(f64::from);
         let drift_reach_world = 0.5 * f64::from(knobs.optics[1]).abs();
         let sheets_top_world = f64::from(knobs.sampling[3]);
-        let reach_world = SLAB_REACH_SPACINGS * spacing_world.abs();
+        let reach_world = slab_reach_spacings(fog) * spacing_world.abs();
         let top_world = (rest_top_world + lift_height_world).max(sheets_top_world);
         // The sample points, then the points the medium reads its noise at.
         let low_world = [
@@ -237,14 +241,14 @@ impl FogLatticePass {
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
-        knobs: FogKnobs,
+        (knobs, layout): (FogKnobs, LatticeLayout),
     ) -> Result<Option<Self>, GpuError> {
         if !frame.fog_noise_lattice {
             return Ok(None);
         }
         let module = ShaderName::FogLattice.create_module(device, errors)?;
         let build = PassBuilder::new(device, ShaderName::FogLattice.name());
-        let layout = build.bind_group_layout(&[wgpu::BindGroupLayoutEntry {
+        let bindings = build.bind_group_layout(&[wgpu::BindGroupLayoutEntry {
             binding: 0,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
@@ -254,13 +258,13 @@ impl FogLatticePass {
             },
             count: None,
         }]);
-        let bind_group = build.bind_group(&layout, [frame.fog_lattice.as_entire_binding()]);
-        let pipeline = build.compute_pipeline(&module, "cs_fog_lattice", &[&layout]);
+        let bind_group = build.bind_group(&bindings, [frame.fog_lattice.as_entire_binding()]);
+        let pipeline = build.compute_pipeline(&module, "cs_fog_lattice", &[&bindings]);
         Ok(Some(FogLatticePass {
             pipeline,
             bind_group,
             buffer: frame.fog_lattice.clone(),
-            layout: LatticeLayout::new(&knobs),
+            layout,
             knobs,
         }))
     }
@@ -321,16 +325,25 @@ mod tests {
     }
 
     /// The corners of the reach, every drift and lift at their extremes, fall in every
-    /// octave's box, for several winds; and the boxes follow one another in the buffer.
+    /// octave's box, for several winds, in both media (the physical one's slabs are longer);
+    /// and the boxes follow one another in the buffer.
     #[test]
     fn every_reachable_cell_is_in_its_octaves_box() {
-        let scene = Scene::default();
-        let knobs = FogKnobs::new(&scene, View::Fog);
-        let layout = LatticeLayout::new(&knobs);
+        let mut physical = Scene::default();
+        physical.fog.medium = crate::scene::FogMedium::Physical(Default::default());
+        for scene in [Scene::default(), physical] {
+            every_reachable_cell_is_in_its_box(&scene);
+        }
+    }
+
+    fn every_reachable_cell_is_in_its_box(scene: &Scene) {
+        let knobs = FogKnobs::new(scene, View::Fog);
+        let layout = LatticeLayout::new(&knobs, &scene.fog);
         assert!(layout.fits(), "{} cells", layout.cells());
         let [area_x, area_z, size_x, size_z] = knobs.area;
         let spacing = knobs.layer[3];
-        let reach = 2.5 * spacing;
+        // Half the longest slab: `sample_sheet` moves the point back along the ray by that much.
+        let reach = 0.5 * spacing / scene.fog.least_slab_slope();
         let top = (knobs.layer[1] + knobs.layer[2]).max(knobs.sampling[3]);
         let xs = [
             area_x - reach,
@@ -371,7 +384,7 @@ mod tests {
     #[test]
     fn huge_fog_squares_hash_instead() {
         let mut scene = Scene::default();
-        let layout = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog));
+        let layout = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog), &scene.fog);
         assert!(reads_lattice(&layout, wgpu::DeviceType::DiscreteGpu));
         assert!(!reads_lattice(&layout, wgpu::DeviceType::Cpu));
         assert!(
@@ -380,7 +393,7 @@ mod tests {
             layout.buffer_bytes(true)
         );
         scene.fog.area *= 100.0;
-        let huge = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog));
+        let huge = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog), &scene.fog);
         assert!(!huge.fits());
         assert!(!reads_lattice(&huge, wgpu::DeviceType::DiscreteGpu));
         assert_eq!(

@@ -229,7 +229,7 @@ fn middle_of_face_0(ctx: &GpuContext, scene: &Scene, extra: Option<&[[f32; 6]]>)
     let device = &ctx.device;
     let errors = ctx.errors();
     let lamps = LampResources::new(device, &LampLights::new(scene));
-    let lattice = LatticeLayout::new(&FogKnobs::new(scene, crate::frame::View::Fog));
+    let lattice = LatticeLayout::new(&FogKnobs::new(scene, crate::frame::View::Fog), &scene.fog);
     let frame = FrameBinding::new(
         device,
         &FireLights::new(scene),
