@@ -254,9 +254,32 @@ fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
     return light;
 }
 
+// The physical medium's in-scattered light at a point in two parts: `moon`, the moonlight its
+// shadow map has still to cut into shafts (`moon_in_medium`), and `rest`, every other light.
+// Each is S/σt, the light per unit of extinction (see above), linear, albedo included.
+struct MediumLight {
+    moon: vec3<f32>,
+    rest: vec3<f32>,
+}
+
 // The physical medium's colour at `pos_world` seen along the unit `ray_world`: S/σt, the
 // in-scattered light per unit of extinction (see above), linear.
 fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
+    let light = medium_light(pos_world, ray_world);
+    return light.moon * moon_in_medium(pos_world) + light.rest;
+}
+
+// How much of the moon's light reaches `pos_world` past the hall: its shadow map, where the
+// pillars cut shafts (lamps.wgsl; 1 in scenes without moon shadows, compiled out).
+fn moon_in_medium(pos_world: vec3<f32>) -> f32 {
+    if MOON_SHADOWS {
+        return moon_shadow(pos_world, 2.0, false);
+    }
+    return 1.0;
+}
+
+// `medium_in_scattering` before the moon's shadow map.
+fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     // How much fog the moon's and the ball's light crossed to get here (none unless the
     // medium shadows itself: common.wgsl, `fog_light_depths`).
     var depths = vec2<f32>(0.0);
@@ -265,13 +288,7 @@ fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32>
     }
     // The ambient light comes from every direction: any phase integrates it to itself.
     var light = ambient_in_medium();
-    var moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, depths.x);
-    // The moon's shadow map at the point: the pillars cut shafts (lamps.wgsl; compiled out of
-    // scenes without moon shadows).
-    if MOON_SHADOWS {
-        moon *= moon_shadow(pos_world, 2.0, false);
-    }
-    light += moon;
+    let moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, depths.x);
     light += point_light_in_medium(
         pos_world,
         ray_world,
@@ -287,7 +304,7 @@ fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32>
     if lamp_count() > 0u {
         light += lamps_in_medium(pos_world, ray_world);
     }
-    return light * frame.medium.x;
+    return MediumLight(moon * frame.medium.x, light * frame.medium.x);
 }
 
 // The fog's height profile at `p_world` where the fluid holds `amount` of fog thrown `lift`
@@ -329,6 +346,64 @@ fn fog_medium(
     lift_map: texture_2d<f32>,
 ) -> FogMedium {
     let p = pos_world;
+    let debug = knobs.optics.z;
+    let here = fog_density(p, knobs, fluid_map, lift_map);
+    // No fog here at all (the result would be fully transparent anyway).
+    if !here.present && debug <= 0.0 {
+        return FogMedium(vec3<f32>(0.0), 0.0, 0.0);
+    }
+    let density = here.density;
+    let n = here.noise;
+    let h = here.height;
+    let fluid = here.fluid;
+    let raised = here.raised;
+
+    // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
+    // seed's colours).
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
+        return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
+    }
+
+    let to_ball = p - knobs.ball.xyz;
+    let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
+    let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
+    let color = knobs.fog_color.rgb * tone + glow;
+
+    // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.
+    let shown = mix(color, fluid.rgb, debug);
+    let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
+    let fire_glow = fire_glow_in_fog(p) * (1.0 - debug);
+    var lit = srgb_to_linear(shown) + fire_glow;
+    if lamp_count() > 0u {
+        lit += lamp_light_in_fog(p) * (1.0 - debug);
+    }
+    return FogMedium(lit, density * knobs.optics.x, debug_alpha);
+}
+
+// How much fog there is at a point (`fog_medium` and the physical medium's slabs), with what
+// the seed's colour reads besides.
+struct FogDensity {
+    // Fog per unit of σ: the extinction is σ times this.
+    density: f32,
+    // The fog's 3D noise here (0..1), and the height within its column (0..1).
+    noise: f32,
+    height: f32,
+    // The fluid maps here.
+    fluid: vec4<f32>,
+    raised: vec4<f32>,
+    // False where the fluid and the height profile leave no fog (the noise is not read, outside
+    // the `fluid` view, and `density` is 0).
+    present: bool,
+}
+
+// The fog's density at `p`: the fluid's amount under the height profile, torn by the noise,
+// faded at the square's edges and cleared round the ball.
+fn fog_density(
+    p: vec3<f32>,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> FogDensity {
     let uv = (p.xz - knobs.area.xy) / knobs.area.zw;
     let debug = knobs.optics.z;
 
@@ -343,9 +418,10 @@ fn fog_medium(
     let profile = shape.x;
     let h = shape.y;
 
-    // No fog here at all: skip the noise (the result would be fully transparent anyway).
-    if profile * amount <= 0.0 && debug <= 0.0 {
-        return FogMedium(vec3<f32>(0.0), 0.0, 0.0);
+    // No fog here at all: skip the noise.
+    let present = profile * amount > 0.0;
+    if !present && debug <= 0.0 {
+        return FogDensity(0.0, 0.0, h, fluid, raised, false);
     }
 
     // The noise is read where the air has carried this fog: the wisps travel with the current.
@@ -366,26 +442,7 @@ fn fog_medium(
     let ball_radius = knobs.ball.w;
     let ball_distance = length(to_ball) + (n - 0.5) * 0.35;
     density *= smoothstep(ball_radius * 0.9, ball_radius * 1.6, ball_distance);
-
-    // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
-    // seed's colours).
-    if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
-        return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
-    }
-
-    let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
-    let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
-    let color = knobs.fog_color.rgb * tone + glow;
-
-    // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.
-    let shown = mix(color, fluid.rgb, debug);
-    let debug_alpha = debug * 0.35 * step(0.5, h) * step(h, 0.55);
-    let fire_glow = fire_glow_in_fog(p) * (1.0 - debug);
-    var lit = srgb_to_linear(shown) + fire_glow;
-    if lamp_count() > 0u {
-        lit += lamp_light_in_fog(p) * (1.0 - debug);
-    }
-    return FogMedium(lit, density * knobs.optics.x, debug_alpha);
+    return FogDensity(density, n, h, fluid, raised, present);
 }
 
 // The height of sheet `index` (world), lowest first, in this sample: `Fog::sheet_height_at`
@@ -478,11 +535,60 @@ fn sample_sheet(
 ) -> SheetSample {
     let slab_world = sheet_slab_world(ray_world, knobs);
     let pos_world = on_sheet_world - ray_world * (0.5 * (slab_world - visible_world));
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && knobs.optics.z <= 0.0 {
+        let shaded = physical_slab(pos_world, ray_world, visible_world, knobs, fluid_map, lift_map);
+        return SheetSample(shaded, pos_world);
+    }
     let medium = fog_medium(pos_world, ray_world, knobs, fluid_map, lift_map);
     let alpha = 1.0 - exp(-medium.extinction_per_world * visible_world);
     let debug_alpha = medium.debug_alpha * step(0.5 * slab_world, visible_world);
     let shaded = vec4<f32>(medium.color, clamp(max(alpha, debug_alpha), 0.0, 1.0));
     return SheetSample(shaded, pos_world);
+}
+
+// The physical medium shades a slab in pieces at most this many sheet spacings long, and in at
+// most this many pieces.
+const SLAB_PIECE_SPACINGS: f32 = 1.5;
+const MAX_SLAB_PIECES: f32 = 4.0;
+
+// The physical medium over the `visible_world` long part of a slab centred on `middle_world`:
+// straight-alpha colour and opacity. A flat ray's slab is long, and one sample at its middle
+// misses the noise's wisps and the moon's shafts along it, so the slab is cut into pieces at
+// most `SLAB_PIECE_SPACINGS` long. Each piece takes its own density and moon shadow, and they
+// are composited front to back. The other lights change slowly along a slab and are worked out
+// once, at the middle. One piece is exactly one sample at the middle.
+fn physical_slab(
+    middle_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    visible_world: f32,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> vec4<f32> {
+    let spacing_world = knobs.layer.w;
+    let pieces = clamp(ceil(visible_world / (SLAB_PIECE_SPACINGS * spacing_world)), 1.0, MAX_SLAB_PIECES);
+    let piece_world = visible_world / pieces;
+    // The middle of the nearest piece, then each next one a piece farther along the ray.
+    let first_world = middle_world - ray_world * (0.5 * (visible_world - piece_world));
+    var moonlit = 0.0;
+    var through = 1.0;
+    for (var k = 0.0; k < pieces; k += 1.0) {
+        let at_world = first_world + ray_world * (piece_world * k);
+        let here = fog_density(at_world, knobs, fluid_map, lift_map);
+        let alpha = 1.0 - exp(-here.density * knobs.optics.x * piece_world);
+        // No fog in this piece: its moonlight counts for nothing (and a CPU adapter skips the
+        // shadow map's reads where a whole block of pixels has none).
+        if alpha > 0.0 {
+            moonlit += through * alpha * moon_in_medium(at_world);
+        }
+        through *= 1.0 - alpha;
+    }
+    let alpha = 1.0 - through;
+    if alpha <= 0.0 {
+        return vec4<f32>(0.0);
+    }
+    let light = medium_light(middle_world, ray_world);
+    return vec4<f32>(light.moon * (moonlit / alpha) + light.rest, clamp(alpha, 0.0, 1.0));
 }
 
 // A pseudo-random fraction in [0, 1) per pixel with no pattern (white noise): a PCG-style
