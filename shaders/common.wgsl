@@ -234,22 +234,22 @@ struct FogShadowGrid {
     low: vec4<f32>,
     // xyz: the box's size (world).
     size: vec4<f32>,
-    depths: array<vec2<f32>>,
+    depths: array<vec4<f32>>,
 }
 
 @group(0) @binding(8) var<storage, read> fog_shadow_grid: FogShadowGrid;
 
 // The grid's depths at cell `corner`, clamped into the grid (as a clamp-to-edge sampler).
-fn fog_grid_depths(corner: vec3<i32>) -> vec2<f32> {
+fn fog_grid_depths(corner: vec3<i32>) -> vec4<f32> {
     let cells = vec3<i32>(FOG_SHADOW_GRID);
     let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
     return fog_shadow_grid.depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
 }
 
-// The optical depth from `pos_world` to the moon (x) and to the ball's light (y), blended from
-// the grid; outside it the nearest cells' (as a clamp-to-edge sampler). The eight corners are
+// The optical depth from `pos_world` to the moon (x), the ball's light (y), the fires (z) and
+// the lamps (w), blended from the grid; outside it the nearest cells' (as a clamp-to-edge sampler). The eight corners are
 // read by name, not through a local array: a GPU may keep such an array in slow memory.
-fn fog_light_depths(pos_world: vec3<f32>) -> vec2<f32> {
+fn fog_light_depths(pos_world: vec3<f32>) -> vec4<f32> {
     let cell_pos = (pos_world - fog_shadow_grid.low.xyz) / fog_shadow_grid.size.xyz
         * vec3<f32>(FOG_SHADOW_GRID) - vec3<f32>(0.5);
     let floor_pos = floor(cell_pos);

@@ -190,13 +190,8 @@ fn medium_phase(cos_theta: f32, eccentricity: f32) -> f32 {
 
 // What of a light travelling along the unit `light_dir_world` the medium sends back along the
 // unit view ray `ray_world` (from the eye), per unit of its radiance and of albedo: the sum of
-// the octaves' phases.
-fn medium_response(light_dir_world: vec3<f32>, ray_world: vec3<f32>) -> f32 {
-    return medium_response_through(light_dir_world, ray_world, 0.0);
-}
-
-// `medium_response` for light that crossed `depth` of the fog's optical depth on its way
-// (`fog_light_depths`): octave n lets through exp(−depth · 0.5ⁿ), the thinner extinction of
+// the octaves' phases, for light that crossed `depth` of the fog's optical depth on its way
+// (`fog_light_depths`). Octave n lets through exp(−depth · 0.5ⁿ), the thinner extinction of
 // Wrenninge et al.'s third factor, so light scattered many times reaches deeper into a bank.
 // With `depth` 0 every factor is exactly 1: the fog that does not shadow itself.
 fn medium_response_through(light_dir_world: vec3<f32>, ray_world: vec3<f32>, depth: f32) -> f32 {
@@ -232,8 +227,9 @@ fn point_light_in_medium(
 }
 
 // The lamps scattered at `pos_world` along the ray: each lamp's colour, range fade, cone and
-// shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase.
-fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
+// shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase, after crossing
+// `depth` of the fog's optical depth.
+fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>, depth: f32) -> vec3<f32> {
     var light = vec3<f32>(0.0);
     for (var i = 0u; i < lamp_count(); i += 1u) {
         let lamp = lamp_lights.lamps[i];
@@ -248,7 +244,7 @@ fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
             continue;
         }
         let shadow = lamp_shadow(lamp, pos_world, 2.0, false);
-        let response = medium_response(from_lamp, ray_world);
+        let response = medium_response_through(from_lamp, ray_world, depth);
         light += lamp.color.rgb * (lamp_falloff(lamp, distance_world) * cone * shadow * response);
     }
     return light;
@@ -282,7 +278,7 @@ fn moon_in_medium(pos_world: vec3<f32>) -> f32 {
 fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     // How much fog the moon's and the ball's light crossed to get here (none unless the
     // medium shadows itself: common.wgsl, `fog_light_depths`).
-    var depths = vec2<f32>(0.0);
+    var depths = vec4<f32>(0.0);
     if FOG_SELF_SHADOWING {
         depths = fog_light_depths(pos_world);
     }
@@ -299,10 +295,10 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     for (var i = 0u; i < fire_count(); i += 1u) {
         let color = fire_lights.fires[i].light_color.rgb * fire_flicker_of(i);
         let fire_world = fires_now.fires[i].light_world;
-        light += point_light_in_medium(pos_world, ray_world, fire_world, color, 0.0);
+        light += point_light_in_medium(pos_world, ray_world, fire_world, color, depths.z);
     }
     if lamp_count() > 0u {
-        light += lamps_in_medium(pos_world, ray_world);
+        light += lamps_in_medium(pos_world, ray_world, depths.w);
     }
     return MediumLight(moon * frame.medium.x, light * frame.medium.x);
 }

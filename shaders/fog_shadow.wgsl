@@ -1,10 +1,14 @@
-// fog_shadow.wgsl: the `fog_shadow` pass — how much fog the moon's and the ball's light cross
-// to reach each cell of a grid over the fog's box (src/gpu/passes/fog_shadow.rs).
+// fog_shadow.wgsl: the `fog_shadow` pass — how much fog the moon's, the ball's, the fires' and
+// the lamps' light cross to reach each cell of a grid over the fog's box
+// (src/gpu/passes/fog_shadow.rs).
 //
 // Each invocation takes one cell's centre, marches toward the moon until it leaves the fog's
-// box and toward the ball's light until it reaches it (or leaves the box), and writes both
-// optical depths: x the moon's, y the ball's. The medium reads them back (`fog_light_depths`
-// in fog.wgsl) to dim each light by exp(−depth). The density is `fog_medium`'s without its 3D
+// box and toward each point light until it reaches it (or leaves the box), and writes the
+// optical depths: x the moon's, y the ball's, z the fires', w the lamps'. The fires share one
+// depth a cell, and so do the lamps: the mean of their depths weighted by how much of each one's
+// light reaches the cell (its colour and range fade), right wherever one fire outshines the
+// others. The medium and the surfaces read them back (`fog_light_depths` in common.wgsl) to dim
+// each light by exp(−depth). The density is `fog_medium`'s without its 3D
 // noise, which averages out over a light's long path: the fluid's amount, the height profile
 // with its lift, the fade at the square's edges and the ball's hollow, times the noise's mean.
 //
@@ -27,7 +31,7 @@ const FOG_SHADOW_WORKGROUP: u32 = 64u;
 struct FogShadowGridOut {
     low: vec4<f32>,
     size: vec4<f32>,
-    depths: array<vec2<f32>>,
+    depths: array<vec4<f32>>,
 }
 
 @group(2) @binding(0) var<storage, read_write> fog_shadow_out: FogShadowGridOut;
@@ -106,5 +110,45 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
         let exit = max(fog_box_span(p_world, dir, knobs).y, 0.0);
         ball = fog_optical_depth(p_world, dir, min(ball_distance, exit), step_world, knobs);
     }
-    fog_shadow_out.depths[index] = vec2<f32>(moon, ball);
+    // The fires and the lamps: each one's depth, weighted by its light here.
+    var fires = vec2<f32>(0.0);
+    for (var i = 0u; i < fire_count(); i += 1u) {
+        let light = fires_now.fires[i].light_world;
+        let color = fire_lights.fires[i].light_color.rgb;
+        let edge = clamp(1.0 - length(light.xyz - p_world) / max(light.w, 1e-4), 0.0, 1.0);
+        let weight = edge * edge * (color.r + color.g + color.b);
+        fires += weighted_depth(p_world, light.xyz, weight, step_world, knobs);
+    }
+    var lamps = vec2<f32>(0.0);
+    for (var i = 0u; i < lamp_count(); i += 1u) {
+        let lamp = lamp_lights.lamps[i];
+        let to_point = p_world - lamp.pos_world.xyz;
+        let from_lamp = to_point / max(length(to_point), 1e-5);
+        let weight = lamp_falloff(lamp, length(to_point)) * lamp_cone(lamp, from_lamp)
+            * (lamp.color.r + lamp.color.g + lamp.color.b);
+        lamps += weighted_depth(p_world, lamp.pos_world.xyz, weight, step_world, knobs);
+    }
+    let fire_depth = fires.x / max(fires.y, 1e-30);
+    let lamp_depth = lamps.x / max(lamps.y, 1e-30);
+    fog_shadow_out.depths[index] = vec4<f32>(moon, ball, fire_depth, lamp_depth);
+}
+
+// A point light at `light_world` whose light reaches `p_world` with `weight`: its optical depth
+// to there times the weight, and the weight (both 0 where none of its light arrives).
+fn weighted_depth(
+    p_world: vec3<f32>,
+    light_world: vec3<f32>,
+    weight: f32,
+    step_world: f32,
+    knobs: FogKnobs,
+) -> vec2<f32> {
+    let to_light = light_world - p_world;
+    let distance_world = length(to_light);
+    if weight <= 0.0 || distance_world <= 1e-4 {
+        return vec2<f32>(0.0);
+    }
+    let dir = to_light / distance_world;
+    let exit = max(fog_box_span(p_world, dir, knobs).y, 0.0);
+    let depth = fog_optical_depth(p_world, dir, min(distance_world, exit), step_world, knobs);
+    return vec2<f32>(depth * weight, weight);
 }

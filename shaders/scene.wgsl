@@ -84,10 +84,10 @@ fn floor_albedo(pos_world: vec3<f32>) -> vec3<f32> {
 // Ambient (from above and below, `ambient_on_surface`) + Lambert for the directional light (in
 // its shadows where the scene casts them) + the ball's point light, which fades to zero at its
 // range, + the fires' flickering point lights.
-// With a fog that shadows itself the moon's and the ball's light arrive dimmed by the fog they
+// With a fog that shadows itself every light but the ambient arrives dimmed by the fog it
 // crossed (common.wgsl, `fog_light_depths`), so the floor lies in a dense bank's shadow.
 fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
-    var through_fog = vec2<f32>(1.0);
+    var through_fog = vec4<f32>(1.0);
     if FOG_SELF_SHADOWING {
         through_fog = exp(-fog_light_depths(pos_world));
     }
@@ -105,8 +105,8 @@ fn incoming_light(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
     let falloff = clamp(1.0 - lamp_distance_world / range_world, 0.0, 1.0);
     let facing = max(dot(normal_world, to_lamp / max(lamp_distance_world, 1e-4)), 0.0);
     light += frame.ball_light_color.rgb * (falloff * falloff * facing * through_fog.y);
-    light += fire_light_on_surface(pos_world, normal_world);
-    light += lamps_on_surface(pos_world, normal_world);
+    light += fire_light_on_surface(pos_world, normal_world) * through_fog.z;
+    light += lamps_on_surface(pos_world, normal_world) * through_fog.w;
     return light;
 }
 

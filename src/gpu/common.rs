@@ -194,6 +194,8 @@ pub(crate) struct FrameBinding {
     pub fire_flicker: wgpu::Buffer,
     /// How many fires the scene has.
     pub fire_count: u32,
+    /// The scene's lamps (`LampLights`, written once), bound at binding 3.
+    pub lamp_lights: wgpu::Buffer,
     /// The distance fog's buffer: written once, and again each frame when the scene has
     /// weather (see `gpu/weather.rs`).
     pub distance_fog: wgpu::Buffer,
@@ -430,6 +432,7 @@ impl FrameBinding {
             fire_lights,
             fire_flicker,
             fire_count,
+            lamp_lights: lamps.buffer.clone(),
             distance_fog,
             layout,
             bind_group,

@@ -144,9 +144,17 @@ fn the_moonlit_temple_is_the_temple_under_a_low_shadowing_moon() {
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     let scene = loaded.scene;
     let temple = load(None, &[]).expect("the temple loads").scene;
-    // The default hall (the temple's), and the temple's fires.
+    // The default hall (the temple's), and the temple's fires in their places (the braziers
+    // burn brighter, through the fog that dims their light).
     assert_eq!(scene.hall, Scene::default().hall);
-    assert_eq!(scene.fires, temple.fires);
+    let placed = |fires: &[crate::scene::Fire]| -> Vec<_> {
+        fires
+            .iter()
+            .map(|fire| (fire.kind, fire.mount, fire.position, fire.flame_height))
+            .collect()
+    };
+    assert_eq!(placed(&scene.fires), placed(&temple.fires));
+    assert!(scene.fires[0].light_intensity > temple.fires[0].light_intensity);
     // A moon about 20° up, behind the hall (its light travels toward +z), casting shadows.
     let moon = &scene.lights.directional;
     assert!(moon.shadows);

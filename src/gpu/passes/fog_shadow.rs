@@ -1,6 +1,6 @@
 //! The `fog_shadow` pass (shaders/fog_shadow.wgsl): the fog's shadow on its own light. Each
 //! moment it fills a grid over the fog's box with the optical depth from each cell's centre to
-//! the moon and to the ball's light. The physical medium (`medium_in_scattering` in
+//! the moon, the ball's light, the fires and the lamps. The physical medium (`medium_in_scattering` in
 //! shaders/fog.wgsl) and the hall's surfaces (`incoming_light` in shaders/scene.wgsl) dim those
 //! lights by it (`fog_light_depths` in shaders/common.wgsl): light that crossed a dense bank
 //! arrives dimmer, so the bank shadows the thinner fog and the floor behind it.
@@ -11,8 +11,10 @@
 //! make toward every light. The march reads the density without its 3D noise (the noise's mean
 //! instead): over a light's path of metres the wisps average out.
 //!
-//! Which lights: the moon and the ball's light, the two that light the whole hall. The fires
-//! and the lamps light the fog round them unshadowed by it. The pass runs only for a physical
+//! Which lights: all but the ambient. The moon and the ball's light have a depth each. The fires
+//! share one, the mean of their depths weighted by how much of each one's light reaches the
+//! cell, and so do the lamps: exact where one fire outshines the others, a blend between two
+//! fires of like strength. The pass runs only for a physical
 //! medium with `self_shadowing` (its default); the grid is then bound at group 0, binding 8, of
 //! every pass that reads the fog or lights the hall
 //! ([`FrameBinding::fog_shadow`](crate::gpu::common::FrameBinding::fog_shadow)).
@@ -28,7 +30,7 @@ use crate::gpu::passes::fog::FogKnobs;
 use crate::gpu::shaders::ShaderName;
 use crate::scene::Scene;
 
-/// Cells of the grid along x, y (height) and z: 64 × 16 × 64, half a MiB of depths.
+/// Cells of the grid along x, y (height) and z: 64 × 16 × 64, a MiB of depths.
 ///
 /// keep in sync with shaders/fog.wgsl: FOG_SHADOW_GRID
 pub(crate) const GRID_CELLS: [u32; 3] = [64, 16, 64];
@@ -38,8 +40,8 @@ pub(crate) const GRID_CELLS: [u32; 3] = [64, 16, 64];
 /// keep in sync with shaders/fog_shadow.wgsl: FOG_SHADOW_WORKGROUP
 const WORKGROUP_CELLS: u32 = 64;
 
-/// Bytes of one cell: two `f32` depths (the moon's, the ball's).
-const CELL_BYTES: u64 = 8;
+/// Bytes of one cell: four `f32` depths (the moon's, the ball's, the fires', the lamps').
+const CELL_BYTES: u64 = 16;
 
 /// The box the grid spans, at the start of its buffer, written by [`FogShadowPass::prepare`].
 ///
@@ -123,12 +125,20 @@ impl FogShadowPass {
             return Ok(None);
         }
         let module = ShaderName::FogShadow.create_module(device, errors)?;
-        let build = PassBuilder::new(device, ShaderName::FogShadow.name());
+        let constants = frame.lamp_constants();
+        let build =
+            PassBuilder::new(device, ShaderName::FogShadow.name()).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let compute = wgpu::ShaderStages::COMPUTE;
-        // Group 0: the frame's uniforms alone (the frame's own group binds the grid to read).
-        let frame_layout = build.bind_group_layout(&[uniform(0, ALL_STAGES)]);
+        // Group 0: the frame's uniforms, the fires and the lamps, as the frame's own group binds
+        // them; not that group itself, which binds the grid to read.
+        let frame_layout = build.bind_group_layout(&[
+            uniform(0, ALL_STAGES),
+            uniform(1, compute),
+            uniform(3, compute),
+            uniform(5, compute),
+        ]);
         let fog_layout = build.bind_group_layout(&[
             uniform(0, ALL_STAGES),
             filterable_texture(1, compute),
@@ -136,7 +146,20 @@ impl FogShadowPass {
         ]);
         let grid_layout = build.bind_group_layout(&[read_write_storage_buffer(0, compute)]);
         let bind_groups = [
-            build.bind_group(&frame_layout, [frame.buffer.as_entire_binding()]),
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&build.label("frame")),
+                layout: &frame_layout,
+                entries: &[
+                    (0, &frame.buffer),
+                    (1, &frame.fire_lights),
+                    (3, &frame.lamp_lights),
+                    (5, &frame.fire_flicker),
+                ]
+                .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                    binding,
+                    resource: buffer.as_entire_binding(),
+                }),
+            }),
             build.bind_group(
                 &fog_layout,
                 [

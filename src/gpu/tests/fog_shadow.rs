@@ -1,7 +1,7 @@
 //! GPU tests of the fog's shadow on its own light (`passes/fog_shadow.rs`): a dense bank
-//! between the moon and thin fog dims the moonlight that thin fog scatters, in every
-//! compositor, and the moonlight on the floor behind it, only when the medium shadows itself. Like the other GPU tests these are
-//! skipped (saying so) without an adapter, and fail under CI.
+//! between the moon (or a fire) and thin fog dims the light that thin fog scatters, in every
+//! compositor, and the moonlight on the floor behind it, only when the medium shadows itself.
+//! Like the other GPU tests these are skipped (saying so) without an adapter, and fail under CI.
 
 use super::{
     context, flat_maps, floats, fog_config, inputs, mean_brightness, render, renderer_for,
@@ -151,4 +151,39 @@ fn a_dense_bank_shadows_the_floor_behind_it() {
         banked + 20.0 < open,
         "the floor behind the bank is {banked:.1}, in the open {open:.1}"
     );
+}
+
+/// The hall lit by one steady fire alone, beyond the bank (z = 8) from the thin fog at z < 1.
+fn fire_lit(self_shadowing: bool) -> Scene {
+    let mut scene = moonlit(self_shadowing);
+    scene.lights.directional.intensity = 0.0;
+    scene.fires = vec![crate::scene::Fire {
+        position: [0.0, 1.0, 8.0],
+        light_intensity: 3.0,
+        light_range: 14.0,
+        flicker: 0.0,
+        ..crate::scene::Fire::default()
+    }];
+    scene
+}
+
+#[test]
+fn a_dense_bank_dims_a_fires_light_on_the_thin_fog_behind_it() {
+    let Some(ctx) = context() else { return };
+    for compositor in [
+        Compositor::Raster,
+        Compositor::Compute,
+        Compositor::Raymarch { steps: 48 },
+    ] {
+        let [open, banked] = thin_fog_light(&ctx, &fire_lit(false), compositor);
+        assert!(
+            (open - banked).abs() <= 1e-3 * open,
+            "{compositor:?}: unshadowed, the bank moved the thin fog's light from {open:.4} to {banked:.4}"
+        );
+        let [open, banked] = thin_fog_light(&ctx, &fire_lit(true), compositor);
+        assert!(
+            banked < 0.7 * open,
+            "{compositor:?}: behind the bank the thin fog is {banked:.4}, in the open {open:.4}"
+        );
+    }
 }
