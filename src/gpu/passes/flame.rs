@@ -166,18 +166,9 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let [
-            lamps,
-            moon,
-            lattice,
-            glow,
-            fires,
-            distance_fog,
-            medium,
-            shadowing,
-            water,
-            clouds,
-        ] = frame.fog_constants(scene);
+        let fog = frame.fog_constants(scene);
+        // The reflection's mirrored flames (below) set five of them alone, by name.
+        let [lamps, _moon, lattice, glow, fires, distance_fog, ..] = fog;
         let reads = (
             "FLAME_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
@@ -186,20 +177,7 @@ impl FlamePass {
         #[cfg(test)]
         let per_pixel = per_pixel || FORCE_FLAME_FOG_PER_PIXEL.get();
         let per_pixel = ("FLAME_FOG_PER_PIXEL", f64::from(u8::from(per_pixel)));
-        let constants = [
-            lamps,
-            moon,
-            lattice,
-            glow,
-            fires,
-            distance_fog,
-            medium,
-            shadowing,
-            water,
-            clouds,
-            reads,
-            per_pixel,
-        ];
+        let constants: Vec<_> = fog.into_iter().chain([reads, per_pixel]).collect();
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
