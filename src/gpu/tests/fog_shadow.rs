@@ -97,19 +97,24 @@ fn thin_fog_light(ctx: &GpuContext, scene: &Scene, compositor: Compositor) -> [f
 #[test]
 fn a_dense_bank_dims_the_moonlight_on_the_thin_fog_behind_it() {
     let Some(ctx) = context() else { return };
+    assert_the_bank_dims_the_thin_fog(&ctx, moonlit);
+}
+
+/// In every compositor, the bank out of sight changes nothing on the thin fog without
+/// self-shadowing, and with it the light that crossed the bank arrives dimmer. `lit` gives the
+/// scene, its fog shadowing itself or not.
+fn assert_the_bank_dims_the_thin_fog(ctx: &GpuContext, lit: fn(bool) -> Scene) {
     for compositor in [
         Compositor::Raster,
         Compositor::Compute,
         Compositor::Raymarch { steps: 48 },
     ] {
-        // Without self-shadowing the bank, out of sight, changes nothing there.
-        let [open, banked] = thin_fog_light(&ctx, &moonlit(false), compositor);
+        let [open, banked] = thin_fog_light(ctx, &lit(false), compositor);
         assert!(
             (open - banked).abs() <= 1e-3 * open,
             "{compositor:?}: unshadowed, the bank moved the thin fog's light from {open:.4} to {banked:.4}"
         );
-        // With it, the moonlight that crossed the bank arrives dimmer.
-        let [open, banked] = thin_fog_light(&ctx, &moonlit(true), compositor);
+        let [open, banked] = thin_fog_light(ctx, &lit(true), compositor);
         assert!(
             banked < 0.7 * open,
             "{compositor:?}: behind the bank the thin fog is {banked:.4}, in the open {open:.4}"
@@ -170,20 +175,5 @@ fn fire_lit(self_shadowing: bool) -> Scene {
 #[test]
 fn a_dense_bank_dims_a_fires_light_on_the_thin_fog_behind_it() {
     let Some(ctx) = context() else { return };
-    for compositor in [
-        Compositor::Raster,
-        Compositor::Compute,
-        Compositor::Raymarch { steps: 48 },
-    ] {
-        let [open, banked] = thin_fog_light(&ctx, &fire_lit(false), compositor);
-        assert!(
-            (open - banked).abs() <= 1e-3 * open,
-            "{compositor:?}: unshadowed, the bank moved the thin fog's light from {open:.4} to {banked:.4}"
-        );
-        let [open, banked] = thin_fog_light(&ctx, &fire_lit(true), compositor);
-        assert!(
-            banked < 0.7 * open,
-            "{compositor:?}: behind the bank the thin fog is {banked:.4}, in the open {open:.4}"
-        );
-    }
+    assert_the_bank_dims_the_thin_fog(&ctx, fire_lit);
 }
