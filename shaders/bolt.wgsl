@@ -77,6 +77,10 @@ fn vs_bolt(@builtin(vertex_index) vertex: u32) -> BoltOut {
 // fading with the bolt's brightness and the distance fog (a dying bolt leaves no dark mark).
 @fragment
 fn fs_bolt(in: BoltOut) -> @location(0) vec4<f32> {
+    // A later sample of `--edge-samples` shades the pixels at an edge alone (common.wgsl).
+    if outside_edges(vec2<u32>(in.clip.xy)) {
+        discard;
+    }
     // What the depth test `Less` would pass: nearer than the scene.
     if BOLT_READS_SCENE_DEPTH && in.clip.z >= textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).x {
         discard;

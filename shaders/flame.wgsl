@@ -200,6 +200,10 @@ override FLAME_READS_SCENE_DEPTH: bool = false;
 // The flame's light at one point of its quad (linear), to be added to the picture.
 @fragment
 fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
+    // A later sample of `--edge-samples` shades the pixels at an edge alone (common.wgsl).
+    if outside_edges(vec2<u32>(in.pos_clip.xy)) {
+        discard;
+    }
     // What the depth test `Less` would pass: nearer than the scene.
     if FLAME_READS_SCENE_DEPTH
         && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x {

@@ -300,6 +300,10 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
 
 @fragment
 fn fs_rain(in: RainOut) -> @location(0) vec4<f32> {
+    // A later sample of `--edge-samples` shades the pixels at an edge alone (common.wgsl).
+    if outside_edges(vec2<u32>(in.clip.xy)) {
+        discard;
+    }
     // What the depth test `Less` would pass: nearer than the scene.
     if RAIN_READS_SCENE_DEPTH && in.clip.z >= textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).x {
         discard;

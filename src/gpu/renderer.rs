@@ -484,7 +484,7 @@ impl Renderer {
                     passes.record(
                         encoder,
                         (targets, frame),
-                        k > 0 && passes.edges.is_some(),
+                        (k > 0 && passes.edges.is_some(), own_moment),
                         timer,
                     );
                     if let Some(accumulate) = accumulate.as_ref() {

@@ -17,9 +17,11 @@
 //!   listed neighbour whose scene lies nearest along its ray (the coverage samples of MSAA,
 //!   the fog shaded once a pixel). This holds for both sheet compositors: the raster one
 //!   builds the `fog_compute` pass for it. The raymarch, the reference, marches every sample;
-//! * the other compute passes (the compute `scene`, the compute `reflection`) skip an
-//!   unmarked pixel (common.wgsl's `outside_edges`, switched on by the frame uniforms for
-//!   those samples);
+//! * the compute `scene` pass skips a tile with no marked pixel (common.wgsl's
+//!   `outside_edges`, switched on by the frame uniforms for those samples), and keeps the
+//!   triangles the first sample binned: a sub-pixel offset stays inside each triangle's box;
+//! * the flames, the rain and the bolt discard an unmarked pixel's fragments: their later
+//!   samples cost what the edges cost, not what the whole picture costs;
 //! * on the raster path [`EdgesPass::record_depth`] first copies in the frame's edge depth,
 //!   nearest on every unmarked pixel, so the `scene` pass, loading that depth, and every pass
 //!   tested against it after (the flames, the rain, the bolt) shade nothing there.

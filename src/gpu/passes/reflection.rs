@@ -364,6 +364,8 @@ impl ReflectionPass {
         mirrored_uniforms.clip_from_world =
             crop_to_window(mirrored, mirrored_window).to_cols_array_2d();
         mirrored_uniforms.eye_world = [eye[0], 2.0 * FLOOR_Y_WORLD - eye[1], eye[2], eye[3]];
+        // The mirrored picture is drawn whole in every sample: the edge mask is the picture's.
+        mirrored_uniforms.sun_dir_world[3] = 0.0;
         self.frame.write(queue, &mirrored_uniforms);
         if let Some(fog) = distance_fog {
             self.frame.write_distance_fog(queue, fog);

@@ -236,20 +236,21 @@ impl ScenePass {
     /// Records the picture's scene into `targets`: in compute where the pass has it, else
     /// with the raster pipeline. The raster pass clears the depth target, or with
     /// `depth_set` loads the depth an earlier pass wrote (`passes/edges.rs`: nearest where
-    /// nothing is to be drawn).
+    /// nothing is to be drawn). With `rebin` false the compute pass keeps the triangles
+    /// the frame's previous sample binned (a later sample of the same moment).
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
+        (targets, frame): (&Targets, &FrameBinding),
         (capsules, depth_set): (Option<&CapsuleMesh>, bool),
+        rebin: bool,
     ) {
         let depth = match depth_set {
             true => wgpu::LoadOp::Load,
             false => wgpu::LoadOp::Clear(1.0),
         };
         match &self.compute {
-            Some(compute) => compute.record(encoder, targets, frame, capsules),
+            Some(compute) => compute.record(encoder, (targets, frame), capsules, rebin),
             None => self.record_raster_over(encoder, targets, frame, (capsules, depth)),
         }
     }

@@ -263,11 +263,53 @@ impl SceneCompute {
 
     /// Records the pass: this frame's capsules copied behind the hall, the bins cleared, the
     /// dispatches that bin the triangles and draw the picture and the hit depths, and, where
-    /// asked, the depths into the depth target.
+    /// asked, the depths into the depth target. With `rebin` false only the drawing is
+    /// recorded: the triangles and bins of the previous sample stand. The renderer passes
+    /// false only for a later sample of the same moment (no shutter).
+    ///
+    /// Bins can be shared between the samples of one moment because a sample's sub-pixel
+    /// offset moves a triangle by less than half a pixel, and each box already reaches a
+    /// pixel past the triangle's corners: a pixel centre the shifted triangle covers lies in
+    /// the unshifted box. Back faces are culled from the eye, which the offset does not move.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
+        (targets, frame): (&Targets, &FrameBinding),
+        capsules: Option<&CapsuleMesh>,
+        rebin: bool,
+    ) {
+        if rebin {
+            self.record_binning(encoder, frame, capsules);
+        }
+        let (width, height) = self.size_px;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(ShaderName::SceneCompute.name()),
+                timestamp_writes: None,
+            });
+            pass.set_bind_group(0, &frame.bind_group, &[]);
+            pass.set_bind_group(1, &self.bind_group, &[]);
+            pass.set_pipeline(&self.raster);
+            pass.dispatch_workgroups(
+                width.div_ceil(TILE_SIDE_PX),
+                height.div_ceil(TILE_SIDE_PX),
+                1,
+            );
+        }
+        let Some((pipeline, bind_group)) = &self.depth_fill else {
+            return;
+        };
+        let mut pass = begin_depth_pass(encoder, "scene.depth", &targets.depth_view);
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(2, bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+
+    /// The capsules copied behind the hall, the bins cleared, and the dispatches that prepare
+    /// the triangles and bin them into tiles.
+    fn record_binning(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
         frame: &FrameBinding,
         capsules: Option<&CapsuleMesh>,
     ) {
@@ -285,35 +327,19 @@ impl SceneCompute {
             );
         }
         encoder.clear_buffer(&self.bins, 0, None);
-        let (width, height) = self.size_px;
         let triangle_groups = self.triangle_count.div_ceil(SETUP_WORKGROUP_TRIANGLES);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(ShaderName::SceneCompute.name()),
-                timestamp_writes: None,
-            });
-            pass.set_bind_group(0, &frame.bind_group, &[]);
-            pass.set_bind_group(1, &self.bind_group, &[]);
-            pass.set_pipeline(&self.setup);
-            pass.dispatch_workgroups(triangle_groups, 1, 1);
-            pass.set_pipeline(&self.bin_scan);
-            pass.dispatch_workgroups(1, 1, 1);
-            pass.set_pipeline(&self.bin_fill);
-            pass.dispatch_workgroups(triangle_groups, 1, 1);
-            pass.set_pipeline(&self.raster);
-            pass.dispatch_workgroups(
-                width.div_ceil(TILE_SIDE_PX),
-                height.div_ceil(TILE_SIDE_PX),
-                1,
-            );
-        }
-        let Some((pipeline, bind_group)) = &self.depth_fill else {
-            return;
-        };
-        let mut pass = begin_depth_pass(encoder, "scene.depth", &targets.depth_view);
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(2, bind_group, &[]);
-        pass.draw(0..3, 0..1);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("scene_compute.bins"),
+            timestamp_writes: None,
+        });
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_pipeline(&self.setup);
+        pass.dispatch_workgroups(triangle_groups, 1, 1);
+        pass.set_pipeline(&self.bin_scan);
+        pass.dispatch_workgroups(1, 1, 1);
+        pass.set_pipeline(&self.bin_fill);
+        pass.dispatch_workgroups(triangle_groups, 1, 1);
     }
 }
 

@@ -210,12 +210,14 @@ impl SamplePasses<'_> {
 
     /// Records the sample's passes, from the `scene` pass to the `overlay`, marking the end of
     /// each on `timer`. With `edges_only` (a later sample of `--edge-samples`) the
-    /// raster path first sets the depth so that only the pixels at an edge are drawn.
+    /// raster path first sets the depth so that only the pixels at an edge are drawn. Without
+    /// `own_moment` (a later sample with no shutter) the compute scene keeps the triangles
+    /// the first sample binned.
     pub(super) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         (targets, frame): (&Targets, &FrameBinding),
-        edges_only: bool,
+        (edges_only, own_moment): (bool, bool),
         timer: &mut Option<PassTimer>,
     ) {
         let capsules = self.capsules.as_deref();
@@ -228,7 +230,7 @@ impl SamplePasses<'_> {
         }
         let depth_set = edge_depth.is_some();
         self.scene
-            .record(encoder, targets, frame, (capsules, depth_set));
+            .record(encoder, (targets, frame), (capsules, depth_set), own_moment);
         mark(timer, encoder, "scene");
         let bolt = self.bolt.as_deref();
         let rain = self.rain.as_deref();
