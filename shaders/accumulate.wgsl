@@ -55,11 +55,14 @@ fn cs_resolve(@builtin(global_invocation_id) id: vec3<u32>) {
 // The samples after the first are drawn on the pixels at an edge alone, and summed over the
 // list of those pixels (edges.wgsl; one invocation a listed pixel, dispatched indirectly):
 // slot i of `edge_sums` is the sum for listed pixel i. Sample 1 starts it from sample 0's
-// picture, copied aside whole and bound as `sum_all` (`cs_add_first_edge_sample`); later
-// samples add to it (`cs_add_edge_sample`), in sample order. The resolve copies sample 0 back
-// over the whole picture (its exact value), then `cs_resolve_edge_list` writes the listed
-// pixels' means.
+// picture, copied aside whole (`cs_keep_first_sample`) and bound as `sum_all`
+// (`cs_add_first_edge_sample`); later samples add to it (`cs_add_edge_sample`), in sample
+// order. The resolve copies sample 0 back over the whole picture (`cs_restore_first_sample`:
+// half floats through 32-bit floats, its exact value), then `cs_resolve_edge_list` writes the
+// listed pixels' means.
 @group(0) @binding(6) var<storage, read> edge_pixels: array<u32>;
+// Sample 0's picture kept aside (bound as `sum_all` when read back).
+@group(0) @binding(8) var first_sample_kept: texture_storage_2d<rgba16float, write>;
 @group(0) @binding(7) var<storage, read_write> edge_sums: array<vec4<f32>>;
 
 // Listed pixel `i` (`x | y << 16`, after the count); (-1, -1) past the count.
@@ -96,4 +99,24 @@ fn cs_resolve_edge_list(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     textureStore(resolved, pixel, edge_sums[id.x] * SAMPLE_WEIGHT);
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_keep_first_sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(first_sample_kept);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    textureStore(first_sample_kept, pixel, textureLoad(picture, pixel, 0));
+}
+
+@compute @workgroup_size(8, 8)
+fn cs_restore_first_sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(resolved);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    textureStore(resolved, pixel, textureLoad(sum_all, pixel, 0));
 }

@@ -488,7 +488,7 @@ impl Renderer {
                         timer,
                     );
                     if let Some(accumulate) = accumulate.as_ref() {
-                        accumulate.record_sample(encoder, targets, k as u32);
+                        accumulate.record_sample(encoder, k as u32);
                         mark(timer, encoder, "accumulate");
                     }
                     if k == 0 {
@@ -524,7 +524,7 @@ impl Renderer {
                 record(k, &at, sample_timer, &mut encoder, staged);
             }
             if let Some(accumulate) = accumulate.as_ref() {
-                accumulate.record_resolve(&mut encoder, targets);
+                accumulate.record_resolve(&mut encoder);
                 // Every sample after the first, and the mean of them all.
                 mark(timer, &mut encoder, "samples");
             }

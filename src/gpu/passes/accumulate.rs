@@ -62,8 +62,14 @@ struct EverySum {
 struct EdgeSums {
     /// The indirect dispatch over the list (`EdgeList::dispatch`).
     list_dispatch: wgpu::Buffer,
-    /// Sample 0's linear picture, as it was drawn.
-    first_sample: wgpu::Texture,
+    /// `cs_keep_first_sample` and `cs_restore_first_sample`: sample 0's linear picture
+    /// copied aside whole (as it was drawn) and back, in compute: on the GPU host a
+    /// texture-to-texture copy of a 1080p picture took 0.3 ms, where the compute sums of
+    /// `--samples N` read and write more in a tenth of that.
+    keep: wgpu::ComputePipeline,
+    restore: wgpu::ComputePipeline,
+    keeping: wgpu::BindGroup,
+    restoring: wgpu::BindGroup,
     /// `cs_add_first_edge_sample`, `cs_add_edge_sample`, `cs_resolve_edge_list`.
     add_first: wgpu::ComputePipeline,
     add: wgpu::ComputePipeline,
@@ -94,24 +100,14 @@ impl AccumulatePass {
     }
 
     /// Records sample `k`'s picture into the sums (copied for sample 0, added after).
-    pub(crate) fn record_sample(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        k: u32,
-    ) {
+    pub(crate) fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, k: u32) {
         match &self.gathering {
             Gathering::Every(every) => {
                 let pipeline = if k == 0 { &every.first } else { &every.add };
                 self.dispatch(encoder, pipeline, &every.summing[k as usize % 2]);
             }
             Gathering::Edges(edges) if k == 0 => {
-                let picture = targets.color_linear_view.texture();
-                encoder.copy_texture_to_texture(
-                    picture.as_image_copy(),
-                    edges.first_sample.as_image_copy(),
-                    picture.size(),
-                );
+                self.dispatch(encoder, &edges.keep, &edges.keeping);
             }
             Gathering::Edges(edges) => {
                 let pipeline = if k == 1 { &edges.add_first } else { &edges.add };
@@ -122,19 +118,14 @@ impl AccumulatePass {
 
     /// Records the mean of every sample into the linear picture; after the last sample's
     /// [`AccumulatePass::record_sample`].
-    pub(crate) fn record_resolve(&self, encoder: &mut wgpu::CommandEncoder, targets: &Targets) {
+    pub(crate) fn record_resolve(&self, encoder: &mut wgpu::CommandEncoder) {
         match &self.gathering {
             Gathering::Every(every) => {
                 let last = every.samples.max(1) - 1;
                 self.dispatch(encoder, &every.resolve, &every.resolving[last as usize % 2]);
             }
             Gathering::Edges(edges) => {
-                let picture = targets.color_linear_view.texture();
-                encoder.copy_texture_to_texture(
-                    edges.first_sample.as_image_copy(),
-                    picture.as_image_copy(),
-                    picture.size(),
-                );
+                self.dispatch(encoder, &edges.restore, &edges.restoring);
                 edges.dispatch_list(encoder, &edges.resolve, &edges.resolving);
             }
         }
@@ -224,9 +215,7 @@ impl EdgeSums {
             "accumulate.first_sample",
             size_px,
             COLOR_FORMAT,
-            wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_DST
-                | wgpu::TextureUsages::COPY_SRC,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
         );
         let first_view = view_of(&first_sample, "accumulate.first_sample.view");
         let edge_sums = device.create_buffer(&wgpu::BufferDescriptor {
@@ -246,7 +235,31 @@ impl EdgeSums {
             storage_buffer(6, compute),
             read_write_storage_buffer(7, compute),
         ]);
+        let keeping_layout = build.bind_group_layout(&[
+            texture(0, compute, unfilterable),
+            storage_texture(8, compute, COLOR_FORMAT),
+        ]);
+        let restoring_layout = build.bind_group_layout(&[
+            texture(3, compute, unfilterable),
+            storage_texture(4, compute, COLOR_FORMAT),
+        ]);
         let picture = &targets.color_linear_view;
+        let keeping = build.bind_group_at(
+            "edge_keeping",
+            &keeping_layout,
+            [
+                (0, wgpu::BindingResource::TextureView(picture)),
+                (8, wgpu::BindingResource::TextureView(&first_view)),
+            ],
+        );
+        let restoring = build.bind_group_at(
+            "edge_restoring",
+            &restoring_layout,
+            [
+                (3, wgpu::BindingResource::TextureView(&first_view)),
+                (4, wgpu::BindingResource::TextureView(picture)),
+            ],
+        );
         let summing = build.bind_group_at(
             "edge_summing",
             &summing_layout,
@@ -269,7 +282,14 @@ impl EdgeSums {
         let summing_pipeline = |entry| build.compute_pipeline(module, entry, &[&summing_layout]);
         EdgeSums {
             list_dispatch: list.dispatch.clone(),
-            first_sample,
+            keep: build.compute_pipeline(module, "cs_keep_first_sample", &[&keeping_layout]),
+            restore: build.compute_pipeline(
+                module,
+                "cs_restore_first_sample",
+                &[&restoring_layout],
+            ),
+            keeping,
+            restoring,
             add_first: summing_pipeline("cs_add_first_edge_sample"),
             add: summing_pipeline("cs_add_edge_sample"),
             resolve: build.compute_pipeline(module, "cs_resolve_edge_list", &[&resolving_layout]),
