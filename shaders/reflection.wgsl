@@ -163,13 +163,29 @@ fn reflection_over(pos_pixel: vec2<f32>) -> vec4<f32> {
 @group(2) @binding(0) var picture_before: texture_2d<f32>;
 @group(2) @binding(1) var picture: texture_storage_2d<rgba16float, write>;
 
+// The window of the picture copied into `picture_before` first (`cs_reflection_keep`): a
+// texture cannot be read and written in one dispatch. A later sample of `--edge-samples`
+// copies and composites the pixels at an edge alone (common.wgsl, `outside_edges`).
+@group(2) @binding(2) var picture_now: texture_2d<f32>;
+@group(2) @binding(3) var picture_kept: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn cs_reflection_keep(@builtin(global_invocation_id) id: vec3<u32>) {
+    let window = knobs.window_px;
+    let pixel = window.xy + id.xy;
+    if id.x >= window.z || id.y >= window.w || outside_edges(pixel) {
+        return;
+    }
+    textureStore(picture_kept, vec2<i32>(pixel), textureLoad(picture_now, vec2<i32>(pixel), 0));
+}
+
 @compute @workgroup_size(8, 8)
 fn cs_reflection(@builtin(global_invocation_id) id: vec3<u32>) {
     let window = knobs.window_px;
-    if id.x >= window.z || id.y >= window.w {
+    let pixel = window.xy + id.xy;
+    if id.x >= window.z || id.y >= window.w || outside_edges(pixel) {
         return;
     }
-    let pixel = window.xy + id.xy;
     let over = reflection_over(vec2<f32>(pixel) + vec2<f32>(0.5));
     if all(over == vec4<f32>(0.0)) {
         return;

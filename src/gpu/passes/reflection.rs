@@ -197,8 +197,11 @@ pub(crate) struct ReflectionPass {
 struct ComputeComposite {
     pipeline: wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
-    /// The picture before the reflection: the window is copied here, then read.
-    picture_before: wgpu::Texture,
+    /// `cs_reflection_keep`: the window copied into the picture before the reflection, which
+    /// the composite reads. A compute copy: a texture-to-texture copy of a 1080p picture took
+    /// ten times as long on the GPU host (`passes/accumulate.rs`).
+    keep: wgpu::ComputePipeline,
+    keep_group: wgpu::BindGroup,
 }
 
 /// Pixels a side of one workgroup of `cs_reflection`.
@@ -287,7 +290,23 @@ impl ReflectionPass {
                 &build.label("picture_before"),
                 (width, height),
                 COLOR_FORMAT,
-                wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
+                wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+            );
+            let before_view = view_of(&picture_before, &build.label("picture_before.view"));
+            let keep_layout = build.bind_group_layout(&[
+                texture(2, compute, unfilterable),
+                storage_texture(3, compute, COLOR_FORMAT),
+            ]);
+            let keep_group = build.bind_group_at(
+                "keep",
+                &keep_layout,
+                [
+                    (
+                        2,
+                        wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                    ),
+                    (3, wgpu::BindingResource::TextureView(&before_view)),
+                ],
             );
             let composite_layout = build.bind_group_layout(&[
                 texture(0, compute, unfilterable),
@@ -296,10 +315,7 @@ impl ReflectionPass {
             let bind_group = build.bind_group(
                 &composite_layout,
                 [
-                    wgpu::BindingResource::TextureView(&view_of(
-                        &picture_before,
-                        &build.label("picture_before.view"),
-                    )),
+                    wgpu::BindingResource::TextureView(&before_view),
                     wgpu::BindingResource::TextureView(&targets.color_linear_view),
                 ],
             );
@@ -310,7 +326,12 @@ impl ReflectionPass {
                     &[&frame.layout, &layout, &composite_layout],
                 ),
                 bind_group,
-                picture_before,
+                keep: build.compute_pipeline(
+                    &module,
+                    "cs_reflection_keep",
+                    &[&frame.layout, &layout, &keep_layout],
+                ),
+                keep_group,
             }
         });
         let knobs = ReflectionKnobs {
@@ -408,36 +429,22 @@ impl ReflectionPass {
         }
         let [x, y, width, height] = self.scissor_px;
         if let Some(composite) = &self.compute {
-            let picture = targets.color_linear_view.texture();
-            let window = wgpu::Origin3d { x, y, z: 0 };
-            encoder.copy_texture_to_texture(
-                wgpu::TexelCopyTextureInfo {
-                    origin: window,
-                    ..picture.as_image_copy()
-                },
-                wgpu::TexelCopyTextureInfo {
-                    origin: window,
-                    ..composite.picture_before.as_image_copy()
-                },
-                wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-            );
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(ShaderName::Reflection.name()),
                 timestamp_writes: None,
             });
-            pass.set_pipeline(&composite.pipeline);
             pass.set_bind_group(0, &frame.bind_group, &[]);
             pass.set_bind_group(1, &self.bind_group, &[]);
-            pass.set_bind_group(2, &composite.bind_group, &[]);
-            pass.dispatch_workgroups(
+            let groups = (
                 width.div_ceil(WORKGROUP_SIDE_PX),
                 height.div_ceil(WORKGROUP_SIDE_PX),
-                1,
             );
+            pass.set_pipeline(&composite.keep);
+            pass.set_bind_group(2, &composite.keep_group, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+            pass.set_pipeline(&composite.pipeline);
+            pass.set_bind_group(2, &composite.bind_group, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
             return;
         }
         let mut pass = begin_render_pass(
