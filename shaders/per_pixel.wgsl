@@ -33,6 +33,22 @@ struct MarchKnobs {
 // points use it, so the others' pipelines leave it out of their layouts.
 @group(1) @binding(8) var fog_layer: texture_storage_2d<rgba16float, write>;
 
+// The picture as the scene pass left it, copied into `scene_color` before the march
+// (`cs_keep_scene`): a texture cannot be read and written in one dispatch. A compute copy, as
+// a texture-to-texture copy of the picture was slow on the GPU host (passes/accumulate.rs).
+// Its own group-1 layout: the march's group 1 binds the same two textures the other way.
+@group(1) @binding(12) var scene_now: texture_2d<f32>;
+@group(1) @binding(13) var scene_kept: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn cs_keep_scene(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(scene_kept);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    textureStore(scene_kept, vec2<i32>(id.xy), textureLoad(scene_now, vec2<i32>(id.xy), 0));
+}
+
 // The pixels at an edge, listed by the `edges` pass for the later samples of `--edge-samples`
 // (edges.wgsl): a count, then `x | y << 16` for each. Only the `_edges` entry points read it.
 @group(1) @binding(9) var<storage, read> edge_pixels: array<u32>;

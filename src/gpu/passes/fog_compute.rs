@@ -166,8 +166,9 @@ pub(crate) struct FogComputePass {
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
     march_buffer: wgpu::Buffer,
-    /// The picture as the `scene` pass left it, copied before the march reads it.
-    scene_copy: wgpu::Texture,
+    /// `cs_keep_scene` and its group 2: the picture as the `scene` pass left it, copied
+    /// into a texture of its own before the march reads it.
+    keep_scene: (wgpu::ComputePipeline, wgpu::BindGroup),
     /// The march's size (pixels): the picture's, or at half size the half-size targets'.
     width: u32,
     height: u32,
@@ -252,7 +253,7 @@ impl FogComputePass {
             &build.label("scene_copy"),
             (width, height),
             COLOR_FORMAT,
-            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
         );
         let scene_copy_view = view_of(&scene_copy, &build.label("scene_copy.view"));
 
@@ -320,6 +321,24 @@ impl FogComputePass {
         let bindings = layout_entries.iter().map(|entry| entry.binding);
         let bind_group = build.bind_group_at("bind_group", &layout, bindings.zip(resources));
         let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
+        let keep_layout = build.bind_group_layout(&[
+            texture(12, compute, unfilterable),
+            storage_texture(13, compute, COLOR_FORMAT),
+        ]);
+        let keep_scene = (
+            build.compute_pipeline(&module, "cs_keep_scene", &[&frame.layout, &keep_layout]),
+            build.bind_group_at(
+                "keep_scene",
+                &keep_layout,
+                [
+                    (
+                        12,
+                        wgpu::BindingResource::TextureView(&targets.color_linear_view),
+                    ),
+                    (13, wgpu::BindingResource::TextureView(&scene_copy_view)),
+                ],
+            ),
+        );
         let edges = edge_list.map(|list| {
             let layouts = [&frame.layout, &layout];
             // The sheets' fog is marched once a frame and chosen by depth; the raymarch, the
@@ -343,7 +362,7 @@ impl FogComputePass {
             knobs_buffer,
             knobs,
             march_buffer,
-            scene_copy,
+            keep_scene,
             width: march_width,
             height: march_height,
             picture_size_px: (width, height),
@@ -449,12 +468,21 @@ impl FogComputePass {
         }
         match &self.half {
             None => {
-                let color_linear = targets.color_linear_view.texture();
-                encoder.copy_texture_to_texture(
-                    color_linear.as_image_copy(),
-                    self.scene_copy.as_image_copy(),
-                    color_linear.size(),
+                let (width, height) = self.picture_size_px;
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(self.name),
+                    timestamp_writes: None,
+                });
+                let (pipeline, group) = &self.keep_scene;
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, &frame.bind_group, &[]);
+                pass.set_bind_group(1, group, &[]);
+                pass.dispatch_workgroups(
+                    width.div_ceil(WORKGROUP_SIDE_PX),
+                    height.div_ceil(WORKGROUP_SIDE_PX),
+                    1,
                 );
+                drop(pass);
                 self.dispatch(encoder, frame, edges_only);
             }
             Some(half) => {
