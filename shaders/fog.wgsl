@@ -544,7 +544,7 @@ fn sample_sheet(
 
 // The physical medium shades a slab in pieces at most this many sheet spacings long, and in at
 // most this many pieces.
-const SLAB_PIECE_SPACINGS: f32 = 1.5;
+const SLAB_PIECE_SPACINGS: f32 = 1.0;
 const MAX_SLAB_PIECES: f32 = 4.0;
 
 // The physical medium over the `visible_world` long part of a slab centred on `middle_world`:
