@@ -76,6 +76,9 @@ thread_local! {
     /// many tiles (0: none, every tile tests every triangle); the picture must not change.
     pub(crate) static FORCE_BINNED_TILES_MAX: std::cell::Cell<Option<u32>> =
         const { std::cell::Cell::new(None) };
+    /// Tests only: compute scene passes made on this thread bin the triangles anew for every
+    /// sample, as before the later samples of one moment shared the first one's bins.
+    pub(crate) static FORCE_REBIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The per-frame knobs of the compute `scene` pass.
@@ -114,6 +117,9 @@ pub(crate) struct SceneCompute {
     /// Triangles drawn this frame (the hall's and this frame's capsules').
     triangle_count: u32,
     size_px: (u32, u32),
+    /// Tests only: bin anew for every sample ([`FORCE_REBIN`]).
+    #[cfg(test)]
+    rebin_every_sample: bool,
 }
 
 impl SceneCompute {
@@ -232,6 +238,8 @@ impl SceneCompute {
             hall_vertex_count: hall.len() as u32,
             triangle_count: 0,
             size_px,
+            #[cfg(test)]
+            rebin_every_sample: FORCE_REBIN.get(),
         })
     }
 
@@ -278,6 +286,8 @@ impl SceneCompute {
         capsules: Option<&CapsuleMesh>,
         rebin: bool,
     ) {
+        #[cfg(test)]
+        let rebin = rebin || self.rebin_every_sample;
         if rebin {
             self.record_binning(encoder, frame, capsules);
         }

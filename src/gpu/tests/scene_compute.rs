@@ -4,12 +4,13 @@
 //! plane. With weather (rain, debris, a live bolt, the wet floor's reflection) the compute path
 //! leaves no depth target for the bolt and the rain: they test the hit depths in their shaders,
 //! and the picture and the weather layer are still the raster compositor's. The valley's
-//! terrain, binned to the tiles, gives the bytes of every tile testing every triangle.
+//! terrain, binned to the tiles, gives the bytes of every tile testing every triangle, and its
+//! later samples, drawn with the first sample's bins, the bytes of binning each anew.
 
 use super::*;
 use crate::compare::{Tolerance, compare};
 use crate::gpu::passes::fog_compute::Compositor;
-use crate::gpu::passes::scene_compute::{FORCE_BINNED_TILES_MAX, fills_depth_target};
+use crate::gpu::passes::scene_compute::{FORCE_BINNED_TILES_MAX, FORCE_REBIN, fills_depth_target};
 use crate::output::exr::f16_bits_to_f32;
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera, Walker, WalkerPath, Weather};
@@ -197,4 +198,40 @@ fn the_compute_scene_bins_a_terrain_to_the_same_bytes() {
     // The land is drawn, in many shades.
     let shades = distinct_pixels(&binned);
     assert!(shades > 1000, "{shades} distinct pixels");
+}
+
+/// The later samples of one moment draw with the first sample's bins (a sub-pixel offset stays
+/// inside each triangle's box): eight samples a pixel, and the default's eight at the edges,
+/// give the valley's terrain the bytes of binning every sample anew.
+#[test]
+fn later_samples_draw_with_the_first_samples_bins_to_the_same_bytes() {
+    let Some(ctx) = context() else { return };
+    let path = std::path::Path::new("scenes/valley.ron");
+    let mut scene = crate::scene::load(Some(path), &[])
+        .unwrap_or_else(|e| panic!("scenes/valley.ron does not load: {e:?}"))
+        .scene;
+    let mut playback = Playback::new(&scene);
+    let state = playback.advance_to(30, || {});
+    let inputs = playback.frame_inputs(&state);
+    let readback = Readback {
+        linear_f16: true,
+        ..Readback::default()
+    };
+    let config = fog_config((256, 144), Compositor::Compute, readback);
+    for samples in [Some(8), None] {
+        scene.output.samples = samples;
+        let with_rebin = |rebin: bool| {
+            FORCE_REBIN.set(rebin);
+            let mut renderer = renderer_for(&ctx, &scene, &config);
+            FORCE_REBIN.set(false);
+            render(&mut renderer, &inputs)
+        };
+        let shared = with_rebin(false);
+        let rebinned = with_rebin(true);
+        assert_eq!(
+            (&shared.rgba8[..], &shared.linear_f16),
+            (&rebinned.rgba8[..], &rebinned.linear_f16),
+            "samples {samples:?}: the shared bins changed the picture"
+        );
+    }
 }
