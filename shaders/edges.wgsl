@@ -153,3 +153,20 @@ fn fs_outside_edges(@builtin(position) position: vec4<f32>) -> @builtin(frag_dep
     }
     return 0.0;
 }
+
+// ---- the later edge samples drawn in one go: the mean (src/gpu/passes/edge_batch.rs) ----
+//
+// `cs_scene_edge_batch` summed each listed pixel's later samples into its slot, and the flames
+// of those samples were added to the picture, which holds sample 0. `fs_edge_batch_resolve`
+// draws each listed pixel's sum over the picture, both weighted by 1/N through the blend
+// constant: the mean of the N samples.
+@group(0) @binding(6) var<storage, read> batch_sums: array<vec4<f32>>;
+
+@fragment
+fn fs_edge_batch_resolve(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let listed = textureLoad(mask_read, vec2<i32>(position.xy), 0).x;
+    if listed == 0u {
+        discard;
+    }
+    return batch_sums[listed - 1u];
+}

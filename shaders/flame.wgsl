@@ -209,6 +209,11 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
         && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x {
         discard;
     }
+    return vec4<f32>(flame_light(in), 0.0);
+}
+
+// The flame's light at `in.uv` on its quad (linear), dimmed by the fog in front of it.
+fn flame_light(in: FlameOut) -> vec3<f32> {
     let fire_index = min(in.fire_index, MAX_FIRES - 1u);
     let fire = fire_lights.fires[fire_index];
     let phase_rad = fire.light_color.w;
@@ -256,7 +261,7 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     // Alpha 0 with the pass's additive blend: the flame only adds light, it hides nothing.
     let light = color * (mask * brightness * seen);
     if all(light <= vec3<f32>(0.0)) {
-        return vec4<f32>(0.0);
+        return vec3<f32>(0.0);
     }
     var transmittance: f32;
     if FLAME_FOG_PER_PIXEL {
@@ -264,7 +269,49 @@ fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
     } else {
         transmittance = flame_fog_from_grid(fire_index, in.uv);
     }
-    return vec4<f32>(light * transmittance, 0.0);
+    return light * transmittance;
+}
+
+// ---- the later edge samples in one draw (src/gpu/passes/edge_batch.rs) ----
+//
+// After `cs_scene_edge_batch` (scene_compute.wgsl) has drawn the later samples of the listed
+// pixels, `fs_flame_edge_batch` adds each sample's flame light to the picture, which holds
+// sample 0. The quad is a plane, so across one pixel its coordinates and depth change linearly:
+// sample k's point is the pixel centre's moved by the sample's offset along the derivatives.
+// Each sample is tested against that sample's own depth. The flame fades to nothing before the
+// quad's border, so the pixels the quad covers are all a sub-pixel offset can reach.
+
+// Samples a pixel in all, sample 0 included.
+override EDGE_BATCH_SAMPLES: u32 = 8u;
+// Sample k's offset inside the pixel (x right, y down, pixels) in `.xy`.
+@group(2) @binding(0) var<storage, read> batch_offsets: array<vec4<f32>>;
+// Slot i's later samples' depths, EDGE_BATCH_SAMPLES - 1 of them, in sample order.
+@group(2) @binding(1) var<storage, read> batch_depths: array<f32>;
+
+@fragment
+fn fs_flame_edge_batch(in: FlameOut) -> @location(0) vec4<f32> {
+    // Before any branch: derivatives need the whole quad of fragments.
+    let uv_dx = dpdx(in.uv);
+    let uv_dy = dpdy(in.uv);
+    let depth_dx = dpdx(in.pos_clip.z);
+    let depth_dy = dpdy(in.pos_clip.z);
+    let listed = textureLoad(edge_mask, vec2<i32>(in.pos_clip.xy), 0).x;
+    if listed == 0u {
+        discard;
+    }
+    let first = (listed - 1u) * (EDGE_BATCH_SAMPLES - 1u);
+    var light = vec3<f32>(0.0);
+    for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
+        let offset = batch_offsets[k].xy;
+        var at = in;
+        at.uv = in.uv + uv_dx * offset.x + uv_dy * offset.y;
+        let depth = in.pos_clip.z + depth_dx * offset.x + depth_dy * offset.y;
+        let on_quad = all(at.uv >= vec2<f32>(0.0)) && all(at.uv <= vec2<f32>(1.0));
+        if on_quad && depth < batch_depths[first + k - 1u] {
+            light += flame_light(at);
+        }
+    }
+    return vec4<f32>(light, 0.0);
 }
 
 // What the ground fog in front of a flame's point lets through, as the compositor that drew

@@ -362,20 +362,9 @@ fn shade_hit(hit: Hit, ray_world: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(shade_surface(pos_world, normal_world, albedo, pos_model, material), 1.0);
 }
 
-@compute @workgroup_size(16, 16)
-fn cs_scene_raster(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-    @builtin(workgroup_id) tile: vec3<u32>,
-) {
-    let pixel = vec2<i32>(id.xy);
-    let tile_low = vec2<i32>(tile.xy * TILE_SIDE_PX);
-    let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
-    let ray_world = tile_pixel_ray_world(pixel);
-    var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
-    // A later sample of `--edge-samples` draws the pixels at an edge alone: a tile
-    // with none of them gathers no triangles (common.wgsl, `outside_edges`).
-    let drawn = all(id.xy < raster.size.xy) && !outside_edges(id.xy);
+// How many triangles the workgroup of `tile` tests: none when `drawn` is false for all of its
+// invocations, else the big triangles and the tile's own range. Every invocation calls it.
+fn tile_work_for(local: u32, tile: vec2<u32>, drawn: bool) -> u32 {
     if local == 0u {
         atomicStore(&tile_triangle_count, 0u);
     }
@@ -387,7 +376,7 @@ fn cs_scene_raster(
     if local == 0u {
         var work = 0u;
         if atomicLoad(&tile_triangle_count) > 0u {
-            let bin = tile_index(tile.xy);
+            let bin = tile_index(tile);
             let big = atomicLoad(&bins.big_count);
             tile_big_count = big;
             tile_range_start = bins.tiles[bin].start - big;
@@ -395,9 +384,22 @@ fn cs_scene_raster(
         }
         tile_work = work;
     }
-    let count = workgroupUniformLoad(&tile_work);
-    // Every invocation runs every batch (the barriers need the whole workgroup), also those
-    // whose pixel overhangs the picture.
+    return workgroupUniformLoad(&tile_work);
+}
+
+// The nearest of the `count` triangles of `tile_work_for` along the ray from the eye along
+// `ray_world` through `pixel`. Every invocation of the workgroup runs every batch (the barriers
+// need the whole workgroup), also those whose pixel overhangs the picture.
+fn tile_nearest_hit(
+    count: u32,
+    local: u32,
+    tile: vec2<u32>,
+    pixel: vec2<i32>,
+    ray_world: vec3<f32>,
+) -> Hit {
+    let tile_low = vec2<i32>(tile * TILE_SIDE_PX);
+    let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
+    var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
     for (var batch = 0u; batch < count; batch += TILE_PIXELS) {
         if local == 0u {
             atomicStore(&tile_triangle_count, 0u);
@@ -421,6 +423,22 @@ fn cs_scene_raster(
         }
         workgroupBarrier();
     }
+    return hit;
+}
+
+@compute @workgroup_size(16, 16)
+fn cs_scene_raster(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) tile: vec3<u32>,
+) {
+    let pixel = vec2<i32>(id.xy);
+    let ray_world = tile_pixel_ray_world(pixel);
+    // A later sample of `--edge-samples` draws the pixels at an edge alone: a tile
+    // with none of them gathers no triangles (common.wgsl, `outside_edges`).
+    let drawn = all(id.xy < raster.size.xy) && !outside_edges(id.xy);
+    let count = tile_work_for(local, tile.xy, drawn);
+    let hit = tile_nearest_hit(count, local, tile.xy, pixel, ray_world);
     if !drawn {
         return;
     }
@@ -433,6 +451,123 @@ fn cs_scene_raster(
     textureStore(picture, pixel, shade_hit(hit, ray_world));
     let clip = frame.clip_from_world * vec4<f32>(frame.eye_world.xyz + ray_world * hit.t, 1.0);
     textureStore(picture_depth, pixel, vec4<f32>(clip.z / clip.w));
+}
+
+// ---- the later edge samples in one dispatch (src/gpu/passes/edge_batch.rs) ----
+//
+// Without a shutter the later samples of `--edge-samples` differ from sample 0 only in their
+// sub-pixel offsets, and the compute compositor lays over them the fog kept once a frame
+// (fog_compute.wgsl, `cs_fog_reuse_edges`). So `cs_scene_edge_batch` draws them all in one
+// dispatch: each tile with a listed pixel gathers its triangles once a sample, and each listed
+// pixel casts one ray a sample, shades the hit, lays the kept fog of the nearest surface over it
+// and adds the result to its slot's sum. Each sample's depth is kept for the flames
+// (flame.wgsl, `fs_flame_edge_batch`), and the `edges` pass's resolve adds sample 0's picture.
+
+// Group 2, bindings 1 to 4 (binding 0 is the depth fill's). Samples a pixel in all, sample 0
+// included.
+override EDGE_BATCH_SAMPLES: u32 = 8u;
+// Sample k's offset inside the pixel (x right, y down, pixels) in `.xy`.
+@group(2) @binding(1) var<storage, read> batch_offsets: array<vec4<f32>>;
+// The fog kept for each listed pixel (src/gpu/targets.rs, `EdgeList::fog`).
+@group(2) @binding(2) var<storage, read> batch_edge_fog: array<vec4<f32>>;
+// Slot i: the sum of listed pixel i's later samples (linear, premultiplied by nothing).
+@group(2) @binding(3) var<storage, read_write> batch_sums: array<vec4<f32>>;
+// Slot i's later samples' depths, EDGE_BATCH_SAMPLES - 1 of them, in sample order.
+@group(2) @binding(4) var<storage, read_write> batch_depths: array<f32>;
+
+// The ray (world, from the eye to the far plane) through `pixel` moved by `offset_px`.
+fn offset_ray_world(pixel: vec2<i32>, offset_px: vec2<f32>) -> vec3<f32> {
+    let size_px = vec2<f32>(raster.size.xy);
+    let ndc = vec2<f32>(
+        (f32(pixel.x) + 0.5 + offset_px.x) / size_px.x * 2.0 - 1.0,
+        1.0 - (f32(pixel.y) + 0.5 + offset_px.y) / size_px.y * 2.0,
+    );
+    let far_clip = raster.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
+    return far_clip.xyz / far_clip.w - frame.eye_world.xyz;
+}
+
+// The list slot of `pixel` plus one (edges.wgsl), or 0 off the list or off the picture.
+fn batch_slot(pixel: vec2<i32>) -> u32 {
+    if any(pixel < vec2<i32>(0)) || any(pixel >= vec2<i32>(raster.size.xy)) {
+        return 0u;
+    }
+    return textureLoad(edge_mask, pixel, 0).x;
+}
+
+// The kept fog of listed pixel `slot` or of a listed neighbour, whichever was kept at the
+// distance nearest `t_world` (the surface this sample sees), as `cs_fog_reuse_edges` picks it.
+fn batch_kept_fog(pixel: vec2<i32>, slot: u32, t_world: f32) -> vec4<f32> {
+    var chosen = slot;
+    var gap = abs(batch_edge_fog[2u * slot + 1u].x - t_world);
+    let around = array<vec2<i32>, 8>(
+        vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1),
+        vec2<i32>(-1, -1), vec2<i32>(1, -1), vec2<i32>(-1, 1), vec2<i32>(1, 1),
+    );
+    for (var n = 0u; n < 8u; n += 1u) {
+        let their = batch_slot(pixel + around[n]);
+        if their == 0u {
+            continue;
+        }
+        let their_gap = abs(batch_edge_fog[2u * (their - 1u) + 1u].x - t_world);
+        if their_gap < gap {
+            gap = their_gap;
+            chosen = their - 1u;
+        }
+    }
+    return batch_edge_fog[2u * chosen];
+}
+
+// Later sample `sample` (1 and up) of listed pixel `slot`: the scene at `hit` along `ray_world`
+// with the kept fog of the nearest surface over it. Keeps the sample's depth for the flames.
+fn edge_batch_sample(
+    pixel: vec2<i32>,
+    slot: u32,
+    sample: u32,
+    hit: Hit,
+    ray_world: vec3<f32>,
+) -> vec4<f32> {
+    var scene = vec4<f32>(0.0);
+    var depth = 1.0;
+    // Along the unit ray, as the kept fog's distances are (3e38: nothing drawn).
+    var t_world = 3.0e38;
+    if hit.triangle == NO_TRIANGLE {
+        scene = vec4<f32>(sky_seen(ray_world, raster.clear_color.rgb), 1.0);
+    } else {
+        scene = shade_hit(hit, ray_world);
+        let clip = frame.clip_from_world * vec4<f32>(frame.eye_world.xyz + ray_world * hit.t, 1.0);
+        depth = clip.z / clip.w;
+        t_world = hit.t * length(ray_world);
+    }
+    let fog = batch_kept_fog(pixel, slot, t_world);
+    batch_depths[slot * (EDGE_BATCH_SAMPLES - 1u) + sample - 1u] = depth;
+    // As `composite_over_scene`: the fog (premultiplied) over the scene.
+    if fog.a >= 1.0 {
+        return scene;
+    }
+    return vec4<f32>(fog.rgb + scene.rgb * fog.a, 1.0 - fog.a + scene.a * fog.a);
+}
+
+@compute @workgroup_size(16, 16)
+fn cs_scene_edge_batch(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+    @builtin(workgroup_id) tile: vec3<u32>,
+) {
+    let pixel = vec2<i32>(id.xy);
+    let listed = batch_slot(pixel);
+    let count = tile_work_for(local, tile.xy, listed != 0u);
+    var sum = vec4<f32>(0.0);
+    for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
+        let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
+        let hit = tile_nearest_hit(count, local, tile.xy, pixel, ray_world);
+        // Every invocation goes round the loop: its gathering needs the whole workgroup.
+        if listed != 0u {
+            sum += edge_batch_sample(pixel, listed - 1u, k, hit, ray_world);
+        }
+    }
+    if listed != 0u {
+        batch_sums[listed - 1u] = sum;
+    }
 }
 
 // ---- the depth target from the float picture: a full-screen triangle, depth only ----

@@ -15,7 +15,9 @@
 //! raster pass of its own, or written by the `fog_compute` pass itself) with its copy
 //! (`--layers`), and for scenes with weather the weather layer (`passes/weather_layer.rs`: the
 //! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
-//! With several samples each is a submission of its own (`sample_passes.rs`, `passes/edges.rs`).
+//! With several samples the passes from `scene` to `overlay` run once a sample
+//! (`sample_passes.rs`); the default's later samples at the edges (`passes/edges.rs`) are drawn
+//! in one go on the compute path (`passes/edge_batch.rs`).
 
 use std::sync::Arc;
 
@@ -31,13 +33,14 @@ use crate::gpu::maps::FluidMaps;
 use crate::gpu::passes::accumulate::AccumulatePass;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::PassContext;
+use crate::gpu::passes::edge_batch::{self, EdgeBatch};
 use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::{FogKnobs, FogPass};
 use crate::gpu::passes::fog_compute::{Compositor, FogComputePass, Marched};
-use crate::gpu::passes::fog_half::FogHalf;
+use crate::gpu::passes::fog_half::{self, FogHalf};
 use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout};
 use crate::gpu::passes::fog_layer::{self, FogLayer};
 use crate::gpu::passes::fog_shadow::{self, FogShadowPass};
@@ -60,6 +63,7 @@ use crate::samples::{SampleOffset, SampleSchedule, Sampling};
 use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
+mod frames_back;
 mod sample_passes;
 pub(crate) mod staged_writes;
 #[cfg(test)]
@@ -124,6 +128,8 @@ pub struct Renderer {
     samples: SampleSchedule,
     /// Sums a frame's samples and resolves their mean; `None` for a single sample.
     accumulate: Option<AccumulatePass>,
+    /// The later edge samples in one go, on the compute path (`passes/edge_batch.rs`).
+    edge_batch: Option<EdgeBatch>,
     /// Marks the pixels at an edge after the first sample, for `--edge-samples`.
     edges: Option<EdgesPass>,
     encode: EncodePass,
@@ -196,9 +202,17 @@ impl Renderer {
         let fire_flicker = FireFlickerPass::new(&device, &errors, &frame)?;
         let fog_lattice = FogLatticePass::new(&device, &errors, &frame, (fog_knobs, layout))?;
         let shadow = ShadowPass::new(&device, &errors, &frame, &lamps, scene)?;
+        // `output.fog_resolution: Half` (or `Auto` on a CPU adapter), for the sheets'
+        // compositor that runs, without --layers.
+        let cpu_adapter = device_type == wgpu::DeviceType::Cpu;
+        let resolution = scene.output.fog_resolution.for_adapter(cpu_adapter);
+        let fog_resolution =
+            fog_half::resolution_drawn(resolution, compositor, config.readback.fog_layer_f16);
         // What every pass below is built from.
         let view = config.view;
         let errors_ref = &*errors;
+        let batched = edge_batch::batches(compositor, fog_resolution, scene, (layers, view));
+        let edge_batch = EdgeBatch::for_targets(&device, &errors, &targets, &samples, batched)?;
         let passes = PassContext {
             device: &device,
             errors: errors_ref,
@@ -207,6 +221,7 @@ impl Renderer {
             targets: &targets,
             scene,
             view,
+            edge_batch: edge_batch.as_ref(),
         };
         let moment = MomentPasses {
             fire_flicker,
@@ -221,15 +236,6 @@ impl Renderer {
         });
         // The raster fog's sheets, as the pass `name`; at half size through `half`.
         let fog_pass = |name, half| FogPass::new(&passes, name, half);
-        // `output.fog_resolution: Half` (or `Auto` on a CPU adapter), for the sheets'
-        // compositor that runs, without --layers.
-        let cpu_adapter = device_type == wgpu::DeviceType::Cpu;
-        let resolution = scene.output.fog_resolution.for_adapter(cpu_adapter);
-        let sheets = matches!(compositor, Compositor::Raster | Compositor::Compute);
-        let fog_resolution = match resolution {
-            FogResolution::Half if sheets && !config.readback.fog_layer_f16 => FogResolution::Half,
-            _ => FogResolution::Full,
-        };
         let fog_half = |runs: bool| {
             let wanted = runs && !config.readback.fog_layer_f16;
             FogHalf::for_scene(&device, &errors, &targets, resolution, wanted)
@@ -238,19 +244,19 @@ impl Renderer {
         let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?)?;
         // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
         // pass, which then needs no second pass.
-        let fog_layer = if config.readback.fog_layer_f16 {
-            let layer_fog = match compositor.is_per_pixel() {
-                true => None,
-                false => Some(fog_pass(fog_layer::NAME, None)?),
-            };
-            Some(FogLayer::new(
-                &device,
-                layer_fog,
-                config.width,
-                config.height,
-            ))
-        } else {
-            None
+        let fog_layer = match config.readback.fog_layer_f16 {
+            true => {
+                let layer_fog = (!compositor.is_per_pixel())
+                    .then(|| fog_pass(fog_layer::NAME, None))
+                    .transpose()?;
+                Some(FogLayer::new(
+                    &device,
+                    layer_fog,
+                    config.width,
+                    config.height,
+                ))
+            }
+            false => None,
         };
         // The per-pixel passes: the sheets (`fog_compute`) or the continuous fog (`raymarch`).
         let fog_layer_view = fog_layer.as_ref().map(|layer| &layer.view);
@@ -332,6 +338,7 @@ impl Renderer {
             overlay,
             samples,
             accumulate,
+            edge_batch,
             edges,
             encode,
             fog_layer,
@@ -412,6 +419,7 @@ impl Renderer {
             overlay,
             samples,
             accumulate,
+            edge_batch,
             edges,
             encode,
             fog_layer,
@@ -428,6 +436,8 @@ impl Renderer {
             // With a shutter every sample sees its own moment; without one they share the
             // frame's maps, people, weather, flicker, noise lattice and shadows, set up once.
             let moving = !inputs.motion.is_empty();
+            // Without a shutter the later edge samples are drawn in one go, where built.
+            let batch = edge_batch.as_ref().filter(|_| !moving);
             let mut passes = SamplePasses {
                 edges: edges.as_ref(),
                 scene,
@@ -487,7 +497,7 @@ impl Renderer {
                         (k > 0 && passes.edges.is_some(), own_moment),
                         timer,
                     );
-                    if let Some(accumulate) = accumulate.as_ref() {
+                    if let (None, Some(accumulate)) = (batch, accumulate.as_ref()) {
                         accumulate.record_sample(encoder, k as u32);
                         mark(timer, encoder, "accumulate");
                     }
@@ -509,8 +519,9 @@ impl Renderer {
             sample_uploads.resize(offsets.len(), None);
             let new_encoder = || frame_encoder(device);
             let mut encoder = new_encoder();
-            for (k, (&sample, upload)) in offsets.iter().zip(sample_uploads.iter_mut()).enumerate()
-            {
+            let drawn = if batch.is_some() { 1 } else { offsets.len() };
+            let each = offsets.iter().zip(sample_uploads.iter_mut()).take(drawn);
+            for (k, (&sample, upload)) in each.enumerate() {
                 if k > 0 && moving {
                     let done = std::mem::replace(&mut encoder, new_encoder());
                     queue.submit([done.finish()]);
@@ -523,7 +534,10 @@ impl Renderer {
                 );
                 record(k, &at, sample_timer, &mut encoder, staged);
             }
-            if let Some(accumulate) = accumulate.as_ref() {
+            if let Some(batch) = batch {
+                batch.record(&mut encoder, (scene, flame), (targets, frame));
+                mark(timer, &mut encoder, "samples");
+            } else if let Some(accumulate) = accumulate.as_ref() {
                 accumulate.record_resolve(&mut encoder);
                 // Every sample after the first, and the mean of them all.
                 mark(timer, &mut encoder, "samples");
@@ -558,43 +572,5 @@ impl Renderer {
         self.times.record_s += (submitting - started).as_secs_f64();
         self.times.submit_s += submitting.elapsed().as_secs_f64();
         Ok(finished)
-    }
-
-    /// Waits for the oldest frame in flight and returns it (with its pass times added to
-    /// [`Renderer::times`]); `None` when nothing is in flight.
-    fn wait_oldest(&mut self) -> Result<Option<Frame>, GpuError> {
-        let frame = self.readback.wait_oldest()?;
-        if frame.is_some()
-            && let Some(timer) = self.timer.as_mut()
-        {
-            timer.collect_oldest(&self.device, &mut self.times)?;
-        }
-        Ok(frame)
-    }
-
-    /// Waits for every frame in flight and returns them in submission order.
-    pub fn finish(&mut self) -> Result<Vec<Frame>, GpuError> {
-        let mut frames = Vec::with_capacity(self.readback.in_flight());
-        while let Some(frame) = self.wait_oldest()? {
-            frames.push(frame);
-        }
-        self.errors.take("frame readback")?;
-        Ok(frames)
-    }
-
-    /// Renders one frame and waits for it. Needs no frames in flight (call
-    /// [`Renderer::finish`] first), so none is silently dropped.
-    pub fn render_one(&mut self, inputs: &FrameInputs<'_>) -> Result<Frame, GpuError> {
-        let count = self.readback.in_flight();
-        if count > 0 {
-            return Err(GpuError::FramesInFlight { count });
-        }
-        let early = self.submit(inputs)?;
-        let mut frames = self.finish()?;
-        frames.extend(early);
-        frames.pop().ok_or(GpuError::Readback {
-            frame_index: inputs.frame_index,
-            message: "no frame came back".into(),
-        })
     }
 }

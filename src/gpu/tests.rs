@@ -20,6 +20,7 @@ use crate::scene::Scene;
 mod adapter_forms;
 mod ambient_ground;
 mod distance_fog;
+mod edge_batch;
 mod fire_flicker;
 mod flame;
 mod fog_ceiling;

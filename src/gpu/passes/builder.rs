@@ -13,6 +13,7 @@ use crate::frame::View;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::maps::FluidMaps;
+use crate::gpu::passes::edge_batch::EdgeBatch;
 use crate::gpu::targets::{DEPTH_FORMAT, Targets};
 use crate::scene::Scene;
 
@@ -135,6 +136,8 @@ pub(crate) struct PassContext<'a> {
     pub targets: &'a Targets,
     pub scene: &'a Scene,
     pub view: View,
+    /// The later edge samples drawn in one go, where the renderer batches them.
+    pub edge_batch: Option<&'a EdgeBatch>,
 }
 
 /// What a pass records one sample of a frame into: the targets, the frame's bind group, and

@@ -26,6 +26,8 @@
 //!   nearest on every unmarked pixel, so the `scene` pass, loading that depth, and every pass
 //!   tested against it after (the flames, the rain, the bolt) shade nothing there.
 //!
+//! On the compute path `passes/edge_batch.rs` draws every later sample in one go instead.
+//!
 //! The `accumulate` pass then averages the marked pixels' samples and keeps sample 0 on the
 //! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot
 //! see (a feature thinner than the gap between two pixel centres) stays as one sample draws it.

@@ -136,6 +136,9 @@ pub(crate) struct FlamePass {
     /// The compute step that crosses the fog on each fire's grid (the sheet compositors), or
     /// `None`: each fragment marches (the raymarch).
     fog_grid: Option<FogGridStep>,
+    /// `fs_flame_edge_batch` and its group 2: the later edge samples' flames in one draw
+    /// (`passes/edge_batch.rs`); `None` where the renderer draws them one by one.
+    edge_batch: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
 }
 
 /// The compute step of the `flame` pass that crosses the sheets in front of the flames on
@@ -163,6 +166,7 @@ impl FlamePass {
             targets,
             scene,
             view,
+            edge_batch,
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
@@ -244,7 +248,33 @@ impl FlamePass {
                 .with_constants(&tested)
                 .raster_pipeline(&raster(Some(MIRRORED), false))
         });
+        let edge_batch = edge_batch.filter(|_| fire_count > 0).map(|batch| {
+            let batch_layout = build
+                .bind_group_layout(&[storage_buffer(0, fragment), storage_buffer(1, fragment)]);
+            let batch_group = build.bind_group_at(
+                "edge_batch",
+                &batch_layout,
+                [
+                    (0, batch.offsets.as_entire_binding()),
+                    (1, batch.depths.as_entire_binding()),
+                ],
+            );
+            let constants = batch.constants_with(&constants);
+            let groups = [&frame.layout, &layout, &batch_layout];
+            // Over the picture with no depth target: each sample tests its own depth.
+            let pipeline = PassBuilder::new(device, ShaderName::Flame.name())
+                .with_constants(&constants)
+                .raster_pipeline(&RasterPipeline {
+                    part: Some("edge_batch"),
+                    fragment_entry: "fs_flame_edge_batch",
+                    bind_group_layouts: &groups,
+                    depth: None,
+                    ..raster(None, true)
+                });
+            (pipeline, batch_group)
+        });
         Ok(FlamePass {
+            edge_batch,
             reads_scene_depth,
             pipeline,
             mirrored_pipeline,
@@ -298,6 +328,19 @@ impl FlamePass {
             &self.pipeline,
             self.reads_scene_depth,
         );
+    }
+
+    /// Records the later edge samples' flames (`fs_flame_edge_batch`) into `pass`, a render
+    /// pass over the linear picture with no depth target. Nothing without the batch.
+    pub(crate) fn record_edge_batch(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBinding) {
+        let Some((pipeline, batch_group)) = &self.edge_batch else {
+            return;
+        };
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_bind_group(2, batch_group, &[]);
+        pass.draw(0..6, 0..self.fire_count);
     }
 
     /// Records the pass into the `reflection` pass's mirrored targets, which have a depth

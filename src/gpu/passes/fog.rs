@@ -251,6 +251,7 @@ impl FogPass {
             targets,
             scene,
             view,
+            ..
         } = *ctx;
         let module = ShaderName::Fog.create_module(device, errors)?;
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the

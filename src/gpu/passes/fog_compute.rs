@@ -150,6 +150,7 @@ impl FogComputePass {
             targets,
             scene,
             view,
+            ..
         } = *ctx;
         let shader = match marched {
             Marched::Sheets => ShaderName::FogCompute,

@@ -21,6 +21,7 @@ use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
     DepthTest, PREMULTIPLIED_OVER, PassBuilder, RasterPipeline, begin_render_pass, texture, uniform,
 };
+use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, DEPTH_FORMAT, Targets, texture_2d, view_of};
 use crate::scene::FogResolution;
@@ -41,6 +42,20 @@ struct HalfKnobs {
     size: [u32; 4],
     /// x: near plane; y: far plane (world units); z: [`BLEND_DEPTH_RATIO`]; w: unused.
     depth: [f32; 4],
+}
+
+/// The fog's resolution as drawn when the scene asks for `resolution` (resolved for the
+/// adapter): `Half` only for a sheets compositor (raster or compute) without the fog layer.
+pub(crate) fn resolution_drawn(
+    resolution: FogResolution,
+    compositor: Compositor,
+    fog_layer: bool,
+) -> FogResolution {
+    let sheets = matches!(compositor, Compositor::Raster | Compositor::Compute);
+    match resolution {
+        FogResolution::Half if sheets && !fog_layer => FogResolution::Half,
+        _ => FogResolution::Full,
+    }
 }
 
 /// The size of the half-size targets for a `width` × `height` picture: half of each, rounded

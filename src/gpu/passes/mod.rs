@@ -8,6 +8,7 @@ pub(crate) mod accumulate;
 pub(crate) mod bolt;
 pub(crate) mod builder;
 pub(crate) mod compositor;
+pub(crate) mod edge_batch;
 pub(crate) mod edges;
 pub(crate) mod encode;
 pub(crate) mod fire_flicker;

@@ -197,6 +197,7 @@ impl ScenePass {
                     fill_depth,
                     (&mesh.vertices, capsules * VERTICES_PER_CAPSULE),
                     (&knobs, &constants),
+                    ctx.edge_batch.zip(targets.edge_list.as_ref()),
                 )?)
             }
             None => None,
@@ -252,6 +253,18 @@ impl ScenePass {
         match &self.compute {
             Some(compute) => compute.record(encoder, (targets, frame), capsules, rebin),
             None => self.record_raster_over(encoder, targets, frame, (capsules, depth)),
+        }
+    }
+
+    /// Records the later edge samples of the frame in one dispatch
+    /// (`SceneCompute::record_edge_batch`); nothing on the raster path or without the batch.
+    pub(crate) fn record_edge_batch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+    ) {
+        if let Some(compute) = &self.compute {
+            compute.record_edge_batch(encoder, frame);
         }
     }
 

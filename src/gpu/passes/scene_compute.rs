@@ -45,10 +45,11 @@ use crate::gpu::passes::builder::{
     PassBuilder, begin_depth_pass, read_write_storage_buffer, storage_buffer, storage_texture,
     texture, uniform,
 };
+use crate::gpu::passes::edge_batch::EdgeBatch;
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, HIT_DEPTH_FORMAT, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, EdgeList, HIT_DEPTH_FORMAT, Targets};
 
 /// Triangles a workgroup of `cs_scene_setup` prepares.
 const SETUP_WORKGROUP_TRIANGLES: u32 = 64;
@@ -105,6 +106,9 @@ pub(crate) struct SceneCompute {
     /// The depths copied into the depth target, where raster passes after the scene test
     /// against it (weather, overlay lines); the rest read the hit depths.
     depth_fill: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
+    /// `cs_scene_edge_batch` and its group 2: the later edge samples in one dispatch
+    /// (`passes/edge_batch.rs`); `None` where the renderer draws them one by one.
+    edge_batch: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
     bind_group: wgpu::BindGroup,
     knobs: wgpu::Buffer,
     /// The count of big triangles and each tile's range, cleared before each setup.
@@ -138,6 +142,7 @@ impl SceneCompute {
         fill_depth: bool,
         (hall, capsule_vertices): (&[SceneVertex], usize),
         (scene_knobs, constants): (&wgpu::Buffer, &[(&str, f64)]),
+        batch: Option<(&EdgeBatch, &EdgeList)>,
     ) -> Result<Self, GpuError> {
         let module = ShaderName::SceneCompute.create_module(device, errors)?;
         let build =
@@ -224,12 +229,40 @@ impl SceneCompute {
             let pipeline = build.depth_only_pipeline("depth", &module, entries, &groups);
             (pipeline, depth_bind_group)
         });
+        let edge_batch = batch.map(|(batch, list)| {
+            let compute = wgpu::ShaderStages::COMPUTE;
+            let batch_layout = build.bind_group_layout(&[
+                storage_buffer(1, compute),
+                storage_buffer(2, compute),
+                read_write_storage_buffer(3, compute),
+                read_write_storage_buffer(4, compute),
+            ]);
+            let batch_group = build.bind_group_at(
+                "edge_batch",
+                &batch_layout,
+                [
+                    (1, batch.offsets.as_entire_binding()),
+                    (2, list.fog.as_entire_binding()),
+                    (3, batch.sums.as_entire_binding()),
+                    (4, batch.depths.as_entire_binding()),
+                ],
+            );
+            let constants = batch.constants_with(constants);
+            let groups = [&frame.layout, &layout, &batch_layout];
+            let pipeline = build.with_constants(&constants).compute_pipeline(
+                &module,
+                "cs_scene_edge_batch",
+                &groups,
+            );
+            (pipeline, batch_group)
+        });
         Ok(SceneCompute {
             setup,
             bin_scan,
             bin_fill,
             raster,
             depth_fill,
+            edge_batch,
             bind_group,
             knobs,
             bins,
@@ -313,6 +346,32 @@ impl SceneCompute {
         pass.set_pipeline(pipeline);
         pass.set_bind_group(2, bind_group, &[]);
         pass.draw(0..3, 0..1);
+    }
+
+    /// Records `cs_scene_edge_batch`: every later edge sample of the frame in one dispatch over
+    /// the tiles, with the triangles sample 0 binned. Nothing without the batch.
+    pub(crate) fn record_edge_batch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+    ) {
+        let Some((pipeline, batch_group)) = &self.edge_batch else {
+            return;
+        };
+        let (width, height) = self.size_px;
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("scene_compute.edge_batch"),
+            timestamp_writes: None,
+        });
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_bind_group(2, batch_group, &[]);
+        pass.set_pipeline(pipeline);
+        pass.dispatch_workgroups(
+            width.div_ceil(TILE_SIDE_PX),
+            height.div_ceil(TILE_SIDE_PX),
+            1,
+        );
     }
 
     /// The capsules copied behind the hall, the bins cleared, and the dispatches that prepare

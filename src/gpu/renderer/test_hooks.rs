@@ -34,6 +34,11 @@ impl Renderer {
         self.scene.in_compute()
     }
 
+    /// Whether the later edge samples are drawn in one go (`passes/edge_batch.rs`).
+    pub(crate) fn batches_edge_samples(&self) -> bool {
+        self.edge_batch.is_some()
+    }
+
     /// Whether the wet floor's reflection is drawn (scenes with weather).
     pub(crate) fn has_reflection(&self) -> bool {
         self.reflection.is_some()

@@ -9,6 +9,7 @@
 
 use super::*;
 use crate::compare::{Tolerance, compare};
+use crate::gpu::passes::edge_batch::FORCE_ONE_BY_ONE;
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::passes::scene_compute::{FORCE_BINNED_TILES_MAX, FORCE_REBIN, fills_depth_target};
 use crate::output::exr::f16_bits_to_f32;
@@ -208,9 +209,12 @@ fn later_samples_draw_with_the_first_samples_bins_to_the_same_bytes() {
     let config = fog_config((256, 144), Compositor::Compute, readback);
     for samples in [Some(8), None] {
         scene.output.samples = samples;
+        // The default's later samples one by one: the batch draws them with sample 0's bins.
         let with_rebin = |rebin: bool| {
             FORCE_REBIN.set(rebin);
+            FORCE_ONE_BY_ONE.set(true);
             let mut renderer = renderer_for(&ctx, &scene, &config);
+            FORCE_ONE_BY_ONE.set(false);
             FORCE_REBIN.set(false);
             render(&mut renderer, &inputs)
         };
