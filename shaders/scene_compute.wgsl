@@ -388,13 +388,15 @@ fn tile_work_for(local: u32, tile: vec2<u32>, drawn: bool) -> u32 {
 }
 
 // The nearest of the `count` triangles of `tile_work_for` along the ray from the eye along
-// `ray_world` through `pixel`. Every invocation of the workgroup runs every batch (the barriers
-// need the whole workgroup), also those whose pixel overhangs the picture.
+// `ray_world` through `pixel`; no hit where `drawn` is false. Every invocation of the workgroup
+// runs every batch (the barriers need the whole workgroup), also those whose pixel is not
+// drawn, but only those drawn test the triangles: a warp with none skips the tests.
 fn tile_nearest_hit(
     count: u32,
     local: u32,
     tile: vec2<u32>,
     pixel: vec2<i32>,
+    drawn: bool,
     ray_world: vec3<f32>,
 ) -> Hit {
     let tile_low = vec2<i32>(tile * TILE_SIDE_PX);
@@ -418,8 +420,10 @@ fn tile_nearest_hit(
         }
         workgroupBarrier();
         let gathered = atomicLoad(&tile_triangle_count);
-        for (var k = 0u; k < gathered; k += 1u) {
-            test_triangle(k, pixel, ray_world, &hit);
+        if drawn {
+            for (var k = 0u; k < gathered; k += 1u) {
+                test_triangle(k, pixel, ray_world, &hit);
+            }
         }
         workgroupBarrier();
     }
@@ -438,7 +442,7 @@ fn cs_scene_raster(
     // with none of them gathers no triangles (common.wgsl, `outside_edges`).
     let drawn = all(id.xy < raster.size.xy) && !outside_edges(id.xy);
     let count = tile_work_for(local, tile.xy, drawn);
-    let hit = tile_nearest_hit(count, local, tile.xy, pixel, ray_world);
+    let hit = tile_nearest_hit(count, local, tile.xy, pixel, drawn, ray_world);
     if !drawn {
         return;
     }
@@ -559,7 +563,7 @@ fn cs_scene_edge_batch(
     var sum = vec4<f32>(0.0);
     for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
         let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
-        let hit = tile_nearest_hit(count, local, tile.xy, pixel, ray_world);
+        let hit = tile_nearest_hit(count, local, tile.xy, pixel, listed != 0u, ray_world);
         // Every invocation goes round the loop: its gathering needs the whole workgroup.
         if listed != 0u {
             sum += edge_batch_sample(pixel, listed - 1u, k, hit, ray_world);
