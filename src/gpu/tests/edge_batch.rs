@@ -10,8 +10,14 @@ use crate::playback::Playback;
 /// The temple's frame 60 at the default sampling on the compute path: batched, one by one
 /// (a test switch), and at one sample a pixel.
 fn temple_three_ways(ctx: &GpuContext) -> (Frame, Frame, Frame) {
+    temple_three_ways_at(ctx, None)
+}
+
+/// [`temple_three_ways`] with `edge_samples` at the edges (`None`: the default's eight).
+fn temple_three_ways_at(ctx: &GpuContext, edge_samples: Option<u32>) -> (Frame, Frame, Frame) {
     let mut scene = shipped_temple();
     scene.fluid.grid = 48;
+    scene.output.edge_samples = edge_samples;
     let mut playback = Playback::new(&scene);
     let state = playback.advance_to(60, || {});
     let inputs = playback.frame_inputs(&state);
@@ -82,4 +88,23 @@ fn the_batch_draws_the_flames_of_every_sample() {
         (batched - each).abs() <= 0.01 * each,
         "flame light: batched {batched}, one by one {each}"
     );
+}
+
+/// Sixteen samples at the edges, the most a batch draws, give the one-by-one picture too; and
+/// seventeen are drawn one by one.
+#[test]
+fn sixteen_edge_samples_batch_and_seventeen_do_not() {
+    let Some(ctx) = context() else { return };
+    let (batched, each, _) = temple_three_ways_at(&ctx, Some(16));
+    let close = compare(&image(&each), &image(&batched), &Tolerance::DEFAULT);
+    assert!(
+        close.passed && close.fraction_over < 0.001,
+        "batched against one by one: {} px over 8 levels, max {}",
+        close.pixels_over,
+        close.max_channel_diff
+    );
+    let mut scene = shipped_temple();
+    scene.output.edge_samples = Some(17);
+    let config = fog_config((64, 36), Compositor::Compute, Readback::default());
+    assert!(!renderer_for(&ctx, &scene, &config).batches_edge_samples());
 }
