@@ -1,6 +1,7 @@
 //! GPU frame benchmark on criterion: frames of the embedded temple (fires on, 48 sheets)
 //! rendered and read back at 640×360 and 1920×1080 on whatever adapter is present, a batch of
-//! frames in flight per run as in a render, with the raster and the compute compositor. After
+//! frames in flight per run as in a render, with the raster and the compute compositor at the
+//! default sampling, and with the compute compositor at one sample a pixel. After
 //! each figure it prints the time per frame of each stage: recording and submitting, blocked
 //! waiting for the GPU, copying out of the mapped buffers, and, where the adapter has timestamp
 //! queries, each pass on the GPU. Without an adapter it says so and exits cleanly.
@@ -176,9 +177,14 @@ fn main() {
         // A run is a batch of whole frames.
         group.sampling_mode(SamplingMode::Flat);
         group.throughput(Throughput::Elements(u64::from(batch)));
-        for (name, compositor) in [
-            ("raster", Compositor::Raster),
-            ("compute", Compositor::Compute),
+        // The default sampling (anti-aliased at the edges) on both compositors, and one
+        // sample a pixel on the compute one: the default's cost over one sample.
+        let mut one_sample = scene.clone();
+        one_sample.output.samples = Some(1);
+        for (name, compositor, scene) in [
+            ("raster", Compositor::Raster, &scene),
+            ("compute", Compositor::Compute, &scene),
+            ("compute-one-sample", Compositor::Compute, &one_sample),
         ] {
             let config = RenderConfig {
                 width,
@@ -187,14 +193,14 @@ fn main() {
                 compositor,
                 readback: Readback::default(),
             };
-            let mut renderer = match Renderer::new(&context, &scene, &config) {
+            let mut renderer = match Renderer::new(&context, scene, &config) {
                 Ok(renderer) => renderer,
                 Err(error) => {
                     println!("gpu_frame {width}x{height}/{name}: skipped: {error}");
                     continue;
                 }
             };
-            let mut playback = Playback::new(&scene);
+            let mut playback = Playback::new(scene);
             let mut frame = FIRST_FRAME;
             // One frame to warm up pipelines and caches, not timed.
             let state = playback.advance_to(frame, || {});
@@ -208,7 +214,7 @@ fn main() {
                     let mut spent = Duration::ZERO;
                     for _ in 0..iters {
                         spent +=
-                            render_batch(&mut renderer, &scene, &mut playback, &mut frame, batch);
+                            render_batch(&mut renderer, scene, &mut playback, &mut frame, batch);
                         frames += u64::from(batch);
                     }
                     spent
