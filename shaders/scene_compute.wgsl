@@ -335,10 +335,16 @@ fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr
 
 // The ray (world, not normalised: from the eye to the far plane) through pixel `pixel`'s centre.
 fn tile_pixel_ray_world(pixel: vec2<i32>) -> vec3<f32> {
+    return offset_ray_world(pixel, vec2<f32>(0.0));
+}
+
+// The same ray through `pixel`'s centre moved by `offset_px` (x right, y down, pixels): a later
+// edge sample's ray in `cs_scene_edge_batch`.
+fn offset_ray_world(pixel: vec2<i32>, offset_px: vec2<f32>) -> vec3<f32> {
     let size_px = vec2<f32>(raster.size.xy);
     let ndc = vec2<f32>(
-        (f32(pixel.x) + 0.5) / size_px.x * 2.0 - 1.0,
-        1.0 - (f32(pixel.y) + 0.5) / size_px.y * 2.0,
+        (f32(pixel.x) + 0.5 + offset_px.x) / size_px.x * 2.0 - 1.0,
+        1.0 - (f32(pixel.y) + 0.5 + offset_px.y) / size_px.y * 2.0,
     );
     let far_clip = raster.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
     return far_clip.xyz / far_clip.w - frame.eye_world.xyz;
@@ -478,17 +484,6 @@ override EDGE_BATCH_SAMPLES: u32 = 8u;
 @group(2) @binding(3) var<storage, read_write> batch_sums: array<vec4<f32>>;
 // Slot i's later samples' depths, EDGE_BATCH_SAMPLES - 1 of them, in sample order.
 @group(2) @binding(4) var<storage, read_write> batch_depths: array<f32>;
-
-// The ray (world, from the eye to the far plane) through `pixel` moved by `offset_px`.
-fn offset_ray_world(pixel: vec2<i32>, offset_px: vec2<f32>) -> vec3<f32> {
-    let size_px = vec2<f32>(raster.size.xy);
-    let ndc = vec2<f32>(
-        (f32(pixel.x) + 0.5 + offset_px.x) / size_px.x * 2.0 - 1.0,
-        1.0 - (f32(pixel.y) + 0.5 + offset_px.y) / size_px.y * 2.0,
-    );
-    let far_clip = raster.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
-    return far_clip.xyz / far_clip.w - frame.eye_world.xyz;
-}
 
 // The list slot of `pixel` plus one (edges.wgsl), or 0 off the list or off the picture.
 fn batch_slot(pixel: vec2<i32>) -> u32 {

@@ -2,7 +2,7 @@
 //! drawn one by one: the temple, whose fires put flames at the edges too.
 
 use super::*;
-use crate::compare::{Tolerance, compare};
+use crate::compare::{Comparison, Tolerance, compare};
 use crate::gpu::passes::edge_batch::FORCE_ONE_BY_ONE;
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::playback::Playback;
@@ -40,20 +40,27 @@ fn temple_three_ways_at(ctx: &GpuContext, edge_samples: Option<u32>) -> (Frame, 
     (first, each, single)
 }
 
-/// The batch gives the picture of the samples drawn one by one, within rounding, while one
-/// sample a pixel stands far from both at the edges.
-#[test]
-fn the_batched_edge_samples_draw_the_one_by_one_picture() {
-    let Some(ctx) = context() else { return };
-    let (batched, each, single) = temple_three_ways(&ctx);
-    let close = compare(&image(&each), &image(&batched), &Tolerance::DEFAULT);
-    let apart = compare(&image(&each), &image(&single), &Tolerance::DEFAULT);
+/// Asserts that `batched` is `each` within rounding: the default tolerance, and under 0.1 % of
+/// the pixels over 8 levels. Returns the comparison.
+fn assert_close(batched: &Frame, each: &Frame) -> Comparison {
+    let close = compare(&image(each), &image(batched), &Tolerance::DEFAULT);
     assert!(
         close.passed && close.fraction_over < 0.001,
         "batched against one by one: {} px over 8 levels, max {}",
         close.pixels_over,
         close.max_channel_diff
     );
+    close
+}
+
+/// The batch gives the picture of the samples drawn one by one, within rounding, while one
+/// sample a pixel stands far from both at the edges.
+#[test]
+fn the_batched_edge_samples_draw_the_one_by_one_picture() {
+    let Some(ctx) = context() else { return };
+    let (batched, each, single) = temple_three_ways(&ctx);
+    let close = assert_close(&batched, &each);
+    let apart = compare(&image(&each), &image(&single), &Tolerance::DEFAULT);
     assert!(
         close.mean_abs_diff * 8.0 < apart.mean_abs_diff,
         "the batch should be far nearer the one-by-one samples ({:.4} levels) than one sample \
@@ -96,13 +103,7 @@ fn the_batch_draws_the_flames_of_every_sample() {
 fn sixteen_edge_samples_batch_and_seventeen_do_not() {
     let Some(ctx) = context() else { return };
     let (batched, each, _) = temple_three_ways_at(&ctx, Some(16));
-    let close = compare(&image(&each), &image(&batched), &Tolerance::DEFAULT);
-    assert!(
-        close.passed && close.fraction_over < 0.001,
-        "batched against one by one: {} px over 8 levels, max {}",
-        close.pixels_over,
-        close.max_channel_diff
-    );
+    assert_close(&batched, &each);
     let mut scene = shipped_temple();
     scene.output.edge_samples = Some(17);
     let config = fog_config((64, 36), Compositor::Compute, Readback::default());
