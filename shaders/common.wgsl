@@ -226,31 +226,31 @@ override FOG_SELF_SHADOWING: bool = false;
 // keep in sync with src/gpu/passes/fog_shadow.rs: GRID_CELLS
 const FOG_SHADOW_GRID: vec3<u32> = vec3<u32>(64u, 16u, 64u);
 
-// The grid: the box it spans, written by the CPU, then each cell's two depths, y-major, then z,
-// then x.
+// The box the grid spans (world), written by the CPU: xyz its lowest corner and its size.
 // keep in sync with src/gpu/passes/fog_shadow.rs: GridBox
-struct FogShadowGrid {
-    // xyz: the box's lowest corner (world).
+struct FogShadowBox {
     low: vec4<f32>,
-    // xyz: the box's size (world).
     size: vec4<f32>,
-    depths: array<vec4<f32>>,
 }
 
-@group(0) @binding(8) var<storage, read> fog_shadow_grid: FogShadowGrid;
+@group(0) @binding(8) var<storage, read> fog_shadow_box: FogShadowBox;
+
+// Each cell's four depths: texel (x, z) of layer `height` (a texture, not a storage buffer:
+// CPU adapters fetch texels as vectors but load a storage buffer lane by lane).
+@group(0) @binding(9) var fog_shadow_depths: texture_2d_array<f32>;
 
 // The grid's depths at cell `corner`, clamped into the grid (as a clamp-to-edge sampler).
 fn fog_grid_depths(corner: vec3<i32>) -> vec4<f32> {
     let cells = vec3<i32>(FOG_SHADOW_GRID);
     let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
-    return fog_shadow_grid.depths[u32((c.y * cells.z + c.z) * cells.x + c.x)];
+    return textureLoad(fog_shadow_depths, c.xz, c.y, 0);
 }
 
 // The optical depth from `pos_world` to the moon (x), the ball's light (y), the fires (z) and
 // the lamps (w), blended from the grid; outside it the nearest cells' (as a clamp-to-edge sampler). The eight corners are
 // read by name, not through a local array: a GPU may keep such an array in slow memory.
 fn fog_light_depths(pos_world: vec3<f32>) -> vec4<f32> {
-    let cell_pos = (pos_world - fog_shadow_grid.low.xyz) / fog_shadow_grid.size.xyz
+    let cell_pos = (pos_world - fog_shadow_box.low.xyz) / fog_shadow_box.size.xyz
         * vec3<f32>(FOG_SHADOW_GRID) - vec3<f32>(0.5);
     let floor_pos = floor(cell_pos);
     let f = cell_pos - floor_pos;

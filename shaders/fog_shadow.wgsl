@@ -26,15 +26,8 @@ const FOG_SHADOW_MAX_STEPS: u32 = 32u;
 // keep in sync with src/gpu/passes/fog_shadow.rs: WORKGROUP_CELLS
 const FOG_SHADOW_WORKGROUP: u32 = 64u;
 
-// The grid as this pass writes it (common.wgsl's `FogShadowGrid`, read there): the box, written
-// by the CPU, then the depths.
-struct FogShadowGridOut {
-    low: vec4<f32>,
-    size: vec4<f32>,
-    depths: array<vec4<f32>>,
-}
-
-@group(2) @binding(0) var<storage, read_write> fog_shadow_out: FogShadowGridOut;
+// The grid's depths as this pass writes them (common.wgsl's `fog_shadow_depths`, read there).
+@group(2) @binding(0) var fog_shadow_out: texture_storage_2d_array<rgba32float, write>;
 
 // The fog's extinction at `p_world` without the noise (1/world unit).
 // keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean; the
@@ -89,8 +82,8 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
     let z = (index / cells.x) % cells.z;
     let y = index / (cells.x * cells.z);
     let knobs = fog;
-    let low = fog_shadow_out.low.xyz;
-    let size = fog_shadow_out.size.xyz;
+    let low = fog_shadow_box.low.xyz;
+    let size = fog_shadow_box.size.xyz;
     let cell = vec3<f32>(f32(x), f32(y), f32(z)) + vec3<f32>(0.5);
     let p_world = low + cell / vec3<f32>(cells) * size;
     // One step a cell's height: the profile changes fastest upward.
@@ -130,7 +123,8 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let fire_depth = fires.x / max(fires.y, 1e-30);
     let lamp_depth = lamps.x / max(lamps.y, 1e-30);
-    fog_shadow_out.depths[index] = vec4<f32>(moon, ball, fire_depth, lamp_depth);
+    let depths = vec4<f32>(moon, ball, fire_depth, lamp_depth);
+    textureStore(fog_shadow_out, vec2<u32>(x, z), y, depths);
 }
 
 // A point light at `light_world` whose light reaches `p_world` with `weight`: its optical depth

@@ -49,7 +49,9 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::medium::{medium_constant, medium_uniforms};
-use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
+use crate::gpu::passes::builder::{
+    ALL_STAGES, PassBuilder, storage_buffer, texture, texture_array, uniform,
+};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::gpu::passes::fog_shadow;
@@ -184,8 +186,9 @@ impl FrameUniforms {
 /// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
 /// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`);
 /// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
-/// `passes/fog_lattice.rs`); binding 7 the edge mask; binding 8 the optical depths from the
-/// fog to its lights (written each frame by the `fog_shadow` pass, `passes/fog_shadow.rs`).
+/// `passes/fog_lattice.rs`); binding 7 the edge mask; bindings 8 and 9 the box and the optical
+/// depths from the fog to its lights (the depths written each frame by the `fog_shadow` pass,
+/// `passes/fog_shadow.rs`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -210,9 +213,9 @@ pub(crate) struct FrameBinding {
     /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
     /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
     pub fog_noise_lattice: bool,
-    /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (two
-    /// cells when the fog does not shadow itself).
-    pub fog_shadow: wgpu::Buffer,
+    /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (one
+    /// cell when the fog does not shadow itself), and the box they span.
+    pub fog_shadow: fog_shadow::Grid,
     /// Whether the fog shadows itself: common.wgsl's `FOG_SELF_SHADOWING` (see
     /// [`Self::fog_shadow_constants`]).
     pub fog_shadows_itself: bool,
@@ -329,7 +332,7 @@ impl FrameBinding {
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
         let reads = reads_lattice(lattice, device_type);
         let noise = (lattice_buffer(device, lattice, reads), reads);
-        let fog_shadow = fog_shadow::depths_buffer(device, fog_shadows_itself);
+        let fog_shadow = fog_shadow::Grid::new(device, fog_shadows_itself);
         let shared = (lamps, edge_mask, &fog_shadow);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fog_shadows_itself = fog_shadows_itself;
@@ -387,7 +390,7 @@ impl FrameBinding {
         device: &wgpu::Device,
         (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
         distance_fog: &DistanceFogParams,
-        (lamps, edge_mask, fog_shadow): (&LampResources, &wgpu::TextureView, &wgpu::Buffer),
+        (lamps, edge_mask, fog_shadow): (&LampResources, &wgpu::TextureView, &fog_shadow::Grid),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
         let (fog_lattice, fog_noise_lattice) = noise;
@@ -408,8 +411,13 @@ impl FrameBinding {
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
             // The edge mask (`passes/edges.rs`), read by the compute passes.
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
-            // The fog's optical depths to its lights (`passes/fog_shadow.rs`).
+            // The fog's optical depths to its lights (`passes/fog_shadow.rs`): the box, the depths.
             storage_buffer(8, FRAGMENT_AND_COMPUTE),
+            texture_array(
+                9,
+                FRAGMENT_AND_COMPUTE,
+                wgpu::TextureSampleType::Float { filterable: false },
+            ),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -422,7 +430,8 @@ impl FrameBinding {
                 fire_flicker.as_entire_binding(),
                 fog_lattice.as_entire_binding(),
                 wgpu::BindingResource::TextureView(edge_mask),
-                fog_shadow.as_entire_binding(),
+                fog_shadow.box_buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
