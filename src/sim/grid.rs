@@ -157,11 +157,25 @@ pub(crate) fn hold(value: f32, low: f32, high: f32) -> f32 {
     if above < high { above } else { high }
 }
 
-/// Rows handed to one rayon task at the least: small grids run on the calling thread (no pool
-/// round trip per stage), large ones split into tasks of about this many cells.
+/// Rows handed to one rayon task at the least, for a grid `cells` wide: small grids run on the
+/// calling thread (no pool round trip per stage), larger ones split into tasks of about 16 K
+/// cells, and grids of 256² and more into tasks of 4 K cells.
+///
+/// A 256² level has only four tasks of 16 K cells. On the 16-core GPU host the walkway's step
+/// took 1.90 to 1.95 ms on 16 threads with them, and 1.24 to 1.41 ms with tasks of 4 K cells
+/// (`benches/runs/2026-12-05-h100-d`). Smaller tasks were slower. Rows never share a task's
+/// writes, so the bits are the same for any split.
 pub(crate) fn min_rows_per_task(cells: usize) -> usize {
     const MIN_CELLS_PER_TASK: usize = 16 * 1024;
-    (MIN_CELLS_PER_TASK / cells.max(1)).max(1)
+    const LARGE_GRID_CELLS: usize = 256 * 256;
+    const LARGE_GRID_CELLS_PER_TASK: usize = 4 * 1024;
+    let cells = cells.max(1);
+    let per_task = if cells.saturating_mul(cells) >= LARGE_GRID_CELLS {
+        LARGE_GRID_CELLS_PER_TASK
+    } else {
+        MIN_CELLS_PER_TASK
+    };
+    (per_task / cells).max(1)
 }
 
 #[cfg(test)]
@@ -174,6 +188,20 @@ mod tests {
         let held = hold(value, 0.0, cells as f32 - 1.001);
         let low = (held as i32).min(cells as i32 - 2);
         (low, held - low as f32)
+    }
+
+    #[test]
+    fn small_grids_take_one_task_and_large_ones_sixteen() {
+        // The temple's 96² and a 128² grid: one task each (a stage never goes to the pool).
+        assert!(min_rows_per_task(96) >= 96);
+        assert_eq!(min_rows_per_task(128), 128);
+        // 192²: tasks of 16 K cells.
+        assert_eq!(min_rows_per_task(192), 16 * 1024 / 192);
+        // The walkway's 256²: sixteen tasks of 4 K cells; wider grids keep 4 K cells a task.
+        assert_eq!(256 / min_rows_per_task(256), 16);
+        assert_eq!(min_rows_per_task(512) * 512, 4 * 1024);
+        assert_eq!(min_rows_per_task(8192), 1);
+        assert_eq!(min_rows_per_task(0), 16 * 1024);
     }
 
     #[test]
