@@ -91,7 +91,8 @@ pub(crate) fn shadows_itself(scene: &Scene) -> bool {
 ///
 /// The depths are a texture, not a storage buffer: CPU adapters (lavapipe) fetch texels as
 /// vectors but load a storage buffer lane by lane, and each fog sample reads eight cells. The
-/// moonlit scene's fog pass takes 0.63 times as long on lavapipe. The box stays a read-only
+/// moonlit scene's fog pass takes 0.72 times as long on lavapipe (985 against 1372 ms a frame
+/// at 640×360, `benches/runs/2026-12-05-dev-fog-costs`). The box stays a read-only
 /// storage buffer, read at one address by every lane: as one more uniform buffer of the frame's
 /// group it corrupted lavapipe's heap (Mesa 22.3.6) in about one run in six.
 #[derive(Clone)]
