@@ -49,9 +49,7 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::medium::{medium_constant, medium_uniforms};
-use crate::gpu::passes::builder::{
-    ALL_STAGES, PassBuilder, storage_buffer, texture, texture_array, uniform,
-};
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
 use crate::gpu::passes::fog_shadow;
@@ -413,11 +411,11 @@ impl FrameBinding {
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
             // The fog's optical depths to its lights (`passes/fog_shadow.rs`): the box, the depths.
             storage_buffer(8, FRAGMENT_AND_COMPUTE),
-            texture_array(
+            fog_shadow::as_array(texture(
                 9,
                 FRAGMENT_AND_COMPUTE,
                 wgpu::TextureSampleType::Float { filterable: false },
-            ),
+            )),
         ]);
         let bind_group = build.bind_group(
             &layout,

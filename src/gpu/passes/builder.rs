@@ -82,19 +82,6 @@ pub(crate) fn texture(
     )
 }
 
-/// A 2D array texture of `sample_type` at `binding`.
-pub(crate) fn texture_array(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    sample_type: wgpu::TextureSampleType,
-) -> wgpu::BindGroupLayoutEntry {
-    let mut layout_entry = texture(binding, visibility, sample_type);
-    if let wgpu::BindingType::Texture { view_dimension, .. } = &mut layout_entry.ty {
-        *view_dimension = wgpu::TextureViewDimension::D2Array;
-    }
-    layout_entry
-}
-
 /// A filterable float 2D texture at `binding`.
 pub(crate) fn filterable_texture(
     binding: u32,
@@ -113,27 +100,15 @@ pub(crate) fn storage_texture(
     visibility: wgpu::ShaderStages,
     format: wgpu::TextureFormat,
 ) -> wgpu::BindGroupLayoutEntry {
-    let access = wgpu::StorageTextureAccess::WriteOnly;
-    let view_dimension = wgpu::TextureViewDimension::D2;
-    let ty = wgpu::BindingType::StorageTexture {
-        access,
-        format,
-        view_dimension,
-    };
-    entry(binding, visibility, ty)
-}
-
-/// A write-only 2D array storage texture of `format` at `binding`.
-pub(crate) fn storage_texture_array(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    format: wgpu::TextureFormat,
-) -> wgpu::BindGroupLayoutEntry {
-    let mut layout_entry = storage_texture(binding, visibility, format);
-    if let wgpu::BindingType::StorageTexture { view_dimension, .. } = &mut layout_entry.ty {
-        *view_dimension = wgpu::TextureViewDimension::D2Array;
-    }
-    layout_entry
+    entry(
+        binding,
+        visibility,
+        wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+    )
 }
 
 fn entry(

@@ -24,8 +24,8 @@ use bytemuck::{Pod, Zeroable};
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, PassBuilder, PassContext, filterable_texture, storage_buffer,
-    storage_texture_array, uniform,
+    ALL_STAGES, PassBuilder, PassContext, filterable_texture, storage_buffer, storage_texture,
+    uniform,
 };
 use crate::gpu::passes::fog::FogKnobs;
 use crate::gpu::shaders::ShaderName;
@@ -143,6 +143,16 @@ impl Grid {
     }
 }
 
+/// `entry`, a texture or storage texture binding, seen as a 2D array: the grid's depths.
+pub(crate) fn as_array(mut entry: wgpu::BindGroupLayoutEntry) -> wgpu::BindGroupLayoutEntry {
+    if let wgpu::BindingType::Texture { view_dimension, .. }
+    | wgpu::BindingType::StorageTexture { view_dimension, .. } = &mut entry.ty
+    {
+        *view_dimension = wgpu::TextureViewDimension::D2Array;
+    }
+    entry
+}
+
 /// The pass: its pipeline, its three bind groups (the frame's uniforms, the fog's knobs and
 /// maps, the grid written), and the fog's knobs for the moment.
 pub(crate) struct FogShadowPass {
@@ -190,7 +200,7 @@ impl FogShadowPass {
             filterable_texture(2, compute),
         ]);
         let grid_layout =
-            build.bind_group_layout(&[storage_texture_array(0, compute, DEPTHS_FORMAT)]);
+            build.bind_group_layout(&[as_array(storage_texture(0, compute, DEPTHS_FORMAT))]);
         let bind_groups = [
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&build.label("frame")),
