@@ -192,7 +192,7 @@ pub struct RenderSettings {
     pub chunk: Option<Chunk>,
     /// Keep complete frame files already there (`--skip-existing`).
     pub skip_existing: bool,
-    /// CPU threads for simulation and encoding; every core when `None`.
+    /// CPU threads for simulation and encoding, shared half and half; every core when `None`.
     pub threads: Option<usize>,
     /// Print a JSON summary.
     pub json: bool,
@@ -459,6 +459,32 @@ fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
     }
 }
 
+/// How `render` shares its CPU threads (`--threads`, every core when `None`): the simulation's
+/// pool takes half, the encoders the rest, at least one each.
+///
+/// Both at full count oversubscribe the cores twice over, and every run slowed. On the 16-core
+/// GPU host at one sample a pixel, sixteen of each against eight of each: the walkway 257–261
+/// against 331–359 frames/s, the storm 252 against 506, the valley 298 against 384
+/// (`benches/runs/2026-12-05-h100-f`). The simulation's team gains little past eight threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ThreadShare {
+    simulation: usize,
+    encoders: usize,
+}
+
+impl ThreadShare {
+    fn of(threads: Option<usize>) -> ThreadShare {
+        let total = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1);
+        let simulation = (total / 2).max(1);
+        ThreadShare {
+            simulation,
+            encoders: (total - simulation).max(1),
+        }
+    }
+}
+
 /// Caps rayon's global pool, where the simulation's rows run, at `threads` (`--threads`). The
 /// pool can be built once per process; a program that built it already keeps its own.
 fn limit_threads(threads: Option<usize>) {
@@ -539,4 +565,23 @@ pub(crate) fn write_stdout(bytes: &[u8], newline: bool) -> Result<(), Error> {
         })
         .and_then(|()| out.flush())
         .map_err(Error::Stdout)
+}
+
+#[cfg(test)]
+mod thread_share_tests {
+    use super::ThreadShare;
+
+    #[test]
+    fn render_threads_split_half_and_half_with_one_each_at_least() {
+        let share = |total| {
+            let s = ThreadShare::of(Some(total));
+            (s.simulation, s.encoders)
+        };
+        assert_eq!(share(16), (8, 8));
+        assert_eq!(share(3), (1, 2));
+        assert_eq!(share(2), (1, 1));
+        assert_eq!(share(1), (1, 1));
+        let every_core = ThreadShare::of(None);
+        assert!(every_core.simulation >= 1 && every_core.encoders >= every_core.simulation);
+    }
 }

@@ -9,7 +9,8 @@ use crate::pipeline::{self, RenderOptions, VideoRequest};
 use std::path::Path;
 
 pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
-    limit_threads(settings.threads);
+    let threads = super::ThreadShare::of(settings.threads);
+    limit_threads(Some(threads.simulation));
     let loaded = load_scene(&settings.scene)?;
     let scene = settings
         .gpu
@@ -56,7 +57,7 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
         }),
         cache_dir: settings.scene.cache.clone(),
         skip_existing: settings.skip_existing,
-        encoder_threads: settings.threads,
+        encoder_threads: Some(threads.encoders),
     };
     // Everything that can be checked is checked before the GPU opens: flags, frames, the
     // video's extension and settings, ffmpeg and its encoder.

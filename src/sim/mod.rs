@@ -44,6 +44,7 @@ mod snapshot;
 mod sources;
 mod stages;
 mod stencil;
+mod team;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -16,25 +16,25 @@
 //! Gauss-Seidel (two sweeps before and after each coarse correction, sixteen on the coarsest
 //! grid).
 //!
-//! Every pass writes whole rows of one buffer from buffers it only reads (`rows.rs`), so rows
-//! are handed to rayon, [`grid::min_rows_per_task`](super::grid::min_rows_per_task)'s share of
-//! cells a task on every level. A half-sweep writes the next buffer (its colour relaxed, the
-//! other copied) and the buffers swap; the prolongation first interpolates each coarse row
-//! along x once, then adds two such rows to each fine row. Each node is computed by the same
-//! operations in the same order as the solver's first, one-thread form, so the result has its
-//! bits on any thread count and with any [`Lanes`] (`tests.rs` keeps that form and compares).
+//! Every pass writes whole rows of one buffer from buffers it only reads (`rows.rs`), so the
+//! rows can be shared among threads. A team of the pool's threads runs the cycles
+//! (`banded.rs`): each member takes the same bands of rows of a level first in every pass, a
+//! pass starts when the last is done, and levels too small to share run on one member. A half-sweep
+//! writes the other buffer (its colour relaxed, the other copied); the prolongation first
+//! interpolates each coarse row along x once, then adds two such rows to each fine row. Each
+//! node is computed by the same operations in the same order as the solver's first,
+//! one-thread form, so the result has its bits on any thread count and with any [`Lanes`]
+//! (`tests.rs` keeps that form and compares).
 
+mod banded;
 mod rows;
 #[cfg(test)]
 mod tests;
 
-use rayon::prelude::*;
-
 use super::aligned::AlignedFloats;
 use super::lanes::Lanes;
-use rows::{
-    InterpolateRow, Interpolation, Pairs, ProlongRow, ResidualRow, RestrictRow, SmoothRow, Weights,
-};
+use super::team;
+use rows::{Interpolation, Pairs};
 
 /// Red-black sweeps before and after each coarse correction.
 const SMOOTHING_SWEEPS: u32 = 2;
@@ -42,23 +42,6 @@ const SMOOTHING_SWEEPS: u32 = 2;
 const COARSEST_SWEEPS: u32 = 16;
 /// Coarsening stops at this many interior nodes per axis.
 const COARSEST_NODES: usize = 3;
-
-/// How the passes run: the instructions and, for the finest level, the rows a rayon task takes
-/// at the least (coarser levels take as many cells a task).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Run {
-    pub(super) lanes: Lanes,
-    pub(super) min_rows: usize,
-    /// The finest level's `side`, which `min_rows` is counted on.
-    fine_side: usize,
-}
-
-impl Run {
-    /// Rows a task takes at the least on a level `side` nodes wide.
-    fn rows_per_task(self, side: usize) -> usize {
-        (self.min_rows.saturating_mul(self.fine_side) / side).max(1)
-    }
-}
 
 /// One grid of the hierarchy, the border ring included (`side = nodes + 2` per axis).
 #[derive(Debug, Clone)]
@@ -123,78 +106,6 @@ impl Level {
             interpolated: AlignedFloats::default(),
         }
     }
-
-    /// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`: each half-sweep relaxes
-    /// one colour's nodes (those with `i + j` of its parity) from the other colour's, rows in
-    /// parallel into `next`, which then becomes `value`.
-    fn smooth(&mut self, sweeps: u32, run: Run, alternating: &[u32]) {
-        let side = self.side;
-        let min_rows = run.rows_per_task(side);
-        for _ in 0..sweeps {
-            for colour in [0, 1] {
-                let weights = Weights {
-                    low: &self.weight_low,
-                    high: &self.weight_high,
-                    regular_inverse: self.regular_inverse,
-                };
-                let (value, rhs) = (&self.value, &self.rhs);
-                self.next
-                    .par_chunks_mut(side)
-                    .enumerate()
-                    .with_min_len(min_rows)
-                    .for_each(|(j, out)| {
-                        if j == 0 || j == side - 1 {
-                            return;
-                        }
-                        // Node `i = 1 + k` is of the colour where `(i + j) % 2 == colour`:
-                        // `alternating[k + parity]` is 1 exactly there.
-                        let parity = (colour + j) & 1;
-                        SmoothRow {
-                            out,
-                            take: &alternating[parity..],
-                            below: row(value, side, j - 1),
-                            here: row(value, side, j),
-                            above: row(value, side, j + 1),
-                            rhs: row(rhs, side, j),
-                            weights,
-                            j,
-                        }
-                        .run_with(run.lanes);
-                    });
-                std::mem::swap(&mut self.value, &mut self.next);
-            }
-        }
-    }
-
-    /// `residual = rhs - lap(value)` on the interior (the border ring stays 0).
-    fn compute_residual(&mut self, run: Run) {
-        let side = self.side;
-        let weights = Weights {
-            low: &self.weight_low,
-            high: &self.weight_high,
-            regular_inverse: self.regular_inverse,
-        };
-        let (value, rhs) = (&self.value, &self.rhs);
-        self.residual
-            .par_chunks_mut(side)
-            .enumerate()
-            .with_min_len(run.rows_per_task(side))
-            .for_each(|(j, out)| {
-                if j == 0 || j == side - 1 {
-                    return;
-                }
-                ResidualRow {
-                    out,
-                    below: row(value, side, j - 1),
-                    here: row(value, side, j),
-                    above: row(value, side, j + 1),
-                    rhs: row(rhs, side, j),
-                    weights,
-                    j,
-                }
-                .run_with(run.lanes);
-            });
-    }
 }
 
 /// The reciprocal of the diagonal `low + high + low + high` (summed in the half-sweep's order)
@@ -250,8 +161,8 @@ impl Multigrid {
 
     /// Runs `cycles` V-cycles of `lap(p) = divergence` on `pressure` (both `cells × cells`,
     /// grid order), starting from the pressure given (the last step's: a warm start). The
-    /// border of `pressure` is left at 0. `lanes` and `min_rows` (rows a task takes at the
-    /// least on the fluid's grid) change only the speed.
+    /// border of `pressure` is left at 0. `lanes` and `min_rows` change only the speed: a band
+    /// of rows of any level holds about `min_rows` rows of the fluid's grid in cells.
     pub(super) fn solve(
         &mut self,
         divergence: &[f32],
@@ -260,30 +171,30 @@ impl Multigrid {
         (lanes, min_rows): (Lanes, usize),
     ) {
         let fine = &mut self.levels[0];
-        let run = Run {
-            lanes,
-            min_rows,
-            fine_side: fine.side,
-        };
+        let fine_side = fine.side;
         fine.rhs.copy_from_slice(divergence);
         fine.value.copy_from_slice(pressure);
         clear_border(&mut fine.value, fine.side);
         clear_border(&mut fine.rhs, fine.side);
-        for _ in 0..cycles {
-            v_cycle(&mut self.levels, run, &self.alternating);
-        }
+        let grids = banded::grids(&mut self.levels, min_rows.saturating_mul(fine_side));
+        let alternating = &self.alternating;
+        let bands = banded::most_bands(&grids);
+        team::run(bands, bands, |member| {
+            for _ in 0..cycles {
+                banded::v_cycle(&grids, 0, lanes, alternating, member);
+            }
+        });
+        drop(grids);
         pressure.copy_from_slice(&self.levels[0].value);
     }
 
     /// Root mean square over the interior of `divergence - lap(p)` after the last solve, in
     /// `f64`, in a fixed order.
     pub(super) fn residual_rms(&mut self) -> f64 {
-        let fine = &mut self.levels[0];
-        fine.compute_residual(Run {
-            lanes: Lanes::Plain,
-            min_rows: fine.side,
-            fine_side: fine.side,
-        });
+        let grids = banded::grids(&mut self.levels[..1], usize::MAX);
+        banded::residual_rows(&grids[0], 1..grids[0].side - 1, Lanes::Plain);
+        drop(grids);
+        let fine = &self.levels[0];
         let mut sum = 0.0;
         for j in 1..=fine.nodes {
             for &r in &fine.residual[j * fine.side + 1..][..fine.nodes] {
@@ -352,89 +263,4 @@ fn clear_border(field: &mut [f32], side: usize) {
         field[j * side] = 0.0;
         field[j * side + side - 1] = 0.0;
     }
-}
-
-/// One V-cycle from `levels[0]` down: smooth, restrict the residual, correct from the coarser
-/// levels, smooth again.
-fn v_cycle(levels: &mut [Level], run: Run, alternating: &[u32]) {
-    let Some((fine, coarser)) = levels.split_first_mut() else {
-        return;
-    };
-    let Some(coarse) = coarser.first_mut() else {
-        fine.smooth(COARSEST_SWEEPS, run, alternating);
-        return;
-    };
-    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
-    fine.compute_residual(run);
-    restrict(fine, coarse, run);
-    coarse.value.fill(0.0);
-    v_cycle(coarser, run, alternating);
-    let coarse = &coarser[0];
-    prolong_add(coarse, fine, run);
-    fine.smooth(SMOOTHING_SWEEPS, run, alternating);
-}
-
-/// The coarse right-hand side: full weighting of the fine residual around each coarse node,
-/// coarse rows in parallel.
-fn restrict(fine: &Level, coarse: &mut Level, run: Run) {
-    let (side, fine_side) = (coarse.side, fine.side);
-    let residual = &fine.residual;
-    coarse
-        .rhs
-        .par_chunks_mut(side)
-        .enumerate()
-        .with_min_len(run.rows_per_task(side))
-        .for_each(|(big_j, out)| {
-            if big_j == 0 || big_j == side - 1 {
-                return;
-            }
-            let fine_row = |j: usize| row(residual, fine_side, j);
-            RestrictRow {
-                out,
-                fine: [
-                    fine_row(2 * big_j - 1),
-                    fine_row(2 * big_j),
-                    fine_row(2 * big_j + 1),
-                ],
-            }
-            .run_with(run.lanes);
-        });
-}
-
-/// Adds the coarse level's correction, interpolated, to the fine level's values: each coarse
-/// row interpolated along x once, then two of those blended into each fine row.
-fn prolong_add(coarse: &Level, fine: &mut Level, run: Run) {
-    let (side, coarse_side) = (fine.side, coarse.side);
-    let (coarse_value, from_coarse, pairs) = (&coarse.value, &fine.from_coarse, &fine.pairs);
-    fine.interpolated
-        .par_chunks_mut(side)
-        .enumerate()
-        .with_min_len(run.rows_per_task(side))
-        .for_each(|(big_j, out)| {
-            InterpolateRow {
-                out,
-                coarse: row(coarse_value, coarse_side, big_j),
-                from_coarse,
-                pairs: pairs.as_ref(),
-            }
-            .run_with(run.lanes);
-        });
-    let interpolated = &fine.interpolated;
-    fine.value
-        .par_chunks_mut(side)
-        .enumerate()
-        .with_min_len(run.rows_per_task(side))
-        .for_each(|(j, value)| {
-            if j == 0 || j == side - 1 {
-                return;
-            }
-            let y = from_coarse[j];
-            ProlongRow {
-                value,
-                row_a: row(interpolated, side, y.a),
-                row_b: row(interpolated, side, y.b),
-                y,
-            }
-            .run_with(run.lanes);
-        });
 }

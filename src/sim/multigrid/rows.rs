@@ -1,6 +1,6 @@
 //! The row kernels of the multigrid solver: a red-black half-sweep, the residual, the
 //! restriction and the prolongation, each writing one row of its output from buffers it only
-//! reads, so [`super::Multigrid`] hands rows to rayon in any split.
+//! reads, so [`super::Multigrid`] shares rows among threads in any split.
 //!
 //! Every kernel runs the scalar solver's operations on each node in the same order, with no
 //! fused multiply-add, so the result has the same bits on any thread count and with any
