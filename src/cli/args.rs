@@ -377,8 +377,8 @@ pub(super) struct RenderArgs {
     /// task: the fluid is still simulated up to each frame.
     #[arg(long, conflicts_with_all = ["video", "no_frames"])]
     pub(super) skip_existing: bool,
-    /// CPU threads for the simulation and the encoders, half each (at least one each).
-    /// Default: every core. The output is the same bytes whatever the count.
+    /// CPU threads: the simulation runs on half of them, the encoders on all of them at a
+    /// lower priority. Default: every core. The output is the same bytes whatever the count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) threads: Option<u32>,
     /// Print a JSON summary on stdout when done.

@@ -192,7 +192,7 @@ pub struct RenderSettings {
     pub chunk: Option<Chunk>,
     /// Keep complete frame files already there (`--skip-existing`).
     pub skip_existing: bool,
-    /// CPU threads for simulation and encoding, shared half and half; every core when `None`.
+    /// CPU threads: half simulate, all encode (at a lower priority); every core when `None`.
     pub threads: Option<usize>,
     /// Print a JSON summary.
     pub json: bool,
@@ -459,13 +459,14 @@ fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
     }
 }
 
-/// How `render` shares its CPU threads (`--threads`, every core when `None`): the simulation's
-/// pool takes half, the encoders the rest, at least one each.
+/// How `render` uses its CPU threads (`--threads`, every core when `None`): the simulation's
+/// pool takes half, at least one, and the encoders take them all, at a lower priority
+/// (`output::writer`), so the simulation comes first on a busy core.
 ///
-/// Both at full count oversubscribe the cores twice over, and every run slowed. On the 16-core
-/// GPU host at one sample a pixel, sixteen of each against eight of each: the walkway 257–261
-/// against 331–359 frames/s, the storm 252 against 506, the valley 298 against 384
-/// (`benches/runs/2026-12-05-h100-f`). The simulation's team gains little past eight threads.
+/// Both at full count and the same priority oversubscribe the cores twice over. The walkway,
+/// bound by its simulation, rendered at 137 frames/s on the 16-core GPU host that way, and at
+/// 197–201 with half the threads for the simulation. Encoders on half the cores bound the other
+/// scenes instead (`benches/runs/2026-12-05-h100-f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ThreadShare {
     simulation: usize,
@@ -477,10 +478,9 @@ impl ThreadShare {
         let total = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
             .max(1);
-        let simulation = (total / 2).max(1);
         ThreadShare {
-            simulation,
-            encoders: (total - simulation).max(1),
+            simulation: (total / 2).max(1),
+            encoders: total,
         }
     }
 }
@@ -572,14 +572,14 @@ mod thread_share_tests {
     use super::ThreadShare;
 
     #[test]
-    fn render_threads_split_half_and_half_with_one_each_at_least() {
+    fn render_simulates_on_half_the_threads_and_encodes_on_all() {
         let share = |total| {
             let s = ThreadShare::of(Some(total));
             (s.simulation, s.encoders)
         };
-        assert_eq!(share(16), (8, 8));
-        assert_eq!(share(3), (1, 2));
-        assert_eq!(share(2), (1, 1));
+        assert_eq!(share(16), (8, 16));
+        assert_eq!(share(3), (1, 3));
+        assert_eq!(share(2), (1, 2));
         assert_eq!(share(1), (1, 1));
         let every_core = ThreadShare::of(None);
         assert!(every_core.simulation >= 1 && every_core.encoders >= every_core.simulation);
