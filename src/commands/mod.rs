@@ -464,9 +464,9 @@ fn passed_or_differences(passed: bool, what: &str) -> Result<(), Error> {
 /// (`output::writer`), so the simulation comes first on a busy core.
 ///
 /// Both at full count and the same priority oversubscribe the cores twice over. The walkway,
-/// bound by its simulation, rendered at 137 frames/s on the 16-core GPU host that way, and at
-/// 197–201 with half the threads for the simulation. Encoders on half the cores bound the other
-/// scenes instead (`benches/runs/2026-12-05-h100-f`).
+/// bound by its simulation, rendered at 166 and 204 frames/s on the 16-core GPU host that way,
+/// and at 243 and 314 this way. Encoders on only half the cores held back the storm and the
+/// valley instead (`benches/runs/2026-12-05-h100-f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ThreadShare {
     simulation: usize,

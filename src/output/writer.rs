@@ -78,9 +78,9 @@ enum Done {
 ///
 /// Encoders work through a queue a few frames deep; the simulation's team and the frame loop
 /// are on every frame's critical path. Under contention the system then gives the cores to
-/// the critical path first. On the 16-core GPU host the walkway rendered at 330 to 359
-/// frames/s with the encoders at the same priority, and at 372 to 379 below it
-/// (`benches/runs/2026-12-05-h100-f`).
+/// the critical path first. On the 16-core GPU host, with eight threads simulating and eight
+/// encoding, the walkway rendered at 331 to 359 frames/s with the encoders at the same
+/// priority, and at 372 to 379 below it (`benches/runs/2026-12-05-h100-f`).
 #[cfg(target_os = "linux")]
 const ENCODER_NICE: libc::c_int = 19;
 
