@@ -190,6 +190,26 @@ mod tests {
     }
 
     #[test]
+    fn a_member_that_panics_stops_the_team_instead_of_hanging_it() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a pool");
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.install(|| {
+                run(3, 3, |member| {
+                    member.pass(0..9, 3, |rows| {
+                        assert!(rows.start != 0, "the first chunk fails");
+                    });
+                    // Never starts: the first pass's failed chunk is never done.
+                    member.pass(0..9, 3, |_| {});
+                })
+            })
+        }));
+        assert!(outcome.is_err(), "the panic comes back to the caller");
+    }
+
+    #[test]
     fn one_member_runs_on_the_calling_thread() {
         let caller = std::thread::current().id();
         run(1, 8, |member| {
