@@ -13,7 +13,9 @@
 //!
 //! The walkway group times seed 001's walkway: 256² over 12.8 world units (5 cm cells), 120
 //! pressure sweeps, 32 fog sources with fade, 3 swinging streams, two projections and both
-//! diffusions, with a walker's push; then the same with `multigrid`.
+//! diffusions, with a walker's push; then the same with `multigrid`. The walkway scene group
+//! times the shipped `scenes/walkway.ron`'s world step (multigrid, no diffusion, its walkers),
+//! whole and stage by stage.
 
 use criterion::{Criterion, SamplingMode};
 use fogbank::scene::Scene;
@@ -21,6 +23,8 @@ use fogbank::sim::{
     BallPush, FluidParams, FluidSim, FluidStream, FogModel, FogSource, GridMapping,
     PressureSolverKind, TEMPLE_CELL_WORLD,
 };
+use fogbank::world::World;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn stirred_sim(grid: u32, solver: &FluidParams) -> FluidSim {
@@ -99,13 +103,22 @@ fn on_pool(pool: &rayon::ThreadPool, iters: u64, f: &mut (dyn FnMut() + Send)) -
     })
 }
 
-/// The time spent in stage `stage` over `iters` observed steps of `sim`, on `pool`.
-fn stage_time(pool: &rayon::ThreadPool, iters: u64, sim: &mut FluidSim, stage: &str) -> Duration {
+/// The callback an observed step calls with each stage's name as it finishes.
+type AfterStage<'a> = dyn FnMut(&'static str) + Send + 'a;
+
+/// The time spent in stage `stage` over `iters` calls of `observed_step` on `pool`, which
+/// steps a fluid and calls its argument after each stage.
+fn stage_time(
+    pool: &rayon::ThreadPool,
+    iters: u64,
+    stage: &str,
+    observed_step: &mut (dyn FnMut(&mut AfterStage) + Send),
+) -> Duration {
     pool.install(|| {
         let mut spent = Duration::ZERO;
         for _ in 0..iters {
             let mut last = Instant::now();
-            sim.step_observed(1.0 / 60.0, &mut |name| {
+            observed_step(&mut |name| {
                 let now = Instant::now();
                 if name == stage {
                     spent += now - last;
@@ -181,7 +194,11 @@ fn bench_grid(c: &mut Criterion, grid: u32, pools: &[(usize, rayon::ThreadPool)]
         for &stage in &stages {
             group.bench_function(format!("stage {stage} t{threads}"), |b| {
                 let sim = sim.get_or_insert_with(|| stirred_sim(grid, &FluidParams::default()));
-                b.iter_custom(|iters| stage_time(pool, iters, sim, stage))
+                b.iter_custom(|iters| {
+                    stage_time(pool, iters, stage, &mut |after| {
+                        sim.step_observed(1.0 / 60.0, after)
+                    })
+                })
             });
         }
         let mut sim = None;
@@ -310,6 +327,54 @@ fn walkway(c: &mut Criterion, pools: &[(usize, rayon::ThreadPool)]) {
     group.finish();
 }
 
+/// The shipped walkway scene's world (`scenes/walkway.ron`: its fluid, sources, streams and
+/// walkers) after its first 150 steps, when both walkers are in the fog.
+fn walkway_scene_world() -> World {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/walkway.ron");
+    let loaded = fogbank::scene::load::load(Some(&path), &[]).expect("scenes/walkway.ron loads");
+    let mut world = World::new(&loaded.scene);
+    for _ in 0..150 {
+        world.step();
+    }
+    world
+}
+
+/// The shipped walkway scene's whole world step, then stage by stage: the step the `render` and
+/// `simulate` commands take twice a frame.
+fn walkway_scene(c: &mut Criterion, pools: &[(usize, rayon::ThreadPool)]) {
+    let mut group = c.benchmark_group("walkway scene");
+    group.sampling_mode(SamplingMode::Flat);
+    let mut stages = Vec::new();
+    walkway_scene_world().step_observed(&mut |name| {
+        if !stages.contains(&name) {
+            stages.push(name);
+        }
+    });
+    for (threads, pool) in pools {
+        let mut world = None;
+        group.bench_function(format!("world step t{threads}"), |b| {
+            let world = world.get_or_insert_with(walkway_scene_world);
+            b.iter_custom(|iters| {
+                on_pool(pool, iters, &mut || {
+                    world.step();
+                })
+            })
+        });
+        let mut world = None;
+        for &stage in &stages {
+            group.bench_function(format!("stage {stage} t{threads}"), |b| {
+                let world = world.get_or_insert_with(walkway_scene_world);
+                b.iter_custom(|iters| {
+                    stage_time(pool, iters, stage, &mut |after| {
+                        world.step_observed(after);
+                    })
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn main() {
     if std::env::args().any(|arg| arg == "--omega") {
         omega_sweep();
@@ -347,5 +412,6 @@ fn main() {
         bench_grid(&mut c, grid, &pools);
     }
     walkway(&mut c, &pools);
+    walkway_scene(&mut c, &pools);
     c.final_summary();
 }

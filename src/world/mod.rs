@@ -106,13 +106,26 @@ impl World {
 
     /// Advances one 1/60 s step and returns what happened to the ball.
     pub fn step(&mut self) -> Vec<BallEvent> {
+        self.step_observed(&mut |_| {})
+    }
+
+    /// [`World::step`], calling `after_stage` with each stage's name as it finishes: first
+    /// `"world: forces"` (the weather, the streams, the ball's push, the walkers and the fires),
+    /// then the fluid's stages ([`FluidSim::step_observed`]). The benchmarks time stages with
+    /// it; the world is exactly what `step` gives.
+    #[doc(hidden)]
+    pub fn step_observed(
+        &mut self,
+        after_stage: &mut (dyn FnMut(&'static str) + Send),
+    ) -> Vec<BallEvent> {
         let dt_s = STEP_S;
         self.blow_weather(dt_s);
         self.fluid.apply_streams(self.steps, dt_s);
         self.stir_fluid();
         self.walk_through_fog(dt_s);
         self.warm_fog_over_fires(dt_s);
-        self.fluid.step(dt_s);
+        after_stage("world: forces");
+        self.fluid.step_observed(dt_s, after_stage);
         let events = self.move_ball(dt_s);
         self.follow_with_camera(dt_s);
         self.steps += 1;
