@@ -31,11 +31,13 @@ struct FrameUniforms {
     // where the scene names none; w: 1 where it does, else 0 (`ambient_on_surface`).
     ambient_ground: vec4<f32>,
     // The physical fog medium (fog.wgsl, `medium_in_scattering`): x its albedo; y its
-    // multiple-scattering octaves; z, w: unused. Zeros with the seed medium.
+    // multiple-scattering octaves; z the last octave's share of the extinction (0.5ⁿ); w:
+    // unused. Zeros with the seed medium.
     medium: vec4<f32>,
-    // The physical medium's phase (`medium_phase`): x the Henyey–Greenstein asymmetry; y the
-    // Draine asymmetry; z Draine's α; w the Draine lobe's weight.
-    medium_phase: vec4<f32>,
+    // The physical medium's phase, two lobes an octave (fog.wgsl, `phase_lobe`): 2n the
+    // Henyey–Greenstein lobe of octave n, 2n + 1 its Draine lobe, whose w is Draine's α.
+    // Zeros with the seed medium and past the medium's octaves.
+    medium_octaves: array<vec4<f32>, 8>,
     // The clouds and the water in this sample (sky.wgsl); zeros in a scene with neither.
     sky: SkyParams,
 }

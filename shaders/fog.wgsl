@@ -136,19 +136,14 @@ struct FogMedium {
 // returns color = S/σt = albedo · Σ L_i · p(θ_i), and each sheet's slab and each raymarch step
 // then adds exactly S·(1 − T)/σt.
 //
-// Approximations, so the fog stays one pass: no light is shadowed by the hall but the lamps (by
-// their shadow maps) and the moon where the scene casts its shadows (its map: shafts), and the
-// fog does not shadow itself: every light reaches every point of
-// the fog whole. Multiple scattering is `octaves` terms after Wrenninge et al. ("Oz: The Great
-// and Volumetric", 2013): term n scatters 0.5ⁿ of the light with a phase 0.5ⁿ as eccentric, so
-// the fog also glows round a light seen from the side. Their third factor, a thinner extinction
-// for the light's path, waits for the fog to shadow itself. The ambient light is scattered
-// alike every way (any phase integrates to 1 over the sphere).
-//
-// keep in sync with src/scene/medium.rs: MEDIUM_OCTAVE_KEEP, MAX_MEDIUM_OCTAVES
-const MEDIUM_OCTAVE_KEEP: f32 = 0.5;
-const MEDIUM_MAX_OCTAVES: u32 = 4u;
-const MEDIUM_PI: f32 = 3.14159265358979;
+// Approximations, so the fog stays one pass: the hall shadows only the lamps (by their shadow
+// maps) and the moon where the scene casts its shadows (its map: shafts). The fog shadows its
+// own light through a coarse grid of optical depths (`fog_light_depths`, where the medium has
+// `self_shadowing`). Multiple scattering is `octaves` terms after Wrenninge et al. ("Oz: The
+// Great and Volumetric", 2013): term n scatters 0.5ⁿ of the light with a phase 0.5ⁿ as
+// eccentric and an extinction 0.5ⁿ as thick on the light's path, so the fog also glows round a
+// light seen from the side and light scattered many times reaches deeper into a bank. The
+// ambient light is scattered alike every way (any phase integrates to 1 over the sphere).
 
 // keep in sync with src/gpu/common.rs: medium_constant
 // The fog's medium (`FrameBinding::fog_constants`): FOG_MEDIUM_SEED (every pipeline that does
@@ -160,61 +155,109 @@ const FOG_MEDIUM_HG: u32 = 1u;
 const FOG_MEDIUM_HG_DRAINE: u32 = 2u;
 override FOG_MEDIUM: u32 = 0u;
 
-// Henyey–Greenstein's phase at `cos_theta` with asymmetry `g`, per steradian.
-// keep in sync with src/scene/medium.rs: phase_hg
-fn phase_hg(cos_theta: f32, g: f32) -> f32 {
-    let g2 = g * g;
-    let denom = max(1.0 + g2 - 2.0 * g * cos_theta, 1e-6);
-    return (1.0 - g2) / (4.0 * MEDIUM_PI * denom * sqrt(denom));
+// How many multiple-scattering octaves the physical medium has (`fog.medium.octaves`, 1 to
+// 4, src/scene/medium.rs's `MAX_MEDIUM_OCTAVES`): a pipeline constant, so the octaves' terms
+// below are unrolled and the unused ones compiled out.
+override MEDIUM_OCTAVES: u32 = 1u;
+
+// One lobe of octave n's phase at `cos_theta`: `lobe.z / d^(3/2)` with d = lobe.x − lobe.y ·
+// cos θ. With lobe = (1 + g², 2g, c) that is c · 4π times Henyey–Greenstein's phase of asymmetry
+// g; the frame's `medium_octaves` carry each octave's lobes with their weights folded into c
+// (src/gpu/medium.rs, `medium_octaves`), so a lobe costs a multiply-add, a reciprocal square
+// root and three products.
+// keep in sync with src/gpu/medium.rs: lobe
+fn phase_lobe(lobe: vec4<f32>, cos_theta: f32) -> f32 {
+    let r = inverseSqrt(max(lobe.x - lobe.y * cos_theta, 1e-6));
+    return lobe.z * (r * r * r);
 }
 
-// Draine's phase at `cos_theta`, asymmetry `g` and shape `alpha`, per steradian.
-// keep in sync with src/scene/medium.rs: phase_draine
-fn phase_draine(cos_theta: f32, g: f32, alpha: f32) -> f32 {
-    let shape = (1.0 + alpha * cos_theta * cos_theta) / (1.0 + alpha * (1.0 + 2.0 * g * g) / 3.0);
-    return phase_hg(cos_theta, g) * shape;
+// What each light's octaves let through: octave n of light k (x the moon, y the ball, z the
+// fires, w the lamps) passes exp(−depth_k · 0.5ⁿ), the thinner extinction of Wrenninge et al.'s
+// third factor, so light scattered many times reaches deeper into a bank. The last octave's is
+// one `exp` and each octave before it is the square of the next. With no depth every factor is
+// exactly 1: the fog that does not shadow itself.
+struct OctaveThroughs {
+    o0: vec4<f32>,
+    o1: vec4<f32>,
+    o2: vec4<f32>,
+    o3: vec4<f32>,
 }
 
-// The medium's phase at `cos_theta`, both asymmetries scaled by `eccentricity`: Henyey–Greenstein
-// blended with Draine by the frame's `medium_phase` (for `Mie`, the Jendersie–d'Eon fit).
-// keep in sync with src/scene/medium.rs: PhaseFit::eval
-fn medium_phase(cos_theta: f32, eccentricity: f32) -> f32 {
-    let fit = frame.medium_phase;
-    let hg = phase_hg(cos_theta, fit.x * eccentricity);
-    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
-        return hg;
+fn octave_throughs(depths: vec4<f32>) -> OctaveThroughs {
+    var t = OctaveThroughs(vec4<f32>(1.0), vec4<f32>(1.0), vec4<f32>(1.0), vec4<f32>(1.0));
+    if !FOG_SELF_SHADOWING {
+        return t;
     }
-    let draine = phase_draine(cos_theta, fit.y * eccentricity, fit.z);
-    return hg + (draine - hg) * fit.w;
+    // The last octave's: its share of the extinction is the frame's `medium.z`.
+    var through = exp(-depths * frame.medium.z);
+    if MEDIUM_OCTAVES > 3u {
+        t.o3 = through;
+        through *= through;
+    }
+    if MEDIUM_OCTAVES > 2u {
+        t.o2 = through;
+        through *= through;
+    }
+    if MEDIUM_OCTAVES > 1u {
+        t.o1 = through;
+        through *= through;
+    }
+    t.o0 = through;
+    return t;
 }
 
 // What of a light travelling along the unit `light_dir_world` the medium sends back along the
 // unit view ray `ray_world` (from the eye), per unit of its radiance and of albedo: the sum of
-// the octaves' phases, for light that crossed `depth` of the fog's optical depth on its way
-// (`fog_light_depths`). Octave n lets through exp(−depth · 0.5ⁿ), the thinner extinction of
-// Wrenninge et al.'s third factor, so light scattered many times reaches deeper into a bank.
-// With `depth` 0 every factor is exactly 1: the fog that does not shadow itself.
-fn medium_response_through(light_dir_world: vec3<f32>, ray_world: vec3<f32>, depth: f32) -> f32 {
-    let cos_theta = dot(light_dir_world, -ray_world);
-    let octaves = min(u32(frame.medium.y), MEDIUM_MAX_OCTAVES);
-    var response = 0.0;
-    var keep = 1.0;
-    for (var n = 0u; n < octaves; n += 1u) {
-        response += keep * medium_phase(cos_theta, keep) * exp(-depth * keep);
-        keep *= MEDIUM_OCTAVE_KEEP;
+// the octaves' phases, octave n with both asymmetries scaled by 0.5ⁿ and weighted 0.5ⁿ, each
+// through its factor of `throughs` (`octave_throughs`, this light's component `k`). The phase is
+// Henyey–Greenstein blended with Draine (for `Mie`, the Jendersie–d'Eon fit), Draine's shape
+// 1 + α cos²θ factored out of the octaves' sum.
+// keep in sync with src/scene/medium.rs: PhaseFit::eval
+fn medium_response_through(
+    light_dir_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    throughs: OctaveThroughs,
+    k: u32,
+) -> f32 {
+    let c = dot(light_dir_world, -ray_world);
+    let o = frame.medium_octaves;
+    var hg = phase_lobe(o[0], c) * throughs.o0[k];
+    if MEDIUM_OCTAVES > 1u {
+        hg += phase_lobe(o[2], c) * throughs.o1[k];
     }
-    return response;
+    if MEDIUM_OCTAVES > 2u {
+        hg += phase_lobe(o[4], c) * throughs.o2[k];
+    }
+    if MEDIUM_OCTAVES > 3u {
+        hg += phase_lobe(o[6], c) * throughs.o3[k];
+    }
+    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
+        return hg;
+    }
+    var draine = phase_lobe(o[1], c) * throughs.o0[k];
+    if MEDIUM_OCTAVES > 1u {
+        draine += phase_lobe(o[3], c) * throughs.o1[k];
+    }
+    if MEDIUM_OCTAVES > 2u {
+        draine += phase_lobe(o[5], c) * throughs.o2[k];
+    }
+    if MEDIUM_OCTAVES > 3u {
+        draine += phase_lobe(o[7], c) * throughs.o3[k];
+    }
+    // Draine's α is the same in every octave (the frame's `medium_octaves[1].w`).
+    return hg + draine * (1.0 + o[1].w * c * c);
 }
 
 // A point light at `light_world.xyz` reaching `light_world.w` (fading as the square of
 // 1 − distance / range, as on surfaces) of colour `color`, scattered at `pos_world` along the ray,
-// after crossing `depth` of the fog's optical depth (0: unshadowed).
+// through its octaves' factors `throughs`, component `k`.
 fn point_light_in_medium(
     pos_world: vec3<f32>,
     ray_world: vec3<f32>,
     light_world: vec4<f32>,
     color: vec3<f32>,
-    depth: f32,
+    throughs: OctaveThroughs,
+    k: u32,
 ) -> vec3<f32> {
     let from_light = pos_world - light_world.xyz;
     let distance_world = length(from_light);
@@ -222,14 +265,14 @@ fn point_light_in_medium(
     if edge <= 0.0 || distance_world <= 1e-5 {
         return vec3<f32>(0.0);
     }
-    let response = medium_response_through(from_light / distance_world, ray_world, depth);
+    let response = medium_response_through(from_light / distance_world, ray_world, throughs, k);
     return color * (edge * edge * response);
 }
 
 // The lamps scattered at `pos_world` along the ray: each lamp's colour, range fade, cone and
-// shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase, after crossing
-// `depth` of the fog's optical depth.
-fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>, depth: f32) -> vec3<f32> {
+// shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase, through the lamps'
+// octave factors (component w of `throughs`).
+fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>, throughs: OctaveThroughs) -> vec3<f32> {
     var light = vec3<f32>(0.0);
     for (var i = 0u; i < lamp_count(); i += 1u) {
         let lamp = lamp_lights.lamps[i];
@@ -244,7 +287,7 @@ fn lamps_in_medium(pos_world: vec3<f32>, ray_world: vec3<f32>, depth: f32) -> ve
             continue;
         }
         let shadow = lamp_shadow(lamp, pos_world, 2.0, false);
-        let response = medium_response_through(from_lamp, ray_world, depth);
+        let response = medium_response_through(from_lamp, ray_world, throughs, 3u);
         light += lamp.color.rgb * (lamp_falloff(lamp, distance_world) * cone * shadow * response);
     }
     return light;
@@ -282,23 +325,25 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     if FOG_SELF_SHADOWING {
         depths = fog_light_depths(pos_world);
     }
+    let throughs = octave_throughs(depths);
     // The ambient light comes from every direction: any phase integrates it to itself.
     var light = ambient_in_medium();
-    let moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, depths.x);
+    let moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, throughs, 0u);
     light += point_light_in_medium(
         pos_world,
         ray_world,
         frame.ball_light_world,
         frame.ball_light_color.rgb,
-        depths.y,
+        throughs,
+        1u,
     );
     for (var i = 0u; i < fire_count(); i += 1u) {
         let color = fire_lights.fires[i].light_color.rgb * fire_flicker_of(i);
         let fire_world = fires_now.fires[i].light_world;
-        light += point_light_in_medium(pos_world, ray_world, fire_world, color, depths.z);
+        light += point_light_in_medium(pos_world, ray_world, fire_world, color, throughs, 2u);
     }
     if lamp_count() > 0u {
-        light += lamps_in_medium(pos_world, ray_world, depths.w);
+        light += lamps_in_medium(pos_world, ray_world, throughs);
     }
     return MediumLight(moon * frame.medium.x, light * frame.medium.x);
 }

@@ -48,7 +48,7 @@ use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
 use crate::gpu::lamp_lights::LampResources;
-use crate::gpu::medium::{medium_constant, medium_uniforms};
+use crate::gpu::medium::{MediumUniforms, medium_constant, medium_octaves_constant};
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
 use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
@@ -86,12 +86,12 @@ pub(crate) struct FrameUniforms {
     /// where the scene names none; w: 1 where it does, else 0 (surfaces then read
     /// `ambient_color` alone: the same bits as before it existed).
     pub ambient_ground: [f32; 4],
-    /// The physical fog medium ([`medium_uniforms`]): x its albedo; y its multiple-scattering
-    /// octaves; z, w: unused. All 0 with the seed medium, which reads none of it.
+    /// The physical fog medium ([`MediumUniforms`]): x its albedo; y its multiple-scattering
+    /// octaves; z the last octave's share of the extinction; w: unused. All 0 with the seed
+    /// medium, which reads none of it.
     pub medium: [f32; 4],
-    /// The physical medium's phase ([`crate::scene::medium::PhaseFit`]): x the
-    /// Henyey–Greenstein asymmetry; y the Draine asymmetry; z Draine's α; w the Draine weight.
-    pub medium_phase: [f32; 4],
+    /// The physical medium's phase, two lobes an octave ([`MediumUniforms::octaves`]).
+    pub medium_octaves: [[f32; 4]; 8],
     /// The clouds and the water in this sample (`gpu/sky.rs`); zeros in a scene with neither,
     /// whose shaders read none of it.
     pub sky: SkyParams,
@@ -108,7 +108,7 @@ pub(crate) struct FrameStatics {
     ambient_ground: [f32; 4],
     sun_dir_world: [f32; 3],
     sun_linear: [f32; 3],
-    medium: [[f32; 4]; 2],
+    medium: MediumUniforms,
     /// The clouds and the water (`gpu/sky.rs`); `None` for a scene with neither.
     pub(crate) sky: Option<SkyLook>,
 }
@@ -142,7 +142,7 @@ impl FrameStatics {
                 srgb_to_linear(lights.directional.color),
                 lights.directional.intensity,
             ),
-            medium: medium_uniforms(&scene.fog.medium),
+            medium: MediumUniforms::new(&scene.fog.medium),
             sky: SkyLook::new(scene),
         }
     }
@@ -168,8 +168,8 @@ impl FrameUniforms {
             sun_dir_world: extend(statics.sun_dir_world, 0.0),
             sun_color: extend(statics.sun_linear, inputs.sample.depth_phase),
             ambient_ground: statics.ambient_ground,
-            medium: statics.medium[0],
-            medium_phase: statics.medium[1],
+            medium: statics.medium.medium,
+            medium_octaves: statics.medium.octaves,
             sky: statics.sky.as_ref().map_or(SkyParams::zeroed(), |look| {
                 look.params(inputs.camera.eye_world, inputs.weather.as_ref())
             }),
@@ -494,9 +494,10 @@ impl FrameBinding {
     /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
     /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
-    /// `FOG_MEDIUM` ([`medium_constant`]), [`Self::fog_shadow_constants`] and sky.wgsl's
-    /// `WATER_IN_SCENE` and `SKY_CLOUDS` ([`sky_constants`]).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 10] {
+    /// `FOG_MEDIUM` ([`medium_constant`]), `MEDIUM_OCTAVES` ([`medium_octaves_constant`]),
+    /// [`Self::fog_shadow_constants`] and sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
+    /// ([`sky_constants`]).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 11] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
         let [fires] = self.fire_constants();
@@ -514,6 +515,10 @@ impl FrameBinding {
             fires,
             distance_fog,
             ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
+            (
+                "MEDIUM_OCTAVES",
+                f64::from(medium_octaves_constant(&scene.fog.medium)),
+            ),
             shadowing,
             water,
             clouds,
