@@ -179,7 +179,7 @@ impl Multigrid {
         let grids = banded::grids(&mut self.levels, min_rows.saturating_mul(fine_side));
         let alternating = &self.alternating;
         let bands = banded::most_bands(&grids);
-        team::run(bands, bands, |member| {
+        team::run(bands, |member| {
             for _ in 0..cycles {
                 banded::v_cycle(&grids, 0, lanes, alternating, member);
             }
