@@ -206,6 +206,23 @@ fn octave_throughs(depths: vec4<f32>) -> OctaveThroughs {
     return t;
 }
 
+// One lobe's terms over the octaves at `cos_theta`, each through its octave's factor of
+// `throughs` (component `k`): the frame's `medium_octaves` entries `lobe`, `lobe + 2`, … (0 the
+// Henyey–Greenstein lobes, 1 the Draine lobes).
+fn lobe_over_octaves(lobe: u32, cos_theta: f32, throughs: OctaveThroughs, k: u32) -> f32 {
+    var sum = phase_lobe(frame.medium_octaves[lobe], cos_theta) * throughs.o0[k];
+    if MEDIUM_OCTAVES > 1u {
+        sum += phase_lobe(frame.medium_octaves[lobe + 2u], cos_theta) * throughs.o1[k];
+    }
+    if MEDIUM_OCTAVES > 2u {
+        sum += phase_lobe(frame.medium_octaves[lobe + 4u], cos_theta) * throughs.o2[k];
+    }
+    if MEDIUM_OCTAVES > 3u {
+        sum += phase_lobe(frame.medium_octaves[lobe + 6u], cos_theta) * throughs.o3[k];
+    }
+    return sum;
+}
+
 // What of a light travelling along the unit `light_dir_world` the medium sends back along the
 // unit view ray `ray_world` (from the eye), per unit of its radiance and of albedo: the sum of
 // the octaves' phases, octave n with both asymmetries scaled by 0.5ⁿ and weighted 0.5ⁿ, each
@@ -220,32 +237,13 @@ fn medium_response_through(
     k: u32,
 ) -> f32 {
     let c = dot(light_dir_world, -ray_world);
-    let o = frame.medium_octaves;
-    var hg = phase_lobe(o[0], c) * throughs.o0[k];
-    if MEDIUM_OCTAVES > 1u {
-        hg += phase_lobe(o[2], c) * throughs.o1[k];
-    }
-    if MEDIUM_OCTAVES > 2u {
-        hg += phase_lobe(o[4], c) * throughs.o2[k];
-    }
-    if MEDIUM_OCTAVES > 3u {
-        hg += phase_lobe(o[6], c) * throughs.o3[k];
-    }
+    let hg = lobe_over_octaves(0u, c, throughs, k);
     if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
         return hg;
     }
-    var draine = phase_lobe(o[1], c) * throughs.o0[k];
-    if MEDIUM_OCTAVES > 1u {
-        draine += phase_lobe(o[3], c) * throughs.o1[k];
-    }
-    if MEDIUM_OCTAVES > 2u {
-        draine += phase_lobe(o[5], c) * throughs.o2[k];
-    }
-    if MEDIUM_OCTAVES > 3u {
-        draine += phase_lobe(o[7], c) * throughs.o3[k];
-    }
     // Draine's α is the same in every octave (the frame's `medium_octaves[1].w`).
-    return hg + draine * (1.0 + o[1].w * c * c);
+    let draine = lobe_over_octaves(1u, c, throughs, k);
+    return hg + draine * (1.0 + frame.medium_octaves[1].w * c * c);
 }
 
 // A point light at `light_world.xyz` reaching `light_world.w` (fading as the square of
