@@ -594,7 +594,8 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 (64) + ten vec4 (160) + the sky (96): the distance fog has its own binding.
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 320);
+        // mat4x4 (64) + nine vec4 (144) + the medium's eight lobes (128) + the sky (96): the
+        // distance fog has its own binding.
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 432);
     }
 }
