@@ -594,8 +594,7 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 (64) + nine vec4 (144) + the medium's eight lobes (128) + the sky (96): the
-        // distance fog has its own binding.
+        // mat4x4 + nine vec4 + the medium's eight lobes + the sky (64 + 144 + 128 + 96).
         assert_eq!(std::mem::size_of::<FrameUniforms>(), 432);
     }
 }
