@@ -14,7 +14,9 @@
 //! the fog's height profile is exactly 0, so such a sheet's alpha is exactly 0 and its blend
 //! would leave the picture as it was: leaving it out gives the same bytes, and on a CPU adapter
 //! (lavapipe), which shades every fragment in full whatever it turns out to be, half the work
-//! when the fog lies at rest.
+//! when the fog lies at rest. Each sheet under the ceiling is then drawn only over the parts of
+//! the screen where its tiles of the square can hold fog (`fog_footprint.rs`): a scissored draw
+//! of the same quad, so again the same bytes.
 //!
 //! With `output.fog_resolution: Half` the pass owns a [`FogHalf`]: the same sheets are drawn at
 //! half width and height against a half-size depth, then brought up to the picture's size
@@ -30,17 +32,20 @@
 //! the uniforms.
 
 use std::borrow::Cow;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::frame::{FrameInputs, View};
 use crate::gpu::GpuError;
+use crate::gpu::camera;
 use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::passes::builder::{
     ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline,
     SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture, texture, uniform,
 };
+use crate::gpu::passes::fog_footprint::{self, SheetDraw};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
@@ -224,6 +229,13 @@ pub(crate) struct FogPass {
     /// How many sheets (the lowest) this frame draws: those under the fog's ceiling
     /// (`sheets_under`), set by `prepare`; all of them before the first frame.
     drawn: AtomicU32,
+    /// Where each drawn sheet can show fog this frame, as scissored draws in drawing order
+    /// (`fog_footprint.rs`), set by `prepare`; `None` draws every drawn sheet whole.
+    footprint: Mutex<Option<Vec<SheetDraw>>>,
+    /// How far from its crossing a sheet's fragment reads the fog (`fog_footprint::reach_world`).
+    reach_world: f32,
+    /// The picture's width and height, pixels: the camera's aspect and the footprint's margin.
+    picture_size_px: (u32, u32),
     /// Tests only: draw every sheet, as before the ceiling was worked out.
     #[cfg(test)]
     every_sheet: bool,
@@ -332,6 +344,12 @@ impl FogPass {
             knobs,
             sheet_order,
             drawn: AtomicU32::new(heights_world.len() as u32),
+            footprint: Mutex::new(None),
+            reach_world: fog_footprint::reach_world(
+                scene.fog.sheet_spacing(),
+                scene.fog.least_slab_slope(),
+            ),
+            picture_size_px: (targets.output.width(), targets.output.height()),
             heights_world,
             fog: scene.fog.clone(),
             #[cfg(test)]
@@ -359,6 +377,19 @@ impl FogPass {
         self.drawn.load(Ordering::Relaxed)
     }
 
+    /// How many screen cells the last `prepare`'s scissored draws cover, summed over the sheets
+    /// (`fog_footprint.rs`); `None` when every drawn sheet was drawn whole.
+    #[cfg(test)]
+    pub(crate) fn footprint_cells(&self) -> Option<u32> {
+        let footprint = self
+            .footprint
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let area =
+            |draw: &SheetDraw| (draw.cells.x1 - draw.cells.x0) * (draw.cells.y1 - draw.cells.y0);
+        footprint.as_ref().map(|draws| draws.iter().map(area).sum())
+    }
+
     /// How many sheets `prepare` draws for `knobs` and `inputs`.
     fn sheets_to_draw(&self, heights: &[f32], knobs: &FogKnobs, inputs: &FrameInputs<'_>) -> usize {
         #[cfg(test)]
@@ -377,10 +408,47 @@ impl FogPass {
         let heights = sample_sheet_heights(&self.fog, &self.heights_world, &inputs.sample);
         let drawn = self.sheets_to_draw(&heights, &knobs, inputs);
         self.drawn.store(drawn as u32, Ordering::Relaxed);
+        let mut footprint = None;
         if drawn > 0 {
             let order = back_to_front(&heights[..drawn], inputs.camera.eye_world[1]);
             queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&order));
+            footprint = self.footprint_of(&order, &knobs, inputs);
         }
+        *self
+            .footprint
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = footprint;
+    }
+
+    /// The scissored draws of the sheets `order` (drawing order) for `inputs`; `None` in the
+    /// `fluid` view, which shows a band of every column, fog or not.
+    fn footprint_of(
+        &self,
+        order: &[f32],
+        knobs: &FogKnobs,
+        inputs: &FrameInputs<'_>,
+    ) -> Option<Vec<SheetDraw>> {
+        #[cfg(test)]
+        if self.every_sheet {
+            return None;
+        }
+        if knobs.optics[2] > 0.0 {
+            return None;
+        }
+        let ceilings = fog_footprint::tile_ceilings(
+            knobs,
+            inputs.fluid_map,
+            inputs.lift_map,
+            self.reach_world,
+        );
+        let clip_from_world = camera::frame_clip_from_world(inputs, self.picture_size_px);
+        Some(fog_footprint::sheet_draws(
+            order,
+            &ceilings,
+            clip_from_world,
+            self.picture_size_px,
+            knobs.layer[3],
+        ))
     }
 
     /// Records the pass over what the `scene` pass left in the targets (at half size: the
@@ -428,7 +496,26 @@ impl FogPass {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_vertex_buffer(0, self.sheet_order.slice(..));
-        pass.draw(0..6, 0..drawn);
+        let footprint = self
+            .footprint
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(draws) = footprint.as_ref() else {
+            pass.draw(0..6, 0..drawn);
+            return;
+        };
+        let (width, height) = match &self.half {
+            Some(half) => half.size,
+            None => self.picture_size_px,
+        };
+        for draw in draws {
+            let (x, y, w, h) = draw.cells.scissor_px(width, height);
+            if w == 0 || h == 0 {
+                continue;
+            }
+            pass.set_scissor_rect(x, y, w, h);
+            pass.draw(0..6, draw.sheet..draw.sheet + 1);
+        }
     }
 }
 

@@ -28,6 +28,12 @@ impl Renderer {
         self.fog.sheets_drawn()
     }
 
+    /// How many screen cells the raster `fog` pass's sheets covered in the last frame, summed
+    /// over the sheets; `None` when it drew them whole.
+    pub(crate) fn fog_footprint_cells(&self) -> Option<u32> {
+        self.fog.footprint_cells()
+    }
+
     /// Whether the picture's scene is drawn in compute (the `scene` pass with a per-pixel
     /// compositor).
     pub(crate) fn scene_in_compute(&self) -> bool {

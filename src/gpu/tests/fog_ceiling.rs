@@ -1,12 +1,15 @@
 //! GPU tests of the fog's ceiling: the raster `fog` pass draws, and the `fog_compute` pass
 //! crosses, only the sheets under the highest point the fog reaches this frame
-//! (`fog_ceiling_world`), and the picture is the same, byte for byte, as with every sheet, at
-//! rest, with fog lifted by hand up to the ceiling, and in the temple's own frames.
+//! (`fog_ceiling_world`), and the raster sheets only over the screen cells where their tiles
+//! hold fog (`fog_footprint.rs`). The picture is the same, byte for byte, as with every sheet
+//! drawn whole: at rest, with fog lifted by hand, with holes in it, and in the temple's and
+//! the moonlit scene's own frames.
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
 use super::{context, flat_maps, inputs, render, renderer_with};
 use crate::frame::{Frame, FrameInputs, View};
+use crate::gpu::passes::fog_footprint::{COLUMNS, ROWS};
 use crate::gpu::{Compositor, GpuContext};
 use crate::playback::Playback;
 use crate::scene::Scene;
@@ -96,10 +99,56 @@ fn lifted_fog_raises_the_ceiling_with_the_same_picture() {
     assert!(cut.rgba8 == all.rgba8, "compute: the pictures differ");
 }
 
-/// The temple's own frames (the fluid, the ball's blasts, the fires): the same bytes.
+/// Fog in two patches, one of them lifted, and none elsewhere: the sheets draw over part of
+/// the screen only (the low ones over the patches, the high ones over the lifted patch), and
+/// the picture is the same as with every sheet drawn whole.
+#[test]
+fn sheets_drawn_over_their_fog_alone_give_the_same_picture() {
+    let Some(ctx) = context() else { return };
+    let scene = Scene::default();
+    let mut patches = flat_maps(&scene, 1.0);
+    let grid = scene.fluid.grid as usize;
+    for j in 0..grid {
+        for i in 0..grid {
+            let texel = (j * grid + i) * 4;
+            let (in_left, in_right) = (i < grid / 3, i > grid * 2 / 3);
+            if !(in_left || in_right) || j < grid / 4 {
+                patches.0[texel] = 0;
+            }
+            if in_right && j > grid / 2 {
+                patches.1[texel] = 160;
+            }
+        }
+    }
+    let (cut, all, drawn) = both(&ctx, &scene, &inputs(&scene, &patches, 0), View::Fog);
+    assert!(cut.rgba8 == all.rgba8, "the pictures differ");
+    let mut renderer = renderer_with(&ctx, &scene, WIDTH, HEIGHT, View::Fog, Compositor::Raster);
+    render(&mut renderer, &inputs(&scene, &patches, 0));
+    let cells = renderer.fog_footprint_cells().expect("scissored draws");
+    let whole = drawn * COLUMNS * ROWS;
+    assert!(cells > 0 && cells * 2 < whole, "{cells} cells of {whole}");
+    // The `fluid` view draws its sheets whole.
+    let mut fluid = renderer_with(&ctx, &scene, WIDTH, HEIGHT, View::Fluid, Compositor::Raster);
+    render(&mut fluid, &inputs(&scene, &patches, 0));
+    assert_eq!(fluid.fog_footprint_cells(), None);
+}
+
+/// The temple's own frames (the fluid, the ball's blasts, the fires), and the moonlit scene's
+/// (the physical medium, whose slabs reach farther): the same bytes.
 #[test]
 fn temple_frames_are_the_same_under_the_ceiling() {
     let Some(ctx) = context() else { return };
+    let moonlit = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
+        .unwrap_or_else(|e| panic!("moonlit scene: {e}"))
+        .scene;
+    let mut playback = Playback::new(&moonlit);
+    let state = playback.advance_to(150, || {});
+    let frame_inputs = playback.frame_inputs(&state);
+    let (cut, all, _) = both(&ctx, &moonlit, &frame_inputs, View::Fog);
+    assert!(
+        cut.rgba8 == all.rgba8,
+        "moonlit frame 150: the pictures differ"
+    );
     let scene = Scene::default();
     let mut playback = Playback::new(&scene);
     for frame in [0, 45, 90] {
