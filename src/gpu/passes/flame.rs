@@ -152,7 +152,6 @@ struct FogGridStep {
 impl FlamePass {
     /// The pass for `fire_count` fires (those in the frame's fire lights) of `scene` in `view`,
     /// dimmed by the fog as `compositor` (resolved) draws it.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         ctx: &PassContext<'_>,
         compositor: Compositor,

@@ -249,7 +249,6 @@ pub(crate) struct FogPass {
 impl FogPass {
     /// The sheets of `scene` in `view`, as the pass `name` (`fog`, or `fog_layer` for the
     /// layer's own pass), drawn at half size through `half` when given.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         ctx: &PassContext<'_>,
         name: &'static str,

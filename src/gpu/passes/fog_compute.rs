@@ -135,7 +135,6 @@ impl FogComputePass {
     /// The pass for `scene` in `view` over `pictures` (see [`ComputePictures`]), marching
     /// `marched`, at half size through `half` when given (the sheets only; the fog layer is
     /// then not written).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         ctx: &PassContext<'_>,
         fog_layer: Option<&wgpu::TextureView>,

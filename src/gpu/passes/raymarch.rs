@@ -16,7 +16,6 @@ use crate::gpu::passes::builder::PassContext;
 use crate::gpu::passes::fog_compute::{FogComputePass, Marched};
 
 /// The `raymarch` pass for `scene` in `view` over `pictures`, `steps` steps per ray.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn raymarch_pass(
     ctx: &PassContext<'_>,
     fog_layer: Option<&wgpu::TextureView>,
