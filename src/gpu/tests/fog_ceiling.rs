@@ -101,7 +101,7 @@ fn lifted_fog_raises_the_ceiling_with_the_same_picture() {
 
 /// Fog in two patches, one of them lifted, and none elsewhere: the sheets draw over part of
 /// the screen only (the low ones over the patches, the high ones over the lifted patch), and
-/// the picture is the same as with every sheet drawn whole.
+/// the picture is the same as with every sheet drawn whole, at full and at half size.
 #[test]
 fn sheets_drawn_over_their_fog_alone_give_the_same_picture() {
     let Some(ctx) = context() else { return };
@@ -131,6 +131,11 @@ fn sheets_drawn_over_their_fog_alone_give_the_same_picture() {
     let mut fluid = renderer_with(&ctx, &scene, WIDTH, HEIGHT, View::Fluid, Compositor::Raster);
     render(&mut fluid, &inputs(&scene, &patches, 0));
     assert_eq!(fluid.fog_footprint_cells(), None);
+    // At half size the scissors are cut from the half-size target: the same picture too.
+    let mut half = scene.clone();
+    half.output.fog_resolution = crate::scene::FogResolution::Half;
+    let (cut, all, _) = both(&ctx, &half, &inputs(&half, &patches, 0), View::Fog);
+    assert!(cut.rgba8 == all.rgba8, "half size: the pictures differ");
 }
 
 /// The temple's own frames (the fluid, the ball's blasts, the fires), and the moonlit scene's
