@@ -201,8 +201,19 @@ fn distance_fog_amount(pos_world: vec3<f32>) -> f32 {
 // A colour seen through the distance fog from the camera (under water, through the water's fog
 // instead: sky.wgsl's `water_seen`).
 fn apply_distance_fog(color: vec3<f32>, pos_world: vec3<f32>) -> vec3<f32> {
-    let air = distance_fog_factor(frame.eye_world.xyz, pos_world, distance_fog);
-    return water_seen(mix(color, distance_fog.color.rgb, air), color, pos_world);
+    return apply_distance_fog_from(color, pos_world, frame.eye_world.xyz, distance_fog);
+}
+
+// `apply_distance_fog` for the eye at `eye_world` through the distance fog `params`, where a
+// pass reads them from elsewhere than the uniforms (the raster fog's flat inputs).
+fn apply_distance_fog_from(
+    color: vec3<f32>,
+    pos_world: vec3<f32>,
+    eye_world: vec3<f32>,
+    params: DistanceFogParams,
+) -> vec3<f32> {
+    let air = distance_fog_factor(eye_world, pos_world, params);
+    return water_seen(mix(color, params.color.rgb, air), color, pos_world);
 }
 
 // Display (sRGB) components to linear light, the exact piecewise curve.

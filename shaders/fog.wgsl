@@ -780,12 +780,13 @@ fn vs_fog(@builtin(vertex_index) vertex_index: u32, @location(0) height_world: f
     return sheet_vertex(vertex_index, height_world);
 }
 
-// What every fragment of a sheet reads alike: the fog's knobs, the eye (xyz, world) and the
-// frame's projection.
+// What every fragment of a sheet reads alike: the fog's knobs, the eye (xyz, world), the
+// frame's projection and the distance fog.
 struct SheetUniforms {
     knobs: FogKnobs,
     eye_world: vec4<f32>,
     clip_from_world: mat4x4<f32>,
+    distance_fog: DistanceFogParams,
 }
 
 // Premultiplied output: the blend state adds it over what is behind. The part of the sheet's
@@ -805,20 +806,21 @@ fn sheet_fragment(pos_clip: vec4<f32>, pos_world: vec3<f32>, uniforms: SheetUnif
         discard;
     }
     let sample = sample_sheet(pos_world, view_dir_world, visible_world, knobs, fluid_map, lift_map);
-    let color = apply_distance_fog(sample.shaded.rgb, sample.pos_world);
+    let color =
+        apply_distance_fog_from(sample.shaded.rgb, sample.pos_world, eye_world, uniforms.distance_fog);
     return vec4<f32>(color * sample.shaded.a, sample.shaded.a);
 }
 
 @fragment
 fn fs_fog(in: SheetOut) -> @location(0) vec4<f32> {
-    let uniforms = SheetUniforms(fog, frame.eye_world, frame.clip_from_world);
+    let uniforms = SheetUniforms(fog, frame.eye_world, frame.clip_from_world, distance_fog);
     return sheet_fragment(in.pos_clip, in.pos_world, uniforms);
 }
 
 // keep in sync with fires.wgsl: MAX_FIRES_AS_INPUTS
 // `SheetOut` with what every fragment of the sheet reads alike, handed over as flat inputs
 // (`FrameBinding::fog_uniforms_as_inputs`): the first `MAX_FIRES_AS_INPUTS` fires as the
-// glow reads them (`FIRE_GLOW_FROM_INPUTS`) and the `SheetUniforms`. 28 inter-stage
+// glow reads them (`FIRE_GLOW_FROM_INPUTS`) and the `SheetUniforms`. 31 inter-stage
 // variables.
 struct SheetWithUniformsOut {
     @builtin(position) pos_clip: vec4<f32>,
@@ -850,6 +852,10 @@ struct SheetWithUniformsOut {
     @location(25) @interpolate(flat) clip_from_world_1: vec4<f32>,
     @location(26) @interpolate(flat) clip_from_world_2: vec4<f32>,
     @location(27) @interpolate(flat) clip_from_world_3: vec4<f32>,
+    @location(28) @interpolate(flat) distance_fog_color: vec4<f32>,
+    @location(29) @interpolate(flat) distance_fog_range: vec4<f32>,
+    // xy: the distance fog's height (falloff, base); z: its mode, as a float.
+    @location(30) @interpolate(flat) distance_fog_height_mode: vec4<f32>,
 }
 
 // `vs_fog`, reading the fires and the `SheetUniforms` for the sheet's fragments (fires past
@@ -879,6 +885,8 @@ fn vs_fog_with_uniforms(
         frame.eye_world,
         frame.clip_from_world[0], frame.clip_from_world[1],
         frame.clip_from_world[2], frame.clip_from_world[3],
+        distance_fog.color, distance_fog.range,
+        vec4<f32>(distance_fog.height.xy, f32(distance_fog.mode.x), 0.0),
     );
 }
 
@@ -910,6 +918,12 @@ fn fs_fog_with_uniforms(in: SheetWithUniformsOut) -> @location(0) vec4<f32> {
         in.clip_from_world_2,
         in.clip_from_world_3,
     );
-    let uniforms = SheetUniforms(knobs, in.eye_world, clip_from_world);
+    let distance_fog_in = DistanceFogParams(
+        in.distance_fog_color,
+        in.distance_fog_range,
+        vec4<f32>(in.distance_fog_height_mode.xy, 0.0, 0.0),
+        vec4<u32>(u32(in.distance_fog_height_mode.z), 0u, 0u, 0u),
+    );
+    let uniforms = SheetUniforms(knobs, in.eye_world, clip_from_world, distance_fog_in);
     return sheet_fragment(in.pos_clip, in.pos_world, uniforms);
 }

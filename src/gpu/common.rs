@@ -225,8 +225,8 @@ pub(crate) struct FrameBinding {
     /// [`MAX_FIRES_UNROLLED`] fires), 0 where they read it from the uniforms: fires.wgsl's
     /// `FIRES_UNROLLED` (see [`Self::fire_constants`]).
     pub fires_unrolled: u32,
-    /// Whether the raster `fog` pass hands what all the fragments of a sheet read alike (the
-    /// fires, the fog's knobs, the eye and the projection) to them as flat inputs, read once
+    /// Whether the raster `fog` pass hands what all the fragments of a sheet read alike (fires,
+    /// knobs, eye, projection, distance fog) to them as flat inputs, read once
     /// by its vertices: CPU adapters with the loops unrolled for at most
     /// [`MAX_FIRES_AS_INPUTS`] fires, or none, where [`FOG_INPUT_VARIABLES`] inter-stage
     /// variables fit. fog.wgsl's `vs_fog_with_uniforms`, and fires.wgsl's
@@ -278,11 +278,11 @@ pub(crate) const MAX_FIRES_UNROLLED: u32 = 8;
 pub(crate) const MAX_FIRES_AS_INPUTS: u32 = 7;
 
 /// The inter-stage variables of the raster fog's sheets with the uniforms as inputs: the
-/// sheet's position, two a fire, the fog's eight knobs, the eye and the projection's four
-/// columns. Lavapipe allows 31.
+/// sheet's position, two a fire, the fog's eight knobs, the eye, the projection's four
+/// columns and the distance fog's three. Lavapipe allows 31.
 ///
 /// keep in sync with shaders/fog.wgsl: SheetWithUniformsOut
-const FOG_INPUT_VARIABLES: u32 = 1 + 2 * MAX_FIRES_AS_INPUTS + 8 + 1 + 4;
+const FOG_INPUT_VARIABLES: u32 = 1 + 2 * MAX_FIRES_AS_INPUTS + 8 + 1 + 4 + 3;
 
 #[cfg(test)]
 thread_local! {

@@ -27,7 +27,7 @@
 //! (`fog_uniforms_as_inputs`: a CPU adapter with at most seven fires, unrolled, and enough
 //! inter-stage variables), the pass draws with `vs_fog_with_uniforms` and
 //! `fs_fog_with_uniforms`. The vertices read each fire as the glow reads it, the fog's knobs,
-//! the eye and the projection, and hand them to the fragments as flat inputs. The same values
+//! the eye, the projection and the distance fog, and hand them to the fragments as flat inputs. The same values
 //! through the same code, so the same bytes. The compute compositors, the flames and GPUs read
 //! the uniforms.
 
