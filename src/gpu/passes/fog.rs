@@ -27,9 +27,9 @@
 //! (`fog_uniforms_as_inputs`: a CPU adapter with at most seven fires, unrolled, and enough
 //! inter-stage variables), the pass draws with `vs_fog_with_uniforms` and
 //! `fs_fog_with_uniforms`. The vertices read each fire as the glow reads it, the fog's knobs,
-//! the eye, the projection and the distance fog, and hand them to the fragments as flat inputs. The same values
-//! through the same code, so the same bytes. The compute compositors, the flames and GPUs read
-//! the uniforms.
+//! the eye, the projection and the distance fog, and hand them to the fragments as flat
+//! inputs. The same values through the same code, so the same bytes. The compute compositors,
+//! the flames and GPUs read the uniforms.
 
 use std::borrow::Cow;
 use std::sync::Mutex;
@@ -384,9 +384,9 @@ impl FogPass {
             .footprint
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let area =
-            |draw: &SheetDraw| (draw.cells.x1 - draw.cells.x0) * (draw.cells.y1 - draw.cells.y0);
-        footprint.as_ref().map(|draws| draws.iter().map(area).sum())
+        footprint
+            .as_ref()
+            .map(|draws| draws.iter().map(|draw| draw.cells.area()).sum())
     }
 
     /// How many sheets `prepare` draws for `knobs` and `inputs`.

@@ -43,6 +43,12 @@ pub(crate) struct CellRect {
 }
 
 impl CellRect {
+    /// How many cells the rectangle covers.
+    #[cfg(test)]
+    pub(crate) fn area(&self) -> u32 {
+        (self.x1 - self.x0) * (self.y1 - self.y0)
+    }
+
     /// The rectangle in pixels of a `width` × `height` target: x, y, width, height.
     pub(crate) fn scissor_px(&self, width: u32, height: u32) -> (u32, u32, u32, u32) {
         let x0 = self.x0 * width / COLUMNS;
@@ -452,10 +458,8 @@ mod tests {
         };
         let clip = clip_from_world(&camera, 16.0 / 9.0);
         let size = (640, 360);
-        let cell_count = |draws: &[SheetDraw]| -> u32 {
-            let area = |d: &SheetDraw| (d.cells.x1 - d.cells.x0) * (d.cells.y1 - d.cells.y0);
-            draws.iter().map(area).sum()
-        };
+        let cell_count =
+            |draws: &[SheetDraw]| -> u32 { draws.iter().map(|draw| draw.cells.area()).sum() };
         let everywhere = vec![200u8; TEXELS * TEXELS * 4];
         let still = vec![0u8; TEXELS * TEXELS * 4];
         let ceilings = tile_ceilings(&knobs, &everywhere, &still, 0.2);
