@@ -2,12 +2,16 @@
 // `--edge-samples` (src/samples.rs, `Sampling::Edges`).
 //
 // `cs_edge_mask` runs after sample 0's passes. It encodes the linear picture to sRGB, as the
-// `encode` pass will, and marks a pixel (with its slot in the list, plus one) when any channel differs from one of its four
-// neighbours' by more than EDGE_CONTRAST_LEVELS of 255. An edge marks the pixels on both of
-// its sides; a thin streak marks itself and its neighbours. It also lists the marked pixels,
-// and `cs_edge_dispatch` sizes a dispatch over that list. The later samples draw only the
-// marked pixels (the per-pixel marches and the `accumulate` pass over the list), and the
-// `accumulate` pass averages only those.
+// `encode` pass will, and marks a pixel (with its slot in the list, plus one) when any channel
+// differs from one of its four neighbours' by more than EDGE_CONTRAST_LEVELS of 255. An edge
+// marks the pixels on both of its sides; a thin streak marks itself and its neighbours. It
+// also lists the marked pixels, and `cs_edge_dispatch` sizes a dispatch over that list. The
+// later samples draw only the marked pixels (the per-pixel marches and the `accumulate` pass
+// over the list), and the `accumulate` pass averages only those.
+//
+// `cs_edge_mask_by_pixel` is the CPU adapter's form of the same mask: no workgroup memory and
+// no barrier, each marked pixel listed by itself. lavapipe runs a workgroup's barriers as
+// coroutine switches, which cost more than encoding each pixel five times.
 //
 // `fs_outside_edges` serves the raster compositor: before a later sample's `scene` pass it
 // writes the nearest depth (0) into every unmarked pixel, so the scene, the fog's sheets and
@@ -34,10 +38,21 @@ fn encoded(pixel: vec2<i32>) -> vec3<f32> {
     return vec3<f32>(to_srgb(linear.r), to_srgb(linear.g), to_srgb(linear.b));
 }
 
+// Whether a pixel encoded as `here` differs from one of its four encoded `neighbours` by more
+// than EDGE_CONTRAST_LEVELS in any channel.
+fn stands_out(here: vec3<f32>, neighbours: array<vec3<f32>, 4>) -> bool {
+    var contrast = vec3<f32>(0.0);
+    for (var n = 0; n < 4; n++) {
+        contrast = max(contrast, abs(here - neighbours[n]));
+    }
+    let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
+    return levels > EDGE_CONTRAST_LEVELS;
+}
+
 // The marked pixels as a list (src/gpu/targets.rs, `EdgeList`): a count, then `x | y << 16`
-// for each. Each workgroup takes one run of slots with one atomic, so the list keeps the
-// workgroups' 8 × 8 blocks together; the order of the runs varies from run to run, and no
-// pass lets it reach a picture (each writes its own pixel).
+// for each. In `cs_edge_mask` each workgroup takes one run of slots with one atomic, so the
+// list keeps the workgroups' 8 × 8 blocks together. The order of the slots varies from run to
+// run, and no pass lets it reach a picture (each writes its own pixel).
 struct EdgeList {
     count: atomic<u32>,
     pixels: array<u32>,
@@ -78,17 +93,11 @@ fn cs_edge_mask(
     if all(pixel < size) {
         // Here, and its neighbours left, right, above and below, clamped at the borders.
         let centre = (local_id.y + 1u) * TILE_SIDE + local_id.x + 1u;
-        let here = tile_encoded[centre];
         let left = tile_encoded[select(centre - 1u, centre, pixel.x == 0)];
         let right = tile_encoded[select(centre + 1u, centre, pixel.x == last.x)];
         let up = tile_encoded[select(centre - TILE_SIDE, centre, pixel.y == 0)];
         let down = tile_encoded[select(centre + TILE_SIDE, centre, pixel.y == last.y)];
-        var contrast = abs(here - left);
-        contrast = max(contrast, abs(here - right));
-        contrast = max(contrast, abs(here - up));
-        contrast = max(contrast, abs(here - down));
-        let levels = max(contrast.r, max(contrast.g, contrast.b)) * 255.0;
-        marked = levels > EDGE_CONTRAST_LEVELS;
+        marked = stands_out(tile_encoded[centre], array(left, right, up, down));
     }
     // The workgroup's marked pixels take consecutive slots of the list.
     if local == 0u {
@@ -111,6 +120,30 @@ fn cs_edge_mask(
     if all(pixel < size) {
         textureStore(mask_written, pixel, vec4<u32>(select(0u, first_slot + slot + 1u, marked)));
     }
+}
+
+// The CPU adapter's form of `cs_edge_mask`: the same mask, each pixel encoding its four
+// neighbours itself, and each marked pixel taking its slot with an atomic of its own.
+@compute @workgroup_size(8, 8)
+fn cs_edge_mask_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<i32>(textureDimensions(picture));
+    let pixel = vec2<i32>(id.xy);
+    if any(pixel >= size) {
+        return;
+    }
+    let last = size - vec2<i32>(1);
+    let at = array(vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1));
+    var neighbours: array<vec3<f32>, 4>;
+    for (var n = 0; n < 4; n++) {
+        neighbours[n] = encoded(clamp(pixel + at[n], vec2<i32>(0), last));
+    }
+    var slot_plus_one = 0u;
+    if stands_out(encoded(pixel), neighbours) {
+        let slot = atomicAdd(&edge_list.count, 1u);
+        edge_list.pixels[slot] = u32(pixel.x) | (u32(pixel.y) << 16u);
+        slot_plus_one = slot + 1u;
+    }
+    textureStore(mask_written, pixel, vec4<u32>(slot_plus_one));
 }
 
 // Each later sample's scene colour at the listed pixels, after its `scene` pass: the fog that

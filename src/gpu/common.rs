@@ -35,10 +35,10 @@
 //!   lattice the `fog_lattice` pass hashed; a CPU adapter, which loads slower than it hashes,
 //!   hashes.
 //!
-//! Two forms are not constants. The raster `fog` pass on a CPU adapter hands its fragments
+//! Three forms are not constants. The raster `fog` pass on a CPU adapter hands its fragments
 //! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]). The raster `scene`
 //! pass there draws the floor last, so the depth test spares the floor's noise behind what
-//! stands on it ([`FrameBinding::cpu_adapter`]).
+//! stands on it ([`FrameBinding::cpu_adapter`]). The `edges` pass's mask needs no barrier there.
 
 use bytemuck::{Pod, Zeroable};
 

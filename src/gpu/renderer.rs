@@ -290,7 +290,7 @@ impl Renderer {
         // The raster path sets the depth for the edge samples, unless the fog is half size.
         let raster_depth = scene_pass.is_raster() && fog_resolution == FogResolution::Full;
         let edges = (targets.edge_list.as_ref())
-            .map(|list| EdgesPass::new(&device, &errors, (&targets, list), size_px, raster_depth))
+            .map(|list| EdgesPass::new(&passes, list, size_px, raster_depth))
             .transpose()?;
         let encode = EncodePass::new(&device, &errors, &targets)?;
         let slots = ring_slots(

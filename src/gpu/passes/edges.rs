@@ -28,6 +28,11 @@
 //!
 //! On the compute path `passes/edge_batch.rs` draws every later sample in one go instead.
 //!
+//! A CPU adapter takes the mask in another form (`cs_edge_mask_by_pixel`, chosen by
+//! `FrameBinding::cpu_adapter`): each pixel encodes its neighbours itself and takes its slot in
+//! the list alone. lavapipe runs barriers as coroutine switches; the GPU's form, which shares
+//! each workgroup's encodings and slots, costs it three times as much. The mask is the same.
+//!
 //! The `accumulate` pass then averages the marked pixels' samples and keeps sample 0 on the
 //! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot
 //! see (a feature thinner than the gap between two pixel centres) stays as one sample draws it.
@@ -37,9 +42,8 @@
 //! there, and the mean is the same.
 
 use crate::gpu::GpuError;
-use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
-    PassBuilder, begin_depth_pass, read_write_storage_buffer, storage_texture, texture,
+    PassBuilder, PassContext, begin_depth_pass, read_write_storage_buffer, storage_texture, texture,
 };
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{EDGE_LIST_WORKGROUP, EDGE_MASK_FORMAT, EdgeList, Targets};
@@ -73,12 +77,12 @@ impl EdgesPass {
     /// The pass over `targets` (made with `Gathering::Edges`), filling their `list`; with
     /// `raster_depth` it also builds the depth pipeline of [`EdgesPass::record_depth`].
     pub(crate) fn new(
-        device: &wgpu::Device,
-        errors: &ErrorSink,
-        (targets, list): (&Targets, &EdgeList),
+        passes: &PassContext<'_>,
+        list: &EdgeList,
         size_px: (u32, u32),
         raster_depth: bool,
     ) -> Result<Self, GpuError> {
+        let (device, errors, targets) = (passes.device, passes.errors, passes.targets);
         let module = ShaderName::Edges.create_module(device, errors)?;
         let constants = [
             ("EDGE_CONTRAST_LEVELS", EDGE_CONTRAST_LEVELS),
@@ -142,8 +146,13 @@ impl EdgesPass {
             let pipeline = build.depth_only_pipeline("depth", &module, entries, &[Some(&layout)]);
             (pipeline, group)
         });
+        // A CPU adapter lists each marked pixel by itself (shaders/edges.wgsl).
+        let mask_entry = match passes.frame.cpu_adapter {
+            true => "cs_edge_mask_by_pixel",
+            false => "cs_edge_mask",
+        };
         Ok(EdgesPass {
-            mask: build.compute_pipeline(&module, "cs_edge_mask", &[&mask_layout]),
+            mask: build.compute_pipeline(&module, mask_entry, &[&mask_layout]),
             list_dispatch: build.compute_pipeline(&module, "cs_edge_dispatch", &[&mask_layout]),
             gather: build.compute_pipeline(&module, "cs_edge_gather_scene", &[&gather_layout]),
             gather_group,
