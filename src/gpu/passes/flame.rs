@@ -27,6 +27,11 @@
 //! a flame changes slowly across it, and crossing it per pixel was most of the pass's work
 //! (a fifth of the temple's frame on lavapipe). The raymarch, the reference, marches per pixel
 //! as before.
+//!
+//! The later samples of `--edge-samples` keep sample 0's grid, as they keep its sheets' fog
+//! (`passes/edges.rs`: the fog is shaded once a pixel), and as the batched edge samples draw
+//! their flames. Crossing it again cost lavapipe 3.5 ms a sample at 640×360. Scenes with
+//! weather cross it every sample: the `reflection` pass's mirrored flames use the same grid.
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
@@ -82,6 +87,9 @@ thread_local! {
     /// themselves, as the raymarch does, whatever the compositor.
     pub(crate) static FORCE_FLAME_FOG_PER_PIXEL: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
+    /// Tests only: flame passes made on this thread cross the fog's grid in every sample.
+    pub(crate) static FORCE_GRID_EACH_SAMPLE: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
 }
 
 /// How far a flame's tip leans per unit of wind across the view: flame heights per world unit
@@ -136,6 +144,9 @@ pub(crate) struct FlamePass {
     /// The compute step that crosses the fog on each fire's grid (the sheet compositors), or
     /// `None`: each fragment marches (the raymarch).
     fog_grid: Option<FogGridStep>,
+    /// Whether a later edge sample keeps the grid sample 0 crossed: unless the `reflection`
+    /// pass's mirrored flames (scenes with weather) cross the grid again in between.
+    edge_samples_keep_grid: bool,
     /// `fs_flame_edge_batch` and its group 2: the later edge samples' flames in one draw
     /// (`passes/edge_batch.rs`); `None` where the renderer draws them one by one.
     edge_batch: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
@@ -186,6 +197,9 @@ impl FlamePass {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
             _ => FogKnobs::new(scene, view),
         };
+        let edge_samples_keep_grid = scene.weather.is_none();
+        #[cfg(test)]
+        let edge_samples_keep_grid = edge_samples_keep_grid && !FORCE_GRID_EACH_SAMPLE.get();
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let wind_buffer = build.uniform_buffer::<FlameWind>("wind");
         let fragment = wgpu::ShaderStages::FRAGMENT;
@@ -284,6 +298,7 @@ impl FlamePass {
             fire_count,
             heights_world: sheet_heights(&scene.fog),
             fog_grid,
+            edge_samples_keep_grid,
         })
     }
 
@@ -305,28 +320,6 @@ impl FlamePass {
     #[cfg(test)]
     pub(crate) fn set_partial_slabs(&mut self, on: bool) {
         self.knobs = self.knobs.with_partial_slabs(on);
-    }
-
-    /// Records the pass over what the `scene` and `fog` passes left; nothing when there are no
-    /// fires.
-    pub(crate) fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
-    ) {
-        if self.fire_count == 0 {
-            return;
-        }
-        // Over the picture; the depth target, where tested, read only: the pass also binds the
-        // scene's depth as a texture (fog.wgsl's binding 3), which may be that same target.
-        self.record_with(
-            encoder,
-            targets,
-            frame,
-            &self.pipeline,
-            self.reads_scene_depth,
-        );
     }
 
     /// Records the later edge samples' flames (`fs_flame_edge_batch`) into `pass`, a render
@@ -355,19 +348,19 @@ impl FlamePass {
             return;
         }
         let pipeline = self.mirrored_pipeline.as_ref().unwrap_or(&self.pipeline);
-        self.record_with(encoder, targets, frame, pipeline, false);
+        self.record_with(encoder, (targets, frame), (pipeline, false), true);
     }
 
-    /// The flames with `pipeline`, the depth target attached unless `reads_scene_depth`.
+    /// The flames with `pipeline`, the depth target attached unless `reads_scene_depth`; the
+    /// fog's grid crossed first where there is one and `cross_grid`.
     fn record_with(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets,
-        frame: &FrameBinding,
-        pipeline: &wgpu::RenderPipeline,
-        reads_scene_depth: bool,
+        (targets, frame): (&Targets, &FrameBinding),
+        (pipeline, reads_scene_depth): (&wgpu::RenderPipeline, bool),
+        cross_grid: bool,
     ) {
-        if let Some(fog_grid) = &self.fog_grid {
+        if let (Some(fog_grid), true) = (&self.fog_grid, cross_grid) {
             fog_grid.record(encoder, frame, self.fire_count);
         }
         let depth = (!reads_scene_depth).then_some(&targets.depth_view);
@@ -434,7 +427,21 @@ impl FogGridStep {
 }
 
 impl SamplePass for FlamePass {
+    /// Records the flames over what the `scene` and `fog` passes left; nothing when there are
+    /// no fires. A later edge sample keeps the fog's grid of sample 0 (see the module doc).
     fn record_sample(&self, encoder: &mut wgpu::CommandEncoder, sample: &SampleRecording<'_>) {
-        self.record(encoder, sample.targets, sample.frame);
+        if self.fire_count == 0 {
+            return;
+        }
+        let cross_grid = !(sample.edges_only && self.edge_samples_keep_grid);
+        // Over the picture; the depth target, where tested, read only: the pass also binds the
+        // scene's depth as a texture (fog.wgsl's binding 3), which may be that same target.
+        let pipeline = (&self.pipeline, self.reads_scene_depth);
+        self.record_with(
+            encoder,
+            (sample.targets, sample.frame),
+            pipeline,
+            cross_grid,
+        );
     }
 }

@@ -1,13 +1,19 @@
 //! GPU tests of the fires: the `flame` pass draws, is reproducible and out of step between
-//! fires, and the WGSL flicker agrees with its Rust twin.
+//! fires, keeps its fog's grid across the edge samples, and the WGSL flicker agrees with its
+//! Rust twin.
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, render, renderer, renderer_with};
+use super::{
+    context, flat_maps, fog_config, inputs, render, renderer, renderer_for, renderer_with,
+    shipped_temple,
+};
 use crate::frame::{CameraPose, View};
-use crate::gpu::Compositor;
-use crate::gpu::passes::flame::FORCE_FLAME_FOG_PER_PIXEL;
+use crate::gpu::passes::flame::{FORCE_FLAME_FOG_PER_PIXEL, FORCE_GRID_EACH_SAMPLE};
+use crate::gpu::{Compositor, Readback};
+use crate::playback::Playback;
 use crate::scene::fires::fire_flicker;
+use crate::scene::weather::Weather;
 use crate::scene::{Fire, FireKind, Scene};
 
 /// A clear hall (no fog) with one brazier in front of the camera, its phase pinned.
@@ -261,6 +267,49 @@ fn the_flames_fog_on_a_grid_matches_crossing_it_per_pixel() {
 }
 
 /// The WGSL `fire_flicker` run on the GPU gives what its Rust twin gives.
+/// The later edge samples keep sample 0's grid of the fog in front of the flames: in the
+/// temple within a level of crossing it in every sample, the flames in view. With weather the
+/// `reflection` pass's mirrored flames cross the same grid, so every sample crosses it again:
+/// the same bytes as the switch that forces it.
+#[test]
+fn the_edge_samples_keep_the_flames_fog_grid_where_no_mirror_crosses_it() {
+    let Some(ctx) = context() else { return };
+    let mut temple = shipped_temple();
+    temple.fluid.grid = 48;
+    let mut stormy = temple.clone();
+    stormy.weather = Some(Weather::default());
+    for (scene, most_levels) in [(temple, 1), (stormy, 0)] {
+        let mut playback = Playback::new(&scene);
+        let state = playback.advance_to(60, || {});
+        let at = playback.frame_inputs(&state);
+        let config = fog_config((256, 144), Compositor::Raster, Readback::default());
+        let kept = render(&mut renderer_for(&ctx, &scene, &config), &at);
+        FORCE_GRID_EACH_SAMPLE.set(true);
+        let mut each_sample = renderer_for(&ctx, &scene, &config);
+        FORCE_GRID_EACH_SAMPLE.set(false);
+        let crossed = render(&mut each_sample, &at);
+        let most = kept
+            .rgba8
+            .iter()
+            .zip(&crossed.rgba8)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        let weather = scene.weather.is_some();
+        assert!(
+            most <= Some(most_levels),
+            "weather {weather}: {most:?} levels apart"
+        );
+        // Flame light: where the red channel stands well above the blue.
+        let flame_px = (kept.rgba8.chunks_exact(4))
+            .filter(|px| px[0] > px[2].saturating_add(40))
+            .count();
+        assert!(
+            flame_px > 20,
+            "weather {weather}: flames in view ({flame_px} px)"
+        );
+    }
+}
+
 #[test]
 fn flicker_matches_its_wgsl_twin() {
     let Some(ctx) = context() else { return };
