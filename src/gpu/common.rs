@@ -35,10 +35,10 @@
 //!   lattice the `fog_lattice` pass hashed; a CPU adapter, which loads slower than it hashes,
 //!   hashes.
 //!
-//! Three forms are not constants. The raster `fog` pass on a CPU adapter hands its fragments
-//! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]). The raster `scene`
-//! pass there draws the floor last, so the depth test spares the floor's noise behind what
-//! stands on it ([`FrameBinding::cpu_adapter`]). The `edges` pass's mask needs no barrier there.
+//! Other forms are not constants. On a CPU adapter the raster `fog` pass hands its fragments
+//! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]), and the raster
+//! `scene` pass draws the floor last, for the depth test to spare the floor's noise behind what
+//! stands on it ([`FrameBinding::cpu_adapter`]). The `edges` and `accumulate` passes say theirs.
 
 use bytemuck::{Pod, Zeroable};
 

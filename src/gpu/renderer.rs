@@ -285,7 +285,7 @@ impl Renderer {
         let overlay = OverlayPass::new(&passes)?;
         let count = samples.len() as u32;
         let accumulate = (gathering != Gathering::Single)
-            .then(|| AccumulatePass::new(&device, &errors, &targets, (size_px, count)))
+            .then(|| AccumulatePass::new(&passes, (size_px, count)))
             .transpose()?;
         // The raster path sets the depth for the edge samples, unless the fog is half size.
         let raster_depth = scene_pass.is_raster() && fog_resolution == FogResolution::Full;

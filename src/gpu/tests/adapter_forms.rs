@@ -2,11 +2,12 @@
 //! lattice, the fires' glow in one plain loop) against those a CPU adapter takes (the noise
 //! hashed per sample, the loops over the fires unrolled for the scene's count, the raster
 //! fog's fragments given what they all read alike as inputs or reading the uniforms, or with
-//! many fires the glow by the in-range bits, the edge mask's pixels listed one by one),
-//! whatever the adapter (`FORCE_DEVICE_TYPE`, `FORCE_FIRES_ROLLED`, `FORCE_FOG_UNIFORMS_READ`):
-//! on lavapipe the same bytes with every compositor, the flames' fog included, from the
-//! scene's camera and from one standing in the fog, with the wind having carried the noise far
-//! from where it started. The temple's default samples its edges, so the masks meet too.
+//! many fires the glow by the in-range bits), whatever the adapter (`FORCE_DEVICE_TYPE`,
+//! `FORCE_FIRES_ROLLED`, `FORCE_FOG_UNIFORMS_READ`): on lavapipe the same bytes with every
+//! compositor, the flames' fog included, from the scene's camera and from one standing in the
+//! fog, with the wind having carried the noise far from where it started. The temple's default
+//! samples its edges, so the edge passes' forms meet too: the mask's pixels listed one by one,
+//! and sample 0 kept aside by texture copies.
 
 use super::*;
 use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ};
