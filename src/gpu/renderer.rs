@@ -478,7 +478,7 @@ impl Renderer {
                         }
                         moment.prepare(queue, inputs);
                     }
-                    passes.prepare(writes, inputs, (&uniforms, fog_now.as_ref()), config);
+                    passes.prepare(writes, (inputs, k), (&uniforms, fog_now.as_ref()), config);
                     if let (Some(staged), Some(upload)) = (staged, upload) {
                         staged.record_copies((device, queue), encoder, upload);
                     }
@@ -494,7 +494,7 @@ impl Renderer {
                     passes.record(
                         encoder,
                         (targets, frame),
-                        (k > 0 && passes.edges.is_some(), own_moment),
+                        (passes.edges_only(k), own_moment),
                         timer,
                     );
                     if let (None, Some(accumulate)) = (batch, accumulate.as_ref()) {

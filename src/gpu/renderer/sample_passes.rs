@@ -168,9 +168,7 @@ impl SamplePasses<'_> {
         k: usize,
     ) -> (FrameUniforms, Option<DistanceFogParams>) {
         let mut uniforms = FrameUniforms::new(statics, inputs, size_px);
-        // The later samples of `--edge-samples` draw the pixels at an edge alone.
-        let edges_only = k > 0 && self.edges.is_some();
-        uniforms.sun_dir_world[3] = if edges_only { 1.0 } else { 0.0 };
+        uniforms.sun_dir_world[3] = if self.edges_only(k) { 1.0 } else { 0.0 };
         let (Some(look), Some(weather)) = (weather_look, &inputs.weather) else {
             return (uniforms, None);
         };
@@ -181,15 +179,35 @@ impl SamplePasses<'_> {
         (uniforms, Some(look.distance_fog(weather)))
     }
 
+    /// Whether sample `k` draws the pixels at an edge alone: a later sample of
+    /// `--edge-samples`.
+    pub(super) fn edges_only(&self, k: usize) -> bool {
+        k > 0 && self.edges.is_some()
+    }
+
+    /// Whether the raster `fog` pass draws a sample's fog: with no per-pixel pass, or on the
+    /// raster path but for the later edge samples, which march the sheets per listed pixel.
+    fn raster_fog_draws(&self, edges_only: bool) -> bool {
+        match (self.fog_compute, self.compositor) {
+            (None, _) => true,
+            (Some(_), Compositor::Raster) => !edges_only,
+            (Some(_), _) => false,
+        }
+    }
+
+    /// Queues sample `k`'s knobs for the passes that draw it. The raster `fog` pass's sheet
+    /// order and footprint are worked out only for a sample it draws.
     pub(super) fn prepare(
         &mut self,
         queue: &dyn BufferWrites,
-        inputs: &FrameInputs<'_>,
+        (inputs, k): (&FrameInputs<'_>, usize),
         (uniforms, distance_fog): (&FrameUniforms, Option<&DistanceFogParams>),
         config: &RenderConfig,
     ) {
         self.scene.prepare(queue, inputs, self.capsules.as_deref());
-        self.fog.prepare(queue, inputs);
+        if self.raster_fog_draws(self.edges_only(k)) {
+            self.fog.prepare(queue, inputs);
+        }
         if let Some(layer) = self.fog_layer {
             layer.prepare(queue, inputs);
         }
@@ -253,12 +271,12 @@ impl SamplePasses<'_> {
         }
         // The fog's slot runs the raster `fog` pass, or the per-pixel `fog_compute` or
         // `raymarch` pass.
-        // On the raster path the later edge samples march the sheets per listed pixel.
-        let fog: (&dyn SamplePass, &'static str) = match (self.fog_compute, self.compositor) {
-            (Some(per_pixel), Compositor::Raymarch { .. }) => (per_pixel, "raymarch"),
-            (Some(per_pixel), Compositor::Raster) if edges_only => (per_pixel, "fog_compute"),
-            (Some(_), Compositor::Raster) | (None, _) => (self.fog, "fog"),
-            (Some(per_pixel), _) => (per_pixel, "fog_compute"),
+        let fog: (&dyn SamplePass, &'static str) = match self.fog_compute {
+            Some(per_pixel) if !self.raster_fog_draws(edges_only) => match self.compositor {
+                Compositor::Raymarch { .. } => (per_pixel, "raymarch"),
+                _ => (per_pixel, "fog_compute"),
+            },
+            _ => (self.fog, "fog"),
         };
         fog.0.record_sample(encoder, &sample);
         mark(timer, encoder, fog.1);
