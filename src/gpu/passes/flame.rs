@@ -30,8 +30,9 @@
 //!
 //! The later samples of `--edge-samples` keep sample 0's grid, as they keep its sheets' fog
 //! (`passes/edges.rs`: the fog is shaded once a pixel), and as the batched edge samples draw
-//! their flames. Crossing it again cost lavapipe 3.5 ms a sample at 640×360. Scenes with
-//! weather cross it every sample: the `reflection` pass's mirrored flames use the same grid.
+//! their flames. Crossing it again cost lavapipe 3.5 ms a sample at 640×360. The `reflection`
+//! pass's mirrored flames use the same grid, but only in sample 0: the later edge samples keep
+//! its mirrored picture too.
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
@@ -144,8 +145,8 @@ pub(crate) struct FlamePass {
     /// The compute step that crosses the fog on each fire's grid (the sheet compositors), or
     /// `None`: each fragment marches (the raymarch).
     fog_grid: Option<FogGridStep>,
-    /// Whether a later edge sample keeps the grid sample 0 crossed: unless the `reflection`
-    /// pass's mirrored flames (scenes with weather) cross the grid again in between.
+    /// Whether a later edge sample keeps the grid sample 0 crossed (always, but in tests that
+    /// force a crossing each sample).
     edge_samples_keep_grid: bool,
     /// `fs_flame_edge_batch` and its group 2: the later edge samples' flames in one draw
     /// (`passes/edge_batch.rs`); `None` where the renderer draws them one by one.
@@ -197,9 +198,10 @@ impl FlamePass {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
             _ => FogKnobs::new(scene, view),
         };
-        let edge_samples_keep_grid = scene.weather.is_none();
         #[cfg(test)]
-        let edge_samples_keep_grid = edge_samples_keep_grid && !FORCE_GRID_EACH_SAMPLE.get();
+        let edge_samples_keep_grid = !FORCE_GRID_EACH_SAMPLE.get();
+        #[cfg(not(test))]
+        let edge_samples_keep_grid = true;
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let wind_buffer = build.uniform_buffer::<FlameWind>("wind");
         let fragment = wgpu::ShaderStages::FRAGMENT;

@@ -21,6 +21,12 @@
 //!
 //! It runs right after the `scene` pass, so the ground fog, drawn next, lies over it.
 //!
+//! The later samples of `--edge-samples` keep the first sample's mirrored picture and record
+//! only the composite. They see the same moment, and their sub-pixel offsets move the mirrored
+//! picture by a fifth of its texel or less. Drawing it again cost each later sample the
+//! mirrored hall, flames and bolt. Keeping it also keeps the flames' fog grid, which the
+//! mirrored flames cross (`passes/flame.rs`).
+//!
 //! The mirrored picture has a depth target of its own, and its scene is always the raster
 //! `scene` pass. The flames and the bolt are recorded into it through pipelines that test that
 //! target (`record_mirrored`), whatever the picture's own passes do. Its frame binding shares
@@ -175,6 +181,23 @@ pub(crate) fn mirrored_clip_from_world(clip_from_world: Mat4, eye_y_world: f32) 
     clip.w_axis.z = row.w;
     clip.is_finite().then_some(clip)
 }
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: renderers on this thread draw the mirrored picture again in every later edge
+    /// sample, as before the samples kept sample 0's.
+    pub(crate) static FORCE_MIRROR_EACH_SAMPLE: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+}
+
+/// What the mirrored picture is drawn with: the `scene` pass with the people's capsules, the
+/// `flame` pass and the `bolt` pass (scenes with weather have one).
+pub(crate) type MirroredPasses<'a> = (
+    &'a ScenePass,
+    Option<&'a CapsuleMesh>,
+    &'a FlamePass,
+    Option<&'a BoltPass>,
+);
 
 /// The `reflection` pass: its picture, its mirrored frame binding and the composite.
 pub(crate) struct ReflectionPass {
@@ -405,27 +428,25 @@ impl ReflectionPass {
 
     /// Records the mirrored hall (the `scene` pass with the people's capsules, the `flame` and
     /// `bolt` passes into the reflection picture) and the composite over `targets`; nothing on a
-    /// dry frame.
+    /// dry frame. With `drawn` `None` (a later sample of `--edge-samples`) the mirrored picture
+    /// of the frame's first sample is kept and only the composite is recorded.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         frame: &FrameBinding,
-        (scene, capsules, flame, bolt): (
-            &ScenePass,
-            Option<&CapsuleMesh>,
-            &FlamePass,
-            Option<&BoltPass>,
-        ),
+        drawn: Option<MirroredPasses<'_>>,
     ) {
         if !self.active {
             return;
         }
-        scene.record_raster(encoder, &self.targets, &self.frame, capsules);
-        // Mirrored: tested against the reflection's own depth target.
-        flame.record_mirrored(encoder, &self.targets, &self.frame);
-        if let Some(bolt) = bolt {
-            bolt.record_mirrored(encoder, &self.targets, &self.frame);
+        if let Some((scene, capsules, flame, bolt)) = drawn {
+            scene.record_raster(encoder, &self.targets, &self.frame, capsules);
+            // Mirrored: tested against the reflection's own depth target.
+            flame.record_mirrored(encoder, &self.targets, &self.frame);
+            if let Some(bolt) = bolt {
+                bolt.record_mirrored(encoder, &self.targets, &self.frame);
+            }
         }
         let [x, y, width, height] = self.scissor_px;
         if let Some(composite) = &self.compute {

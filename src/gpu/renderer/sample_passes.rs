@@ -30,6 +30,8 @@ use crate::gpu::passes::fog_layer::FogLayer;
 use crate::gpu::passes::fog_shadow::FogShadowPass;
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
+#[cfg(test)]
+use crate::gpu::passes::reflection::FORCE_MIRROR_EACH_SAMPLE;
 use crate::gpu::passes::reflection::ReflectionPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::passes::shadow::ShadowPass;
@@ -253,7 +255,13 @@ impl SamplePasses<'_> {
         let bolt = self.bolt.as_deref();
         let rain = self.rain.as_deref();
         if let Some(reflection) = self.reflection.as_deref() {
+            // A later edge sample sees sample 0's moment: it keeps sample 0's mirrored picture.
+            #[cfg(test)]
+            let keeps_mirror = edges_only && !FORCE_MIRROR_EACH_SAMPLE.get();
+            #[cfg(not(test))]
+            let keeps_mirror = edges_only;
             let drawn = (&*self.scene, capsules, self.flame, bolt);
+            let drawn = (!keeps_mirror).then_some(drawn);
             reflection.record(encoder, targets, frame, drawn);
             mark(timer, encoder, "reflection");
         }

@@ -1,5 +1,6 @@
 //! GPU tests of the `reflection` pass: the wet floor under the ball shows the ball's glow, a
-//! dry floor does not, and a scene without weather has no reflection at all.
+//! dry floor does not, a scene without weather has no reflection at all, and the later edge
+//! samples keep the mirrored picture.
 
 use super::{
     clear_weather, context, flat_maps, inputs, pixel_of, render, renderer, renderer_with,
@@ -7,6 +8,8 @@ use super::{
 };
 use crate::frame::{Frame, View, WeatherFrame};
 use crate::gpu::Compositor;
+use crate::gpu::passes::flame::FORCE_GRID_EACH_SAMPLE;
+use crate::gpu::passes::reflection::FORCE_MIRROR_EACH_SAMPLE;
 use crate::scene::{Scene, Weather};
 
 /// A weather frame of the clear sky with the ground `wetness` wet.
@@ -138,4 +141,49 @@ fn the_compute_composite_gives_the_raster_reflection() {
         compute_changed.abs_diff(raster_changed) * 20 <= raster_changed,
         "the reflection changed {compute_changed} channels in compute, {raster_changed} in raster"
     );
+}
+
+/// The later samples of the anti-aliased default keep sample 0's mirrored picture, and so the
+/// flames' fog grid the mirrored flames would cross again: within a level of drawing the mirror
+/// in every sample, with both compositors, on a wet floor that shows it.
+#[test]
+fn the_edge_samples_keep_the_mirrored_picture() {
+    let Some(ctx) = context() else { return };
+    let (w, h) = (96, 64);
+    let stormy = Scene {
+        weather: Some(Weather::default()),
+        ..Scene::default()
+    };
+    let maps = flat_maps(&stormy, 0.3);
+    let mut wet_at = inputs(&stormy, &maps, 30);
+    wet_at.weather = Some(weather(1.0));
+    let mut dry_at = wet_at;
+    dry_at.weather = Some(weather(0.0));
+    for compositor in [Compositor::Raster, Compositor::Compute] {
+        let mut kept = renderer_with(&ctx, &stormy, w, h, View::Fog, compositor);
+        let (wet, dry) = (render(&mut kept, &wet_at), render(&mut kept, &dry_at));
+        FORCE_MIRROR_EACH_SAMPLE.set(true);
+        FORCE_GRID_EACH_SAMPLE.set(true);
+        let mut each = renderer_with(&ctx, &stormy, w, h, View::Fog, compositor);
+        let redrawn = render(&mut each, &wet_at);
+        FORCE_MIRROR_EACH_SAMPLE.set(false);
+        FORCE_GRID_EACH_SAMPLE.set(false);
+        let name = compositor.name();
+        let mirrored = wet.rgba8.iter().zip(&dry.rgba8);
+        let changed = mirrored.filter(|(a, b)| a.abs_diff(**b) > 2).count();
+        assert!(
+            changed > 100,
+            "{name}: the reflection changed {changed} channels"
+        );
+        let most = wet
+            .rgba8
+            .iter()
+            .zip(&redrawn.rgba8)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(
+            most <= Some(1),
+            "{name}: {most:?} levels from drawing the mirror each sample"
+        );
+    }
 }
