@@ -285,6 +285,16 @@ fn mean_brightness(frame: &Frame, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
     sum as f64 / f64::from((x1 - x0) * (y1 - y0))
 }
 
+/// Largest channel difference between two frames.
+fn max_difference(a: &Frame, b: &Frame) -> u8 {
+    a.rgba8
+        .iter()
+        .zip(&b.rgba8)
+        .map(|(p, q)| p.abs_diff(*q))
+        .max()
+        .unwrap_or(0)
+}
+
 /// How many pixels of two frames of one size differ in any channel.
 fn pixels_differing(a: &Frame, b: &Frame) -> usize {
     a.rgba8

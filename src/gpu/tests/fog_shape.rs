@@ -4,7 +4,7 @@
 //!
 //! Like the other GPU tests they are skipped (saying so) without an adapter, and fail under CI.
 
-use super::{context, flat_maps, inputs, mean_brightness, render, renderer_with};
+use super::{context, flat_maps, inputs, max_difference, mean_brightness, render, renderer_with};
 use crate::frame::{CameraPose, Frame, View};
 use crate::gpu::{Compositor, GpuContext};
 use crate::scene::{FogShape, Scene};
@@ -26,16 +26,6 @@ fn frame(ctx: &GpuContext, shape: FogShape, density: f32, compositor: Compositor
         fov_y_deg: 50.0,
     };
     render(&mut renderer, &frame_inputs)
-}
-
-/// Largest channel difference between two frames.
-fn max_difference(a: &Frame, b: &Frame) -> u8 {
-    a.rgba8
-        .iter()
-        .zip(&b.rgba8)
-        .map(|(p, q)| p.abs_diff(*q))
-        .max()
-        .unwrap_or(0)
 }
 
 #[test]

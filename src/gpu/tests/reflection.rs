@@ -3,8 +3,8 @@
 //! samples keep the mirrored picture.
 
 use super::{
-    clear_weather, context, flat_maps, inputs, pixel_of, render, renderer, renderer_with,
-    sum_rgb_3x3,
+    clear_weather, context, flat_maps, inputs, max_difference, pixel_of, render, renderer,
+    renderer_with, sum_rgb_3x3,
 };
 use crate::frame::{Frame, View, WeatherFrame};
 use crate::gpu::Compositor;
@@ -20,6 +20,14 @@ fn weather(wetness: f32) -> WeatherFrame {
     }
 }
 
+/// The default scene with the default weather.
+fn stormy() -> Scene {
+    Scene {
+        weather: Some(Weather::default()),
+        ..Scene::default()
+    }
+}
+
 /// Sum of R + G + B over the 3 × 3 pixels round (x, y).
 fn probe(frame: &Frame, at: (u32, u32)) -> f64 {
     sum_rgb_3x3(&frame.rgba8, frame.width, at, f64::from)
@@ -30,10 +38,7 @@ fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
     let Some(ctx) = context() else { return };
     let (w, h) = (96, 64);
     let plain = Scene::default();
-    let stormy = Scene {
-        weather: Some(Weather::default()),
-        ..Scene::default()
-    };
+    let stormy = stormy();
     // No ground fog, so the floor is seen bare.
     let maps = flat_maps(&plain, 0.0);
     let at = inputs(&plain, &maps, 30);
@@ -85,10 +90,7 @@ fn the_wet_floor_mirrors_the_ball_and_a_dry_or_weatherless_one_does_not() {
 fn the_compute_composite_gives_the_raster_reflection() {
     let Some(ctx) = context() else { return };
     let (w, h) = (96, 64);
-    let stormy = Scene {
-        weather: Some(Weather::default()),
-        ..Scene::default()
-    };
+    let stormy = stormy();
     // No ground fog: the two compositors' fog differs by its own rounding, not wanted here.
     let maps = flat_maps(&stormy, 0.0);
     let mut at = inputs(&stormy, &maps, 30);
@@ -150,10 +152,7 @@ fn the_compute_composite_gives_the_raster_reflection() {
 fn the_edge_samples_keep_the_mirrored_picture() {
     let Some(ctx) = context() else { return };
     let (w, h) = (96, 64);
-    let stormy = Scene {
-        weather: Some(Weather::default()),
-        ..Scene::default()
-    };
+    let stormy = stormy();
     let maps = flat_maps(&stormy, 0.3);
     let mut wet_at = inputs(&stormy, &maps, 30);
     wet_at.weather = Some(weather(1.0));
@@ -175,15 +174,10 @@ fn the_edge_samples_keep_the_mirrored_picture() {
             changed > 100,
             "{name}: the reflection changed {changed} channels"
         );
-        let most = wet
-            .rgba8
-            .iter()
-            .zip(&redrawn.rgba8)
-            .map(|(a, b)| a.abs_diff(*b))
-            .max();
+        let most = max_difference(&wet, &redrawn);
         assert!(
-            most <= Some(1),
-            "{name}: {most:?} levels from drawing the mirror each sample"
+            most <= 1,
+            "{name}: {most} levels from drawing the mirror each sample"
         );
     }
 }
