@@ -299,7 +299,12 @@ fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr
         return;
     }
     let index = tile_triangles[gathered];
-    let triangle = triangles[index];
+    *hit = nearer_hit(triangles[index], index, ray_world, *hit);
+}
+
+// Triangle `index` if the ray from the eye along `ray_world` hits it nearer than `hit` (or as
+// near, and it was drawn first), else `hit`.
+fn nearer_hit(triangle: ScreenTriangle, index: u32, ray_world: vec3<f32>, hit: Hit) -> Hit {
     let edge_1 = triangle.edge_1_world.xyz;
     let edge_2 = triangle.edge_2_world.xyz;
     // Möller–Trumbore with the division left to the end: u, v and t are scaled by `det`, which
@@ -309,7 +314,7 @@ fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr
     // Written so that a NaN fails too: a hit is never a NaN, so the nearest one does not
     // depend on the order of the tests.
     if !(det > 0.0) {
-        return;
+        return hit;
     }
     let from_corner = frame.eye_world.xyz - triangle.corner_world.xyz;
     let u = dot(from_corner, p);
@@ -317,20 +322,18 @@ fn test_triangle(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: ptr
     let v = dot(ray_world, q);
     let slack = -EDGE_SLACK * det;
     if u < slack || v < slack || u + v > det - slack {
-        return;
+        return hit;
     }
     let t = dot(edge_2, q) / det;
-    if t > (*hit).t || (t == (*hit).t && index > (*hit).triangle) {
-        return;
+    if t > hit.t || (t == hit.t && index > hit.triangle) {
+        return hit;
     }
     // The raster pipeline clips at the near and far planes: what lies outside is not drawn.
     let clip = frame.clip_from_world * vec4<f32>(frame.eye_world.xyz + ray_world * t, 1.0);
     if clip.z < 0.0 || clip.z > clip.w {
-        return;
+        return hit;
     }
-    (*hit).t = t;
-    (*hit).weights = vec2<f32>(u, v) / det;
-    (*hit).triangle = index;
+    return Hit(t, vec2<f32>(u, v) / det, index);
 }
 
 // The ray (world, not normalised: from the eye to the far plane) through pixel `pixel`'s centre.
@@ -567,6 +570,76 @@ fn cs_scene_edge_batch(
     if listed != 0u {
         batch_sums[listed - 1u] = sum;
     }
+}
+
+// ---- the later edge samples by listed pixel: the raster compositor's batch ----
+//
+// The raster compositor draws sample 0 with the raster pipeline, and it is the default on CPU
+// adapters (lavapipe), where each workgroup barrier is a coroutine switch. Its batch,
+// `cs_scene_edge_batch_by_pixel`, runs one invocation a listed pixel over the list's indirect
+// dispatch, with no workgroup memory and no barrier. The setup binned the triangles once, for
+// sample 0's camera. Each invocation walks the big triangles and its tile's range, reads each
+// triangle whose box holds its pixel once, and tests it against the ray of every later sample.
+// Then it shades each sample's nearest hit as `cs_scene_edge_batch` does.
+
+// The edge list (edges.wgsl): the count, then each listed pixel as `x | y << 16`.
+@group(2) @binding(5) var<storage, read> batch_pixels: array<u32>;
+
+// The most samples a pixel a batch draws, sample 0 included.
+// keep in sync with src/gpu/passes/edge_batch.rs: MAX_LATER_SAMPLES
+const BATCH_SAMPLES_MAX: u32 = 16u;
+// The triangles a pixel gathers before it tests them.
+const BATCH_CANDIDATES: u32 = 32u;
+
+@compute @workgroup_size(64)
+fn cs_scene_edge_batch_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= batch_pixels[0] {
+        return;
+    }
+    let packed = batch_pixels[id.x + 1u];
+    let pixel = vec2<i32>(i32(packed & 0xffffu), i32(packed >> 16u));
+    // The big triangles, then the tile's own range.
+    let bin = tile_index(vec2<u32>(pixel) / TILE_SIDE_PX);
+    let big = atomicLoad(&bins.big_count);
+    let range_start = bins.tiles[bin].start;
+    let work = big + atomicLoad(&bins.tiles[bin].end) - range_start;
+    var hits: array<Hit, BATCH_SAMPLES_MAX>;
+    for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+        hits[k] = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
+    }
+    // The triangles whose boxes hold the pixel, a run of them at a time, each tested against
+    // every sample's ray.
+    var candidates: array<u32, BATCH_CANDIDATES>;
+    var at = 0u;
+    loop {
+        var found = 0u;
+        for (; at < work && found < BATCH_CANDIDATES; at += 1u) {
+            let index = bin_triangles[select(range_start - big + at, at, at < big)];
+            let box_px = triangles[index].box_px;
+            if all(pixel >= box_px.xy) && all(pixel <= box_px.zw) {
+                candidates[found] = index;
+                found += 1u;
+            }
+        }
+        for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+            let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
+            var hit = hits[k];
+            for (var c = 0u; c < found; c += 1u) {
+                let index = candidates[c];
+                hit = nearer_hit(triangles[index], index, ray_world, hit);
+            }
+            hits[k] = hit;
+        }
+        if at >= work {
+            break;
+        }
+    }
+    var sum = vec4<f32>(0.0);
+    for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+        let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
+        sum += edge_batch_sample(pixel, id.x, k, hits[k], ray_world);
+    }
+    batch_sums[id.x] = sum;
 }
 
 // ---- the depth target from the float picture: a full-screen triangle, depth only ----

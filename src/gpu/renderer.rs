@@ -17,7 +17,8 @@
 //! `bolt` and `rain` passes' draws again, alone, after the `rain` pass) with its copy.
 //! With several samples the passes from `scene` to `overlay` run once a sample
 //! (`sample_passes.rs`); the default's later samples at the edges (`passes/edges.rs`) are drawn
-//! in one go on the compute path (`passes/edge_batch.rs`).
+//! in one go on both sheet compositors (`passes/edge_batch.rs`). `picture_passes.rs` builds the
+//! hall's and the fog's passes while the flames' pass is built on a thread of its own.
 
 use std::sync::Arc;
 
@@ -39,14 +40,13 @@ use crate::gpu::passes::encode::EncodePass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::fog::{FogKnobs, FogPass};
-use crate::gpu::passes::fog_compute::{Compositor, FogComputePass, Marched};
-use crate::gpu::passes::fog_half::{self, FogHalf};
+use crate::gpu::passes::fog_compute::{Compositor, FogComputePass};
+use crate::gpu::passes::fog_half;
 use crate::gpu::passes::fog_lattice::{FogLatticePass, LatticeLayout};
-use crate::gpu::passes::fog_layer::{self, FogLayer};
+use crate::gpu::passes::fog_layer::FogLayer;
 use crate::gpu::passes::fog_shadow::{self, FogShadowPass};
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::rain::RainPass;
-use crate::gpu::passes::raymarch::raymarch_pass;
 use crate::gpu::passes::reflection::ReflectionPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::passes::shadow::ShadowPass;
@@ -55,7 +55,6 @@ use crate::gpu::readback::{
     Readback, ReadbackRing, ReadbackSources, Texels, check_frame_size, check_staging_size,
     ring_slots,
 };
-use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{Gathering, Targets};
 use crate::gpu::timing::{GpuTimes, PassTimer, mark};
 use crate::gpu::weather::WeatherLook;
@@ -64,11 +63,13 @@ use crate::scene::{FogResolution, Scene};
 use std::time::Instant;
 
 mod frames_back;
+mod picture_passes;
 mod sample_passes;
 pub(crate) mod staged_writes;
 #[cfg(test)]
 mod test_hooks;
 
+use picture_passes::{PictureChoices, PicturePasses, build_picture_passes};
 use sample_passes::{MomentPasses, SamplePasses, build_weather_passes, frame_encoder};
 use staged_writes::{BufferWrites, StagedWrites};
 
@@ -128,7 +129,7 @@ pub struct Renderer {
     samples: SampleSchedule,
     /// Sums a frame's samples and resolves their mean; `None` for a single sample.
     accumulate: Option<AccumulatePass>,
-    /// The later edge samples in one go, on the compute path (`passes/edge_batch.rs`).
+    /// The later edge samples in one go, on the sheet compositors (`passes/edge_batch.rs`).
     edge_batch: Option<EdgeBatch>,
     /// Marks the pixels at an edge after the first sample, for `--edge-samples`.
     edges: Option<EdgesPass>,
@@ -229,57 +230,22 @@ impl Renderer {
             fog_shadow: FogShadowPass::new(&passes)?,
             shadow,
         };
-        let scene_pass = ScenePass::new(&passes)?;
-        let capsules = (!scene.walkers.is_empty()).then(|| {
-            let count = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
-            CapsuleMesh::new(&device, count)
-        });
-        // The raster fog's sheets, as the pass `name`; at half size through `half`.
-        let fog_pass = |name, half| FogPass::new(&passes, name, half);
-        let fog_half = |runs: bool| {
-            let wanted = runs && !config.readback.fog_layer_f16;
-            FogHalf::for_scene(&device, &errors, &targets, resolution, wanted)
+        // The flames' pipelines compile on a thread of their own meanwhile.
+        let choices = PictureChoices {
+            compositor,
+            gathering,
+            resolution,
+            fog_resolution,
+            readback: config.readback,
         };
-        let raster = compositor == Compositor::Raster;
-        let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?)?;
-        // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute`
-        // pass, which then needs no second pass.
-        let fog_layer = match config.readback.fog_layer_f16 {
-            true => {
-                let layer_fog = (!compositor.is_per_pixel())
-                    .then(|| fog_pass(fog_layer::NAME, None))
-                    .transpose()?;
-                Some(FogLayer::new(
-                    &device,
-                    layer_fog,
-                    config.width,
-                    config.height,
-                ))
-            }
-            false => None,
-        };
-        // The per-pixel passes: the sheets (`fog_compute`) or the continuous fog (`raymarch`).
-        let fog_layer_view = fog_layer.as_ref().map(|layer| &layer.view);
-        let fog_compute = match compositor {
-            Compositor::Compute => Some(FogComputePass::new(
-                &passes,
-                fog_layer_view,
-                Marched::Sheets,
-                fog_half(true)?,
-            )?),
-            Compositor::Raymarch { steps } => Some(raymarch_pass(&passes, fog_layer_view, steps)?),
-            // The raster path's later edge samples march the sheets over the listed pixels at
-            // an edge: rasterising every sheet to shade a few pixels costs a CPU adapter
-            // several times more (`passes/edges.rs`).
-            Compositor::Raster
-                if gathering == Gathering::Edges && fog_resolution == FogResolution::Full =>
-            {
-                Some(FogComputePass::new(&passes, None, Marched::Sheets, None)?)
-            }
-            _ => None,
-        };
-        let fires = fire_lights.count();
-        let flame = FlamePass::new(&passes, compositor, fires)?;
+        let (picture, flame) = build_picture_passes(&passes, choices, fire_lights.count())?;
+        let PicturePasses {
+            scene: scene_pass,
+            capsules,
+            fog,
+            fog_layer,
+            fog_compute,
+        } = picture;
         let (bolt, rain, reflection) =
             build_weather_passes(&passes, (&lamps, config), weather_layer)?;
         let overlay = OverlayPass::new(&passes)?;
@@ -535,7 +501,12 @@ impl Renderer {
                 record(k, &at, sample_timer, &mut encoder, staged);
             }
             if let Some(batch) = batch {
-                batch.record(&mut encoder, (scene, flame), (targets, frame));
+                batch.record(
+                    &mut encoder,
+                    (scene, flame),
+                    (targets, frame),
+                    capsules.as_ref(),
+                );
                 mark(timer, &mut encoder, "samples");
             } else if let Some(accumulate) = accumulate.as_ref() {
                 accumulate.record_resolve(&mut encoder);

@@ -1,5 +1,5 @@
 //! The later samples of `--edge-samples` drawn in one go ([`EdgeBatch`]): the anti-aliased
-//! default's fast path on the compute compositor.
+//! default's fast path on both sheet compositors.
 //!
 //! Without a shutter every later sample sees sample 0's moment: the same maps, lights, fires
 //! and kept fog, at its own sub-pixel offset. Drawn one by one, each later sample records
@@ -11,7 +11,10 @@
 //!    tile with a listed pixel gathers its triangles once a sample; each listed pixel casts one
 //!    ray a sample, shades the hit, lays the kept fog of the nearest surface over it (as
 //!    `cs_fog_reuse_edges` does) and sums the samples into its slot ([`EdgeBatch::sums`]). It
-//!    keeps each sample's depth ([`EdgeBatch::depths`]).
+//!    keeps each sample's depth ([`EdgeBatch::depths`]). The raster compositor draws sample 0
+//!    with the raster pipeline and runs on CPU adapters, where a workgroup barrier is a
+//!    coroutine switch: its `scene` pass bins the triangles once a frame for the batch alone
+//!    and runs `cs_scene_edge_batch_by_pixel`, one invocation a listed pixel with no barrier.
 //! 2. `fs_flame_edge_batch` (shaders/flame.wgsl, recorded by the `flame` pass): the fires'
 //!    quads once, each listed pixel's fragment adding the flame light of every later sample,
 //!    each at its offset along the quad's derivatives and tested against that sample's depth.
@@ -21,12 +24,13 @@
 //!
 //! The picture matches the sample-by-sample path within rounding: sums in 32-bit floats that
 //! path stores in half floats between passes, and the flames' fog read from sample 0's grid.
-//! The batch is built where every later sample's passes are in it: the compute compositor at
-//! full size, no weather (the rain and the reflection draw per sample), no layers and no
+//! The batch is built where every later sample's passes are in it: a sheet compositor at full
+//! size, no weather (the rain and the reflection draw per sample), no layers and no
 //! overlay lines, and at most 16 samples. Elsewhere the later samples are drawn one by one.
 
 use crate::frame::View;
 use crate::gpu::GpuError;
+use crate::gpu::capsule_geometry::CapsuleMesh;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
 use crate::gpu::passes::builder::{
@@ -59,8 +63,8 @@ thread_local! {
         const { std::cell::Cell::new(false) };
 }
 
-/// Whether every pass of a later sample is in the batch: the compute compositor with its fog
-/// at full size, in a scene without weather, with no layers and no overlay lines.
+/// Whether every pass of a later sample is in the batch: a sheet compositor with its fog at
+/// full size, in a scene without weather, with no layers and no overlay lines.
 pub(crate) fn batches(
     compositor: Compositor,
     fog_resolution: FogResolution,
@@ -71,7 +75,7 @@ pub(crate) fn batches(
     if FORCE_ONE_BY_ONE.get() {
         return false;
     }
-    compositor == Compositor::Compute
+    matches!(compositor, Compositor::Compute | Compositor::Raster)
         && fog_resolution == FogResolution::Full
         && scene.weather.is_none()
         && !layers
@@ -220,8 +224,9 @@ impl EdgeBatch {
         encoder: &mut wgpu::CommandEncoder,
         (scene, flame): (&ScenePass, &FlamePass),
         (targets, frame): (&Targets, &FrameBinding),
+        capsules: Option<&CapsuleMesh>,
     ) {
-        scene.record_edge_batch(encoder, frame);
+        scene.record_edge_batch(encoder, frame, capsules);
         let mut pass = begin_over_read_only_depth(
             encoder,
             "edge_batch",

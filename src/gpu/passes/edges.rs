@@ -26,7 +26,9 @@
 //!   nearest on every unmarked pixel, so the `scene` pass, loading that depth, and every pass
 //!   tested against it after (the flames, the rain, the bolt) shade nothing there.
 //!
-//! On the compute path `passes/edge_batch.rs` draws every later sample in one go instead.
+//! Where it can, `passes/edge_batch.rs` draws every later sample in one go instead (a sheet
+//! compositor with its fog at full size, no weather, layers or overlay lines). The samples one
+//! by one remain for the other cases.
 //!
 //! A CPU adapter takes the mask in another form (`cs_edge_mask_by_pixel`, chosen by
 //! `FrameBinding::cpu_adapter`): each pixel encodes its neighbours itself and takes its slot in

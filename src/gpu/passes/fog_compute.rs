@@ -89,22 +89,30 @@ struct EdgeMarch {
     dispatch: wgpu::Buffer,
 }
 
+/// The pipelines of a march over the whole picture.
+struct WholePicture {
+    /// The march, one invocation a pixel of its size.
+    pipeline: wgpu::ComputePipeline,
+    /// `cs_keep_scene` and its group 2: the picture as the `scene` pass left it, copied
+    /// into a texture of its own before the march reads it.
+    keep_scene: (wgpu::ComputePipeline, wgpu::BindGroup),
+}
+
 /// The `fog_compute` pass's pipeline, knobs, sheet heights and copy of the scene colour; also
 /// the `raymarch` pass (`raymarch.rs`), which binds the same pictures and maps without the
 /// sheet heights.
 pub(crate) struct FogComputePass {
     /// `fog_compute` or `raymarch`: the label of the pass.
     name: &'static str,
-    pipeline: wgpu::ComputePipeline,
+    /// The march over the whole picture and the copy of the scene before it; `None` for the
+    /// raster compositor's pass over the listed pixels alone ([`Self::for_edges`]).
+    whole: Option<WholePicture>,
     /// With `--edge-samples`: the passes over the listed pixels at an edge.
     edges: Option<EdgeMarch>,
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
     march_buffer: wgpu::Buffer,
-    /// `cs_keep_scene` and its group 2: the picture as the `scene` pass left it, copied
-    /// into a texture of its own before the march reads it.
-    keep_scene: (wgpu::ComputePipeline, wgpu::BindGroup),
     /// The march's size (pixels): the picture's, or at half size the half-size targets'.
     width: u32,
     height: u32,
@@ -140,6 +148,23 @@ impl FogComputePass {
         fog_layer: Option<&wgpu::TextureView>,
         marched: Marched,
         half: Option<FogHalf>,
+    ) -> Result<Self, GpuError> {
+        Self::build(ctx, (fog_layer, half), marched, true)
+    }
+
+    /// The sheets' pass of the raster compositor's `--edge-samples`: it marches the listed
+    /// pixels at an edge alone, so it builds no march over the whole picture (a CPU adapter
+    /// compiles each pipeline for a tenth of a second).
+    pub(crate) fn for_edges(ctx: &PassContext<'_>) -> Result<Self, GpuError> {
+        Self::build(ctx, (None, None), Marched::Sheets, false)
+    }
+
+    /// [`Self::new`], with the march over the whole picture only when `whole`.
+    fn build(
+        ctx: &PassContext<'_>,
+        (fog_layer, half): (Option<&wgpu::TextureView>, Option<FogHalf>),
+        marched: Marched,
+        whole: bool,
     ) -> Result<Self, GpuError> {
         let PassContext {
             device,
@@ -256,14 +281,12 @@ impl FogComputePass {
         let layout = build.bind_group_layout(&layout_entries);
         let bindings = layout_entries.iter().map(|entry| entry.binding);
         let bind_group = build.bind_group_at("bind_group", &layout, bindings.zip(resources));
-        let pipeline = build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]);
-        let keep_layout = build.bind_group_layout(&[
-            texture(12, compute, unfilterable),
-            storage_texture(13, compute, COLOR_FORMAT),
-        ]);
-        let keep_scene = (
-            build.compute_pipeline(&module, "cs_keep_scene", &[&frame.layout, &keep_layout]),
-            build.bind_group_at(
+        let whole = whole.then(|| {
+            let keep_layout = build.bind_group_layout(&[
+                texture(12, compute, unfilterable),
+                storage_texture(13, compute, COLOR_FORMAT),
+            ]);
+            let keep_group = build.bind_group_at(
                 "keep_scene",
                 &keep_layout,
                 [
@@ -273,8 +296,14 @@ impl FogComputePass {
                     ),
                     (13, wgpu::BindingResource::TextureView(&scene_copy_view)),
                 ],
-            ),
-        );
+            );
+            let keep =
+                build.compute_pipeline(&module, "cs_keep_scene", &[&frame.layout, &keep_layout]);
+            WholePicture {
+                pipeline: build.compute_pipeline(&module, entry_point, &[&frame.layout, &layout]),
+                keep_scene: (keep, keep_group),
+            }
+        });
         let edges = edge_list.map(|list| {
             let layouts = [&frame.layout, &layout];
             // The sheets' fog is marched once a frame and chosen by depth; the raymarch, the
@@ -292,13 +321,12 @@ impl FogComputePass {
 
         Ok(FogComputePass {
             name,
-            pipeline,
+            whole,
             edges,
             bind_group,
             knobs_buffer,
             knobs,
             march_buffer,
-            keep_scene,
             width: march_width,
             height: march_height,
             picture_size_px: (width, height),
@@ -386,7 +414,8 @@ impl FogComputePass {
     /// the targets (and the fog layer, when the pass has one); nothing without sheets, when the
     /// fog layer stays as wgpu created it: zeroed, transparent black.
     /// With `edges_only` (a later sample of `--edge-samples`) only the listed pixels at an
-    /// edge are marched, where the pass has the list.
+    /// edge are marched, where the pass has the list. The pass of [`Self::for_edges`] records
+    /// nothing without `edges_only`.
     pub(crate) fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -402,6 +431,9 @@ impl FogComputePass {
             self.dispatch(encoder, frame, true);
             return;
         }
+        let Some(whole) = &self.whole else {
+            return;
+        };
         match &self.half {
             None => {
                 let (width, height) = self.picture_size_px;
@@ -409,7 +441,7 @@ impl FogComputePass {
                     label: Some(self.name),
                     timestamp_writes: None,
                 });
-                let (pipeline, group) = &self.keep_scene;
+                let (pipeline, group) = &whole.keep_scene;
                 pass.set_pipeline(pipeline);
                 pass.set_bind_group(0, &frame.bind_group, &[]);
                 pass.set_bind_group(1, group, &[]);
@@ -467,7 +499,10 @@ impl FogComputePass {
             pass.dispatch_workgroups_indirect(&edges.dispatch, 0);
             return;
         }
-        pass.set_pipeline(&self.pipeline);
+        let Some(whole) = &self.whole else {
+            return;
+        };
+        pass.set_pipeline(&whole.pipeline);
         pass.dispatch_workgroups(
             self.width.div_ceil(WORKGROUP_SIDE_PX),
             self.height.div_ceil(WORKGROUP_SIDE_PX),

@@ -4,7 +4,9 @@
 //! The geometry is static and built once ([`crate::gpu::geometry`]); only the frame uniforms
 //! (camera, ball position, light intensity) change per frame. With a per-pixel fog compositor
 //! the picture's scene is drawn in compute instead ([`super::scene_compute`], the same
-//! shading); the raster pipeline stays for the mirrored hall of the `reflection` pass.
+//! shading); the raster pipeline stays for the mirrored hall of the `reflection` pass. The
+//! raster compositor's later edge samples are cast in compute too, in one batch
+//! (`passes/edge_batch.rs`).
 //!
 //! scene.wgsl's `WEATHER_IN_SCENE` compiles the wet floor (`wet_stone`) out of scenes without
 //! weather. On a CPU adapter the raster pass draws the floor last, so the depth test spares the
@@ -21,7 +23,7 @@ use crate::gpu::geometry::{Material, Mesh, SceneVertex, build_scene_mesh};
 use crate::gpu::passes::builder::{
     ALL_STAGES, DepthTest, PassBuilder, PassContext, RasterPipeline, begin_render_pass, uniform,
 };
-use crate::gpu::passes::scene_compute::{self, SceneCompute};
+use crate::gpu::passes::scene_compute::{self, SceneCompute, SceneRole};
 use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::sky::sky_constants;
@@ -184,20 +186,28 @@ impl ScenePass {
                 blend: None,
             })
         });
-        let compute = match &targets.hit_depth_view {
-            Some(hit_depth_view) => {
+        // The picture's scene in compute (per-pixel compositors), or on the raster path the
+        // batch of the later edge samples alone.
+        let batch = ctx.edge_batch.zip(targets.edge_list.as_ref());
+        let role = match &targets.hit_depth_view {
+            Some(hit_depth_view) => Some(SceneRole::Picture {
+                hit_depth_view,
+                fill_depth: scene_compute::fills_depth_target(view),
+            }),
+            None => batch.map(|_| SceneRole::BatchOnly),
+        };
+        let compute = match role {
+            Some(role) => {
                 let capsules = scene.walkers.len() * crate::people::CAPSULES_PER_WALKER;
-                let fill_depth = scene_compute::fills_depth_target(view);
                 Some(SceneCompute::new(
                     device,
                     errors,
                     frame,
                     targets,
-                    hit_depth_view,
-                    fill_depth,
+                    role,
                     (&mesh.vertices, capsules * VERTICES_PER_CAPSULE),
                     (&knobs, &constants),
-                    ctx.edge_batch.zip(targets.edge_list.as_ref()),
+                    batch,
                 )?)
             }
             None => None,
@@ -222,7 +232,8 @@ impl ScenePass {
         self.clear_color = wgpu::Color { r, g, b, a: 1.0 };
     }
 
-    /// Queues this frame's knobs of the compute pass (after the capsules' upload).
+    /// Queues this frame's knobs of the compute pass, or of the raster path's batch (after the
+    /// capsules' upload).
     pub(crate) fn prepare(
         &mut self,
         queue: &dyn BufferWrites,
@@ -250,33 +261,41 @@ impl ScenePass {
             true => wgpu::LoadOp::Load,
             false => wgpu::LoadOp::Clear(1.0),
         };
-        match &self.compute {
+        match self.picture_in_compute() {
             Some(compute) => compute.record(encoder, (targets, frame), capsules, rebin),
             None => self.record_raster_over(encoder, targets, frame, (capsules, depth)),
         }
     }
 
-    /// Records the later edge samples of the frame in one dispatch
-    /// (`SceneCompute::record_edge_batch`); nothing on the raster path or without the batch.
+    /// Records the later edge samples of the frame in one dispatch, `capsules` among the
+    /// triangles (`SceneCompute::record_edge_batch`); nothing without the batch.
     pub(crate) fn record_edge_batch(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameBinding,
+        capsules: Option<&CapsuleMesh>,
     ) {
         if let Some(compute) = &self.compute {
-            compute.record_edge_batch(encoder, frame);
+            compute.record_edge_batch(encoder, frame, capsules);
         }
+    }
+
+    /// The compute pass, where it draws the picture's scene.
+    fn picture_in_compute(&self) -> Option<&SceneCompute> {
+        self.compute
+            .as_ref()
+            .filter(|compute| compute.draws_picture())
     }
 
     /// Whether the picture's scene is drawn with the raster pipeline (not in compute).
     pub(crate) fn is_raster(&self) -> bool {
-        self.compute.is_none()
+        self.picture_in_compute().is_none()
     }
 
     /// Whether the picture's scene is drawn in compute.
     #[cfg(test)]
     pub(crate) fn in_compute(&self) -> bool {
-        self.compute.is_some()
+        self.picture_in_compute().is_some()
     }
 
     /// Records the raster pass: clears colour to the background and depth to far, draws

@@ -1,5 +1,7 @@
 //! The `scene` pass drawn in compute (shaders/scene_compute.wgsl): the hall without a fragment
-//! stage, for the per-pixel fog compositors.
+//! stage, for the per-pixel fog compositors ([`SceneRole::Picture`]). The raster compositor
+//! builds it for the later edge samples' batch alone ([`SceneRole::BatchOnly`]): it bins the
+//! triangles once a frame and casts those samples' rays (`passes/edge_batch.rs`).
 //!
 //! The GPUs those compositors are for can run fragment work many times slower than compute
 //! work, even with a fragment shader that only writes a constant (see the benchmark records).
@@ -97,18 +99,43 @@ pub(crate) struct RasterKnobs {
     pub clear_color: [f32; 4],
 }
 
+/// What a [`SceneCompute`] draws.
+pub(crate) enum SceneRole<'a> {
+    /// The picture's scene, for the per-pixel compositors: into the targets' storage picture
+    /// and `hit_depth_view`; `fill_depth` also copies the depths into the depth target.
+    Picture {
+        hit_depth_view: &'a wgpu::TextureView,
+        fill_depth: bool,
+    },
+    /// The later edge samples of the raster compositor's batch alone: the raster pipeline
+    /// draws the picture's scene, and this pass bins the triangles once a frame for
+    /// `cs_scene_edge_batch_by_pixel`.
+    BatchOnly,
+}
+
+/// How the batch's pipeline is dispatched.
+enum BatchDispatch {
+    /// `cs_scene_edge_batch`: one workgroup a tile, the tile's pixels gathering its triangles
+    /// together (the compute compositor, on GPUs).
+    Tiles(wgpu::ComputePipeline),
+    /// `cs_scene_edge_batch_by_pixel`: one invocation a listed pixel, over the edge list's
+    /// indirect dispatch (`EdgeList::dispatch`), with no barrier (the raster compositor).
+    ByPixel(wgpu::ComputePipeline, wgpu::Buffer),
+}
+
 /// The compute `scene` pass: its pipelines, the vertices it reads and the hit depths.
 pub(crate) struct SceneCompute {
     setup: wgpu::ComputePipeline,
     bin_scan: wgpu::ComputePipeline,
     bin_fill: wgpu::ComputePipeline,
-    raster: wgpu::ComputePipeline,
+    /// `cs_scene_raster`: the picture's scene; `None` where the pass draws the batch alone.
+    raster: Option<wgpu::ComputePipeline>,
     /// The depths copied into the depth target, where raster passes after the scene test
     /// against it (weather, overlay lines); the rest read the hit depths.
     depth_fill: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
-    /// `cs_scene_edge_batch` and its group 2: the later edge samples in one dispatch
+    /// The batch's dispatch and its group 2: the later edge samples in one dispatch
     /// (`passes/edge_batch.rs`); `None` where the renderer draws them one by one.
-    edge_batch: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
+    edge_batch: Option<(BatchDispatch, wgpu::BindGroup)>,
     bind_group: wgpu::BindGroup,
     knobs: wgpu::Buffer,
     /// The count of big triangles and each tile's range, cleared before each setup.
@@ -129,17 +156,14 @@ pub(crate) struct SceneCompute {
 impl SceneCompute {
     /// The pass for `hall` (the static mesh, in the `scene` pass's vertex layout) plus up to
     /// `capsule_vertices` vertices of capsules a frame, shaded with `scene_knobs` and the
-    /// overridable `constants` of the raster pass, into `targets` (which must allow storage writes of the picture)
-    /// and their `hit_depth_view`; `fill_depth` also copies the depths into the depth target,
-    /// for raster passes after the scene that test against it.
+    /// overridable `constants` of the raster pass, over `targets`, drawing what `role` says.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         targets: &Targets,
-        hit_depth_view: &wgpu::TextureView,
-        fill_depth: bool,
+        role: SceneRole<'_>,
         (hall, capsule_vertices): (&[SceneVertex], usize),
         (scene_knobs, constants): (&wgpu::Buffer, &[(&str, f64)]),
         batch: Option<(&EdgeBatch, &EdgeList)>,
@@ -185,76 +209,103 @@ impl SceneCompute {
         });
 
         let compute = wgpu::ShaderStages::COMPUTE;
-        let layout = build.bind_group_layout(&[
+        // Bindings 4 and 5 (the picture and its depths) only where the pass draws the picture.
+        let picture = match role {
+            SceneRole::Picture { hit_depth_view, .. } => Some(hit_depth_view),
+            SceneRole::BatchOnly => None,
+        };
+        let mut entries = vec![
             uniform(0, compute),
             uniform(1, compute),
             storage_buffer(2, compute),
             read_write_storage_buffer(3, compute),
-            storage_texture(4, compute, COLOR_FORMAT),
-            storage_texture(5, compute, HIT_DEPTH_FORMAT),
             read_write_storage_buffer(6, compute),
             read_write_storage_buffer(7, compute),
-        ]);
-        let bind_group = build.bind_group(
-            &layout,
-            [
-                scene_knobs.as_entire_binding(),
-                knobs.as_entire_binding(),
-                vertices.as_entire_binding(),
-                triangles.as_entire_binding(),
+        ];
+        let mut resources = vec![
+            (0, scene_knobs.as_entire_binding()),
+            (1, knobs.as_entire_binding()),
+            (2, vertices.as_entire_binding()),
+            (3, triangles.as_entire_binding()),
+            (6, bins.as_entire_binding()),
+            (7, bin_triangles.as_entire_binding()),
+        ];
+        if let Some(hit_depth_view) = picture {
+            entries.push(storage_texture(4, compute, COLOR_FORMAT));
+            entries.push(storage_texture(5, compute, HIT_DEPTH_FORMAT));
+            resources.push((
+                4,
                 wgpu::BindingResource::TextureView(&targets.color_linear_view),
-                wgpu::BindingResource::TextureView(hit_depth_view),
-                bins.as_entire_binding(),
-                bin_triangles.as_entire_binding(),
-            ],
-        );
+            ));
+            resources.push((5, wgpu::BindingResource::TextureView(hit_depth_view)));
+        }
+        let layout = build.bind_group_layout(&entries);
+        let bind_group = build.bind_group_at("bind_group", &layout, resources);
         let pipeline = |entry| build.compute_pipeline(&module, entry, &[&frame.layout, &layout]);
         let setup = pipeline("cs_scene_setup");
         let bin_scan = pipeline("cs_scene_bin_scan");
         let bin_fill = pipeline("cs_scene_bin_fill");
-        let raster = pipeline("cs_scene_raster");
+        let raster = picture.map(|_| pipeline("cs_scene_raster"));
 
-        let depth_fill = fill_depth.then(|| {
-            let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-            let depth_layout =
-                build.bind_group_layout(&[texture(0, wgpu::ShaderStages::FRAGMENT, unfilterable)]);
-            let depth_bind_group = build.bind_group(
-                &depth_layout,
-                [wgpu::BindingResource::TextureView(hit_depth_view)],
-            );
-            // The full-screen pass that writes the hit depths into the depth target: its one
-            // bind group at group 2 (the groups before it are unused).
-            let entries = ("vs_scene_depth", "fs_scene_depth");
-            let groups = [None, None, Some(&depth_layout)];
-            let pipeline = build.depth_only_pipeline("depth", &module, entries, &groups);
-            (pipeline, depth_bind_group)
-        });
+        let depth_fill = match role {
+            SceneRole::Picture {
+                hit_depth_view,
+                fill_depth: true,
+            } => {
+                let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+                let depth_layout = build.bind_group_layout(&[texture(
+                    0,
+                    wgpu::ShaderStages::FRAGMENT,
+                    unfilterable,
+                )]);
+                let depth_bind_group = build.bind_group(
+                    &depth_layout,
+                    [wgpu::BindingResource::TextureView(hit_depth_view)],
+                );
+                // The full-screen pass that writes the hit depths into the depth target: its
+                // one bind group at group 2 (the groups before it are unused).
+                let entries = ("vs_scene_depth", "fs_scene_depth");
+                let groups = [None, None, Some(&depth_layout)];
+                let pipeline = build.depth_only_pipeline("depth", &module, entries, &groups);
+                Some((pipeline, depth_bind_group))
+            }
+            _ => None,
+        };
         let edge_batch = batch.map(|(batch, list)| {
-            let compute = wgpu::ShaderStages::COMPUTE;
-            let batch_layout = build.bind_group_layout(&[
+            let by_pixel = picture.is_none();
+            let mut entries = vec![
                 storage_buffer(1, compute),
                 storage_buffer(2, compute),
                 read_write_storage_buffer(3, compute),
                 read_write_storage_buffer(4, compute),
-            ]);
-            let batch_group = build.bind_group_at(
-                "edge_batch",
-                &batch_layout,
-                [
-                    (1, batch.offsets.as_entire_binding()),
-                    (2, list.fog.as_entire_binding()),
-                    (3, batch.sums.as_entire_binding()),
-                    (4, batch.depths.as_entire_binding()),
-                ],
-            );
+            ];
+            let mut resources = vec![
+                (1, batch.offsets.as_entire_binding()),
+                (2, list.fog.as_entire_binding()),
+                (3, batch.sums.as_entire_binding()),
+                (4, batch.depths.as_entire_binding()),
+            ];
+            if by_pixel {
+                entries.push(storage_buffer(5, compute));
+                resources.push((5, list.pixels.as_entire_binding()));
+            }
+            let batch_layout = build.bind_group_layout(&entries);
+            let batch_group = build.bind_group_at("edge_batch", &batch_layout, resources);
             let constants = batch.constants_with(constants);
             let groups = [&frame.layout, &layout, &batch_layout];
-            let pipeline = build.with_constants(&constants).compute_pipeline(
-                &module,
-                "cs_scene_edge_batch",
-                &groups,
-            );
-            (pipeline, batch_group)
+            let build = build.with_constants(&constants);
+            let dispatch = match by_pixel {
+                true => BatchDispatch::ByPixel(
+                    build.compute_pipeline(&module, "cs_scene_edge_batch_by_pixel", &groups),
+                    list.dispatch.clone(),
+                ),
+                false => BatchDispatch::Tiles(build.compute_pipeline(
+                    &module,
+                    "cs_scene_edge_batch",
+                    &groups,
+                )),
+            };
+            (dispatch, batch_group)
         });
         Ok(SceneCompute {
             setup,
@@ -274,6 +325,11 @@ impl SceneCompute {
             #[cfg(test)]
             rebin_every_sample: FORCE_REBIN.get(),
         })
+    }
+
+    /// Whether the pass draws the picture's scene ([`SceneRole::Picture`]).
+    pub(crate) fn draws_picture(&self) -> bool {
+        self.raster.is_some()
     }
 
     /// Queues this frame's knobs: the camera of `inputs` at the picture's aspect, the
@@ -325,14 +381,14 @@ impl SceneCompute {
             self.record_binning(encoder, frame, capsules);
         }
         let (width, height) = self.size_px;
-        {
+        if let Some(raster) = &self.raster {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(ShaderName::SceneCompute.name()),
                 timestamp_writes: None,
             });
             pass.set_bind_group(0, &frame.bind_group, &[]);
             pass.set_bind_group(1, &self.bind_group, &[]);
-            pass.set_pipeline(&self.raster);
+            pass.set_pipeline(raster);
             pass.dispatch_workgroups(
                 width.div_ceil(TILE_SIDE_PX),
                 height.div_ceil(TILE_SIDE_PX),
@@ -348,17 +404,21 @@ impl SceneCompute {
         pass.draw(0..3, 0..1);
     }
 
-    /// Records `cs_scene_edge_batch`: every later edge sample of the frame in one dispatch over
-    /// the tiles, with the triangles sample 0 binned. Nothing without the batch.
+    /// Records the batch: every later edge sample of the frame in one dispatch, with the
+    /// triangles sample 0 binned. Where the pass draws the batch alone (the raster compositor)
+    /// it first bins this frame's triangles and `capsules`. Nothing without the batch.
     pub(crate) fn record_edge_batch(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameBinding,
+        capsules: Option<&CapsuleMesh>,
     ) {
-        let Some((pipeline, batch_group)) = &self.edge_batch else {
+        let Some((dispatch, batch_group)) = &self.edge_batch else {
             return;
         };
-        let (width, height) = self.size_px;
+        if self.raster.is_none() {
+            self.record_binning(encoder, frame, capsules);
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("scene_compute.edge_batch"),
             timestamp_writes: None,
@@ -366,12 +426,21 @@ impl SceneCompute {
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.set_bind_group(2, batch_group, &[]);
-        pass.set_pipeline(pipeline);
-        pass.dispatch_workgroups(
-            width.div_ceil(TILE_SIDE_PX),
-            height.div_ceil(TILE_SIDE_PX),
-            1,
-        );
+        match dispatch {
+            BatchDispatch::Tiles(pipeline) => {
+                let (width, height) = self.size_px;
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups(
+                    width.div_ceil(TILE_SIDE_PX),
+                    height.div_ceil(TILE_SIDE_PX),
+                    1,
+                );
+            }
+            BatchDispatch::ByPixel(pipeline, list_dispatch) => {
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups_indirect(list_dispatch, 0);
+            }
+        }
     }
 
     /// The capsules copied behind the hall, the bins cleared, and the dispatches that prepare
