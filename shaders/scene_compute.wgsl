@@ -604,7 +604,7 @@ fn cs_scene_edge_batch_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
     let range_start = bins.tiles[bin].start;
     let work = big + atomicLoad(&bins.tiles[bin].end) - range_start;
     var hits: array<Hit, BATCH_SAMPLES_MAX>;
-    for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+    for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
         hits[k] = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
     }
     // The triangles whose boxes hold the pixel, a run of them at a time, each tested against
@@ -621,7 +621,7 @@ fn cs_scene_edge_batch_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
                 found += 1u;
             }
         }
-        for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+        for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
             let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
             var hit = hits[k];
             for (var c = 0u; c < found; c += 1u) {
@@ -635,7 +635,7 @@ fn cs_scene_edge_batch_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     var sum = vec4<f32>(0.0);
-    for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+    for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
         let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
         sum += edge_batch_sample(pixel, id.x, k, hits[k], ray_world);
     }
