@@ -31,6 +31,7 @@ const FOG_SHADOW_WGSL: &str = include_str!("../../shaders/fog_shadow.wgsl");
 const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FOG_HALF_WGSL: &str = include_str!("../../shaders/fog_half.wgsl");
+const FOG_CUTOFF_WGSL: &str = include_str!("../../shaders/fog_cutoff.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
@@ -130,7 +131,15 @@ impl ShaderName {
             ],
             // `fog_cell_corners` and the lattice's layout come from noise.wgsl.
             ShaderName::FogLattice => &[NOISE_WGSL, FOG_LATTICE_WGSL],
-            ShaderName::Fog => &[COMMON_WGSL, NOISE_WGSL, FIRES_WGSL, LAMPS_WGSL, FOG_WGSL],
+            // The cut-off depth of the raster sheets (`passes/fog_cutoff.rs`) is theirs alone.
+            ShaderName::Fog => &[
+                COMMON_WGSL,
+                NOISE_WGSL,
+                FIRES_WGSL,
+                LAMPS_WGSL,
+                FOG_WGSL,
+                FOG_CUTOFF_WGSL,
+            ],
             // The fog's density and box, the knobs and the maps come from fog.wgsl.
             ShaderName::FogShadow => &[
                 COMMON_WGSL,

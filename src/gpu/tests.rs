@@ -25,6 +25,7 @@ mod fire_flicker;
 mod flame;
 mod fog_ceiling;
 mod fog_compute;
+mod fog_cutoff;
 mod fog_half;
 mod fog_medium;
 mod fog_shadow;

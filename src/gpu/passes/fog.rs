@@ -1,8 +1,9 @@
 //! The `fog` pass: the ground fog as `fog.sheets` horizontal see-through sheets over the fog's
 //! square, one shared shader (shaders/fog.wgsl, `shade_sheet`), drawn back to front over the
-//! scene with premultiplied blending. No depth test: each fragment reads the scene's depth and
-//! counts only the part of its sheet's slab of fog in front of it, so the fog thins smoothly to
-//! a pillar's foot instead of in bands.
+//! scene with premultiplied blending. Each fragment reads the scene's depth and counts only the
+//! part of its sheet's slab of fog in front of it, so the fog thins smoothly to a pillar's foot
+//! instead of in bands. The only depth test is the raster compositor's cut-off
+//! (`fog_cutoff.rs`), which skips fragments with no slab in front of the scene.
 //!
 //! The sheets never move; only their drawing order changes with the camera. They are
 //! horizontal planes, so along any view ray the sheet farther from the eye's height is
@@ -42,9 +43,11 @@ use crate::gpu::GpuError;
 use crate::gpu::camera;
 use crate::gpu::common::{FrameBinding, extend};
 use crate::gpu::passes::builder::{
-    ALL_STAGES, DRAW_STAGES, PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline,
-    SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture, texture, uniform,
+    ALL_STAGES, DRAW_STAGES, DepthTest, PREMULTIPLIED_OVER, PassBuilder, PassContext,
+    RasterPipeline, SamplePass, SampleRecording, begin_over_read_only_depth, filterable_texture,
+    texture, uniform,
 };
+use crate::gpu::passes::fog_cutoff::FogCutoff;
 use crate::gpu::passes::fog_footprint::{self, SheetDraw};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::renderer::staged_writes::BufferWrites;
@@ -244,15 +247,21 @@ pub(crate) struct FogPass {
     fog: Fog,
     /// The half-size targets and upsampling, with `output.fog_resolution: Half`.
     half: Option<FogHalf>,
+    /// The depth the sheets are tested against, past which they show no fog
+    /// (`fog_cutoff.rs`): the raster compositor's full-size fog.
+    cutoff: Option<FogCutoff>,
 }
 
 impl FogPass {
     /// The sheets of `scene` in `view`, as the pass `name` (`fog`, or `fog_layer` for the
-    /// layer's own pass), drawn at half size through `half` when given.
+    /// layer's own pass), drawn at half size through `half` when given. With `cutoff` (the
+    /// raster compositor's own pass) a full-size pass tests its sheets against a cut-off
+    /// depth.
     pub(crate) fn new(
         ctx: &PassContext<'_>,
         name: &'static str,
         half: Option<FogHalf>,
+        cutoff: bool,
     ) -> Result<Self, GpuError> {
         let PassContext {
             device,
@@ -313,6 +322,9 @@ impl FogPass {
             ],
         );
         let attributes = wgpu::vertex_attr_array![0 => Float32];
+        let cutoff = cutoff && half.is_none();
+        #[cfg(test)]
+        let cutoff = cutoff && !crate::gpu::passes::fog_cutoff::FORCE_NO_CUTOFF.get();
         let sheets = RasterPipeline {
             part: None,
             module: &module,
@@ -327,13 +339,19 @@ impl FogPass {
             topology: wgpu::PrimitiveTopology::TriangleList,
             // Seen from above and from below.
             cull_mode: None,
-            // No depth test: each fragment counts the part of its slab in front of the scene
-            // (`visible_slab_world` in fog.wgsl) and discards itself where there is none.
-            depth: None,
+            // Each fragment counts the part of its slab in front of the scene
+            // (`visible_slab_world` in fog.wgsl) and discards itself where there is none. The
+            // cut-off's depth test only skips some of those before they are shaded.
+            depth: cutoff.then_some(DepthTest::OVER),
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
         };
         let pipeline = build.raster_pipeline(&sheets);
+        let size = targets.output.size();
+        let cutoff = cutoff.then(|| {
+            let size_px = (size.width, size.height);
+            FogCutoff::new(&build, &module, (frame, &layout), &scene.fog, size_px)
+        });
 
         Ok(FogPass {
             name,
@@ -354,6 +372,7 @@ impl FogPass {
             #[cfg(test)]
             every_sheet: false,
             half,
+            cutoff,
         })
     }
 
@@ -404,6 +423,9 @@ impl FogPass {
     pub(crate) fn prepare(&self, queue: &dyn BufferWrites, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
+        if let Some(cutoff) = &self.cutoff {
+            cutoff.prepare(queue, inputs);
+        }
         let heights = sample_sheet_heights(&self.fog, &self.heights_world, &inputs.sample);
         let drawn = self.sheets_to_draw(&heights, &knobs, inputs);
         self.drawn.store(drawn as u32, Ordering::Relaxed);
@@ -462,11 +484,16 @@ impl FogPass {
         match &self.half {
             None => {
                 let color = &targets.color_linear_view;
-                self.record_sheets(encoder, color, wgpu::LoadOp::Load, frame);
+                let cutoff = self.cutoff.as_ref().map(|cutoff| {
+                    cutoff.record(encoder, frame, &self.bind_group);
+                    cutoff.view()
+                });
+                self.record_sheets(encoder, (color, cutoff), wgpu::LoadOp::Load, frame);
             }
             Some(half) => {
                 half.record_depth(encoder);
-                self.record_sheets(encoder, &half.fog_view, wgpu::LoadOp::Load, frame);
+                let fog_view = &half.fog_view;
+                self.record_sheets(encoder, (fog_view, None), wgpu::LoadOp::Load, frame);
                 half.record_upsample(encoder, targets);
             }
         }
@@ -482,11 +509,11 @@ impl FogPass {
     pub(crate) fn record_sheets(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        color_view: &wgpu::TextureView,
+        (color_view, cutoff): (&wgpu::TextureView, Option<&wgpu::TextureView>),
         load: wgpu::LoadOp<wgpu::Color>,
         frame: &FrameBinding,
     ) {
-        let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, None);
+        let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, cutoff);
         let drawn = self.drawn.load(Ordering::Relaxed);
         if drawn == 0 {
             return;
@@ -525,71 +552,4 @@ impl SamplePass for FogPass {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn eye_above_draws_bottom_up() {
-        let heights = [0.1, 0.2, 0.3, 0.4];
-        assert_eq!(back_to_front(&heights, 7.5), vec![0.1, 0.2, 0.3, 0.4]);
-    }
-
-    #[test]
-    fn eye_below_draws_top_down() {
-        let heights = [0.1, 0.2, 0.3, 0.4];
-        assert_eq!(back_to_front(&heights, -1.0), vec![0.4, 0.3, 0.2, 0.1]);
-    }
-
-    #[test]
-    fn eye_inside_draws_farthest_first_on_each_side() {
-        let heights = [0.1, 0.2, 0.3, 0.4, 0.5];
-        let order = back_to_front(&heights, 0.32);
-        assert_eq!(order, vec![0.1, 0.5, 0.2, 0.4, 0.3]);
-        // Along a ray going down the sheets below come in decreasing distance: 0.1 before 0.2.
-        let pos = |h: f32| order.iter().position(|&x| x == h).unwrap_or(usize::MAX);
-        assert!(pos(0.1) < pos(0.2) && pos(0.2) < pos(0.3));
-        assert!(pos(0.5) < pos(0.4));
-    }
-
-    #[test]
-    fn ceiling_is_the_rest_top_plus_the_largest_lift() {
-        let scene = Scene::default();
-        let knobs = FogKnobs::new(&scene, View::Fog);
-        let (rest_top, lift_height) = (knobs.layer[1], knobs.layer[2]);
-        // Lift in red; the other channels (speed, 0, 255) do not count.
-        let lift_map = [10, 200, 0, 255, 51, 0, 0, 255, 0, 255, 0, 255];
-        let ceiling = fog_ceiling_world(&knobs, &lift_map);
-        assert_eq!(ceiling, rest_top + 51.0 / 255.0 * lift_height);
-        let flat = [0, 255, 0, 255];
-        assert_eq!(fog_ceiling_world(&knobs, &flat), rest_top);
-    }
-
-    #[test]
-    fn sheets_under_the_ceiling_keep_a_spacing_of_margin() {
-        // Sheets every 0.1 from 0.05: those within one spacing above the ceiling are kept.
-        let heights: Vec<f32> = (0..10).map(|i| 0.05 + 0.1 * i as f32).collect();
-        assert_eq!(sheets_under(&heights, 0.1, 0.42), 5);
-        assert_eq!(sheets_under(&heights, 0.1, 0.3), 4);
-        assert_eq!(sheets_under(&heights, 0.1, 5.0), 10);
-        assert_eq!(sheets_under(&heights, 0.1, -1.0), 0);
-        // The temple at rest: of 48 sheets up to 3.4, those under 1.7 plus the margin.
-        let scene = Scene::default();
-        let knobs = FogKnobs::new(&scene, View::Fog);
-        let all = sheet_heights(&scene.fog);
-        let kept = sheets_under(&all, knobs.layer[3], knobs.layer[1]);
-        assert!((24..=26).contains(&kept), "{kept} of {}", all.len());
-    }
-
-    #[test]
-    fn views_set_sigma_and_debug() {
-        let scene = Scene::default();
-        let fog = FogKnobs::new(&scene, View::Fog);
-        let flow = FogKnobs::new(&scene, View::Flow);
-        let fluid = FogKnobs::new(&scene, View::Fluid);
-        assert_eq!(fog.optics[0], scene.fog.sigma);
-        assert_eq!(flow.optics[0], scene.fog.veil_sigma);
-        assert_eq!((fog.optics[2], fluid.optics[2]), (0.0, 1.0));
-        // Spacing is (3.4 - 0.02) / 48.
-        assert!((fog.layer[3] - 3.38 / 48.0).abs() < 1e-6);
-    }
-}
+mod tests;

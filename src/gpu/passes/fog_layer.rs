@@ -85,6 +85,6 @@ impl FogLayer {
     pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameBinding) {
         let Some(fog) = &self.fog else { return };
         let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
-        fog.record_sheets(encoder, &self.view, clear, frame);
+        fog.record_sheets(encoder, (&self.view, None), clear, frame);
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod fire_flicker;
 pub(crate) mod flame;
 pub(crate) mod fog;
 pub(crate) mod fog_compute;
+pub(crate) mod fog_cutoff;
 pub(crate) mod fog_footprint;
 pub(crate) mod fog_half;
 pub(crate) mod fog_lattice;

@@ -81,20 +81,21 @@ fn build(passes: &PassContext<'_>, choices: PictureChoices) -> Result<PicturePas
         CapsuleMesh::new(device, count)
     });
     // The raster fog's sheets, as the pass `name`; at half size through `half`.
-    let fog_pass = |name, half| FogPass::new(passes, name, half);
+    let fog_pass = |name, half, cutoff| FogPass::new(passes, name, half, cutoff);
     let fog_half = |runs: bool| {
         let wanted = runs && !readback.fog_layer_f16;
         FogHalf::for_scene(device, errors, targets, resolution, wanted)
     };
     let raster = compositor == Compositor::Raster;
-    let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?)?;
+    // The raster compositor's sheets skip what lies past their cut-off (`fog_cutoff.rs`).
+    let fog = fog_pass(ShaderName::Fog.name(), fog_half(raster)?, raster)?;
     // The fog layer: drawn by a raster pass of its own, or written by the `fog_compute` pass,
     // which then needs no second pass.
     let (width, height) = (targets.output.width(), targets.output.height());
     let fog_layer = match readback.fog_layer_f16 {
         true => {
             let layer_fog = (!compositor.is_per_pixel())
-                .then(|| fog_pass(fog_layer::NAME, None))
+                .then(|| fog_pass(fog_layer::NAME, None, false))
                 .transpose()?;
             Some(FogLayer::new(device, layer_fog, width, height))
         }
