@@ -50,13 +50,22 @@ pub(super) fn build_picture_passes(
     choices: PictureChoices,
     fires: u32,
 ) -> Result<(PicturePasses, FlamePass), GpuError> {
+    let flame_pass = || FlamePass::new(passes, choices.compositor, fires);
     let (flame, picture) = std::thread::scope(|threads| {
-        let flame = threads.spawn(|| FlamePass::new(passes, choices.compositor, fires));
+        // Where no thread can be started the flames are built here, after the rest.
+        let flame = std::thread::Builder::new()
+            .name("flame-pipelines".into())
+            .spawn_scoped(threads, flame_pass);
         let picture = build(passes, choices);
-        (flame.join(), picture)
+        let flame = match flame {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => flame_pass(),
+        };
+        (flame, picture)
     });
-    let flame = flame.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-    Ok((picture?, flame))
+    Ok((picture?, flame?))
 }
 
 /// The picture's passes for `choices`.
