@@ -254,7 +254,10 @@ impl Renderer {
             .then(|| AccumulatePass::new(&passes, (size_px, count)))
             .transpose()?;
         // The raster path sets the depth for the edge samples, unless the fog is half size.
-        let raster_depth = scene_pass.is_raster() && fog_resolution == FogResolution::Full;
+        // With the batch no later sample draws on the raster path, so no edge depth is drawn.
+        let raster_depth = scene_pass.is_raster()
+            && fog_resolution == FogResolution::Full
+            && edge_batch.is_none();
         let edges = (targets.edge_list.as_ref())
             .map(|list| EdgesPass::new(&passes, list, size_px, raster_depth))
             .transpose()?;
