@@ -9,9 +9,10 @@
 // later samples draw only the marked pixels (the per-pixel marches and the `accumulate` pass
 // over the list), and the `accumulate` pass averages only those.
 //
-// `cs_edge_mask_by_pixel` is the CPU adapter's form of the same mask: no workgroup memory and
-// no barrier, each marked pixel listed by itself. lavapipe runs a workgroup's barriers as
-// coroutine switches, which cost more than encoding each pixel five times.
+// `cs_edge_mask_by_quad` is the CPU adapter's form of the same mask: no workgroup memory and
+// no barrier, each invocation marking a 2 × 2 quad, each marked pixel listed by itself.
+// lavapipe runs a workgroup's barriers as coroutine switches, which cost more than encoding
+// each pixel three times.
 //
 // `fs_outside_edges` serves the raster compositor: before a later sample's `scene` pass it
 // writes the nearest depth (0) into every unmarked pixel, so the scene, the fog's sheets and
@@ -122,23 +123,48 @@ fn cs_edge_mask(
     }
 }
 
-// The CPU adapter's form of `cs_edge_mask`: the same mask, each pixel encoding its four
-// neighbours itself, and each marked pixel taking its slot with an atomic of its own.
+// The CPU adapter's form of `cs_edge_mask`: the same mask, each invocation marking a 2 × 2
+// quad of pixels from the twelve pixels round and in it, each encoded once (three encodings a
+// pixel, where a pixel encoding its four neighbours itself took five), and each marked pixel
+// taking its slot with an atomic of its own.
 @compute @workgroup_size(8, 8)
-fn cs_edge_mask_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
+fn cs_edge_mask_by_quad(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = vec2<i32>(textureDimensions(picture));
-    let pixel = vec2<i32>(id.xy);
-    if any(pixel >= size) {
+    let quad = vec2<i32>(id.xy) * 2;
+    if any(quad >= size) {
         return;
     }
     let last = size - vec2<i32>(1);
-    let at = array(vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1));
-    var neighbours: array<vec3<f32>, 4>;
-    for (var n = 0; n < 4; n++) {
-        neighbours[n] = encoded(clamp(pixel + at[n], vec2<i32>(0), last));
+    // The quad's pixels (ab over cd) and the two beside each side, clamped at the borders as
+    // a neighbour off the picture is the pixel at its border. A pixel of the quad off the
+    // picture (an odd size) is read clamped too, and never marked.
+    let a = encoded(quad);
+    let b = encoded(min(quad + vec2<i32>(1, 0), last));
+    let c = encoded(min(quad + vec2<i32>(0, 1), last));
+    let d = encoded(min(quad + vec2<i32>(1, 1), last));
+    let left_a = encoded(max(quad + vec2<i32>(-1, 0), vec2<i32>(0)));
+    let left_c = encoded(clamp(quad + vec2<i32>(-1, 1), vec2<i32>(0), last));
+    let right_b = encoded(min(quad + vec2<i32>(2, 0), last));
+    let right_d = encoded(min(quad + vec2<i32>(2, 1), last));
+    let above_a = encoded(max(quad + vec2<i32>(0, -1), vec2<i32>(0)));
+    let above_b = encoded(clamp(quad + vec2<i32>(1, -1), vec2<i32>(0), last));
+    let below_c = encoded(min(quad + vec2<i32>(0, 2), last));
+    let below_d = encoded(min(quad + vec2<i32>(1, 2), last));
+    // Left, right, above and below, as `cs_edge_mask` has them.
+    mark_by_pixel(quad, size, stands_out(a, array(left_a, b, above_a, c)));
+    mark_by_pixel(quad + vec2<i32>(1, 0), size, stands_out(b, array(a, right_b, above_b, d)));
+    mark_by_pixel(quad + vec2<i32>(0, 1), size, stands_out(c, array(left_c, d, a, below_c)));
+    mark_by_pixel(quad + vec2<i32>(1, 1), size, stands_out(d, array(c, right_d, b, below_d)));
+}
+
+// The mask and the list at `pixel` of the `size` picture, if inside it: a slot of its own if
+// `marked`.
+fn mark_by_pixel(pixel: vec2<i32>, size: vec2<i32>, marked: bool) {
+    if any(pixel >= size) {
+        return;
     }
     var slot_plus_one = 0u;
-    if stands_out(encoded(pixel), neighbours) {
+    if marked {
         let slot = atomicAdd(&edge_list.count, 1u);
         edge_list.pixels[slot] = u32(pixel.x) | (u32(pixel.y) << 16u);
         slot_plus_one = slot + 1u;

@@ -30,10 +30,11 @@
 //! compositor with its fog at full size, no weather, layers or overlay lines). The samples one
 //! by one remain for the other cases.
 //!
-//! A CPU adapter takes the mask in another form (`cs_edge_mask_by_pixel`, chosen by
-//! `FrameBinding::cpu_adapter`): each pixel encodes its neighbours itself and takes its slot in
-//! the list alone. lavapipe runs barriers as coroutine switches; the GPU's form, which shares
-//! each workgroup's encodings and slots, costs it three times as much. The mask is the same.
+//! A CPU adapter takes the mask in another form (`cs_edge_mask_by_quad`, chosen by
+//! `FrameBinding::cpu_adapter`): each invocation encodes a 2 × 2 quad and the eight pixels
+//! round it, marks the quad, and each marked pixel takes its slot in the list alone. lavapipe
+//! runs barriers as coroutine switches; the GPU's form, which shares each workgroup's
+//! encodings and slots, costs it three times as much. The mask is the same.
 //!
 //! The `accumulate` pass then averages the marked pixels' samples and keeps sample 0 on the
 //! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot
@@ -73,6 +74,8 @@ pub(crate) struct EdgesPass {
     /// full-size fog; `None` where the passes read the mask themselves.
     depth: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
     size_px: (u32, u32),
+    /// Pixels a side of the picture one workgroup of the mask covers.
+    mask_side_px: u32,
 }
 
 impl EdgesPass {
@@ -148,10 +151,11 @@ impl EdgesPass {
             let pipeline = build.depth_only_pipeline("depth", &module, entries, &[Some(&layout)]);
             (pipeline, group)
         });
-        // A CPU adapter lists each marked pixel by itself (shaders/edges.wgsl).
-        let mask_entry = match passes.frame.cpu_adapter {
-            true => "cs_edge_mask_by_pixel",
-            false => "cs_edge_mask",
+        // A CPU adapter marks a quad of pixels an invocation and lists each marked pixel by
+        // itself (shaders/edges.wgsl).
+        let (mask_entry, mask_side_px) = match passes.frame.cpu_adapter {
+            true => ("cs_edge_mask_by_quad", 2 * WORKGROUP_SIDE_PX),
+            false => ("cs_edge_mask", WORKGROUP_SIDE_PX),
         };
         Ok(EdgesPass {
             mask: build.compute_pipeline(&module, mask_entry, &[&mask_layout]),
@@ -162,6 +166,7 @@ impl EdgesPass {
             mask_group,
             depth,
             size_px,
+            mask_side_px,
         })
     }
 
@@ -180,8 +185,8 @@ impl EdgesPass {
         pass.set_bind_group(0, &self.mask_group, &[]);
         let (width, height) = self.size_px;
         pass.dispatch_workgroups(
-            width.div_ceil(WORKGROUP_SIDE_PX),
-            height.div_ceil(WORKGROUP_SIDE_PX),
+            width.div_ceil(self.mask_side_px),
+            height.div_ceil(self.mask_side_px),
             1,
         );
         pass.set_pipeline(&self.list_dispatch);
