@@ -255,9 +255,8 @@ impl Renderer {
             .transpose()?;
         // The raster path sets the depth for the edge samples, unless the fog is half size.
         // With the batch no later sample draws on the raster path, so no edge depth is drawn.
-        let raster_depth = scene_pass.is_raster()
-            && fog_resolution == FogResolution::Full
-            && edge_batch.is_none();
+        let raster_depth =
+            scene_pass.is_raster() && fog_resolution == FogResolution::Full && edge_batch.is_none();
         let edges = (targets.edge_list.as_ref())
             .map(|list| EdgesPass::new(&passes, list, size_px, raster_depth))
             .transpose()?;
