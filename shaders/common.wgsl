@@ -280,3 +280,10 @@ fn fog_light_depths(pos_world: vec3<f32>) -> vec4<f32> {
     );
     return mix(near, far, f.z);
 }
+
+// Corner `index` (0 to 2) of one triangle over the whole picture, in normalised device
+// coordinates (it reaches 3 on each axis, past the picture's corner).
+fn full_screen_ndc(index: u32) -> vec2<f32> {
+    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    return corner * 2.0 - 1.0;
+}

@@ -26,8 +26,7 @@ const CUTOFF_DEPTH_SLACK: f32 = 1e-6;
 // A full-screen triangle.
 @vertex
 fn vs_fog_cutoff(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
-    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);
+    return vec4<f32>(full_screen_ndc(index), 0.0, 1.0);
 }
 
 @fragment

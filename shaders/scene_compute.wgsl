@@ -649,8 +649,7 @@ fn cs_scene_edge_batch_by_pixel(@builtin(global_invocation_id) id: vec3<u32>) {
 
 @vertex
 fn vs_scene_depth(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
-    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);
+    return vec4<f32>(full_screen_ndc(index), 0.0, 1.0);
 }
 
 @fragment

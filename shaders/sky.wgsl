@@ -153,8 +153,7 @@ struct SkyOut {
 // depth test `LessEqual`, it fills only the pixels nothing covers.
 @vertex
 fn vs_sky(@builtin(vertex_index) index: u32) -> SkyOut {
-    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    let ndc = corner * 2.0 - 1.0;
+    let ndc = full_screen_ndc(index);
     var out: SkyOut;
     out.pos_clip = vec4<f32>(ndc, 1.0, 1.0);
     out.ndc = ndc;
