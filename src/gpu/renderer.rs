@@ -250,7 +250,8 @@ impl Renderer {
             build_weather_passes(&passes, (&lamps, config), weather_layer)?;
         let overlay = OverlayPass::new(&passes)?;
         let count = samples.len() as u32;
-        let accumulate = (gathering != Gathering::Single)
+        // The batch averages its samples itself.
+        let accumulate = (gathering != Gathering::Single && edge_batch.is_none())
             .then(|| AccumulatePass::new(&passes, (size_px, count)))
             .transpose()?;
         // The raster path sets the depth for the edge samples, unless the fog is half size.
@@ -404,8 +405,8 @@ impl Renderer {
             // With a shutter every sample sees its own moment; without one they share the
             // frame's maps, people, weather, flicker, noise lattice and shadows, set up once.
             let moving = !inputs.motion.is_empty();
-            // Without a shutter the later edge samples are drawn in one go, where built.
-            let batch = edge_batch.as_ref().filter(|_| !moving);
+            // The later edge samples drawn in one go, where built (never with a shutter).
+            let batch = edge_batch.as_ref();
             let mut passes = SamplePasses {
                 edges: edges.as_ref(),
                 scene,

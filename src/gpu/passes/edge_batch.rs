@@ -64,7 +64,8 @@ thread_local! {
 }
 
 /// Whether every pass of a later sample is in the batch: a sheet compositor with its fog at
-/// full size, in a scene without weather, with no layers and no overlay lines.
+/// full size, in a scene without weather or shutter (every later sample sees sample 0's
+/// moment), with no layers and no overlay lines.
 pub(crate) fn batches(
     compositor: Compositor,
     fog_resolution: FogResolution,
@@ -78,6 +79,7 @@ pub(crate) fn batches(
     matches!(compositor, Compositor::Compute | Compositor::Raster)
         && fog_resolution == FogResolution::Full
         && scene.weather.is_none()
+        && scene.output.shutter == 0.0
         && !layers
         && !OverlayPass::draws_lines(view)
 }
