@@ -209,10 +209,13 @@ impl FogComputePass {
         let (width, height) = (color_linear.width(), color_linear.height());
         // The march's own size: the picture's, or the half-size targets'.
         let (march_width, march_height) = half.as_ref().map_or((width, height), |h| h.size);
+        // The copy is read only by the march over the whole picture: a texel stands in for it
+        // in the pass over the listed pixels alone, which binds it unread.
+        let copy_size_px = if whole { (width, height) } else { (1, 1) };
         let scene_copy = texture_2d(
             device,
             &build.label("scene_copy"),
-            (width, height),
+            copy_size_px,
             COLOR_FORMAT,
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
         );
