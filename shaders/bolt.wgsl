@@ -33,6 +33,10 @@ struct BoltUniforms {
 // (src/gpu/passes/scene_compute.rs: `reads_hit_depths`).
 override BOLT_READS_SCENE_DEPTH: bool = false;
 
+// Whether the bolt is drawn once over the mean of the frame's samples (over_samples.wgsl,
+// `fs_bolt_over_samples`): its quads are a pixel wider a side.
+override BOLT_OVER_SAMPLES: bool = false;
+
 struct BoltOut {
     @builtin(position) clip: vec4<f32>,
     // −1 at one side of the quad, 1 at the other.
@@ -61,10 +65,17 @@ fn vs_bolt(@builtin(vertex_index) vertex: u32) -> BoltOut {
     let clip = select(clip_a, clip_b, at_b);
     let end = select(-1.0, 1.0, at_b);
     // Half a width past each end, so the segments of the arc overlap at its bends.
-    let offset_px = (normal * side + direction * end * 0.5) * bolt.core.w * 0.5;
+    var offset_px = (normal * side + direction * end * 0.5) * bolt.core.w * 0.5;
     var out: BoltOut;
-    out.clip = clip + vec4<f32>(offset_px / half_px * clip.w, 0.0, 0.0);
     out.across = side;
+    if BOLT_OVER_SAMPLES {
+        // A pixel wider a side, `across` still ±1 at the bolt's own sides.
+        let half_width_px = bolt.core.w * 0.5;
+        let widened = (half_width_px + 1.0) / half_width_px;
+        offset_px = (normal * side * widened + direction * end * 0.5) * half_width_px;
+        out.across = side * widened;
+    }
+    out.clip = clip + vec4<f32>(offset_px / half_px * clip.w, 0.0, 0.0);
     out.fog = distance_fog_amount(select(a, b, at_b));
     return out;
 }
@@ -85,10 +96,42 @@ fn fs_bolt(in: BoltOut) -> @location(0) vec4<f32> {
     if BOLT_READS_SCENE_DEPTH && in.clip.z >= textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).x {
         discard;
     }
-    let t = 1.0 - abs(in.across);
+    let shaded = bolt_across(1.0 - abs(in.across));
+    let unfogged = 1.0 - bolt.edge.w * in.fog;
+    return shaded * unfogged;
+}
+
+// The bolt's light (rgb) and coverage (a) at `t`, 1 on its middle line and 0 at its sides.
+fn bolt_across(t: f32) -> vec4<f32> {
     let core = smoothstep(0.55, 0.95, t);
     let color = mix(bolt.edge.rgb * t * t, bolt.core.rgb, core);
     let coverage = mix(t * t, 1.0, core) * bolt.viewport.z;
+    return vec4<f32>(color, coverage);
+}
+
+// The bolt over the mean of the frame's samples (over_samples.wgsl): its light at every
+// sample's offset, tested against that sample's depth, averaged.
+@fragment
+fn fs_bolt_over_samples(in: BoltOut) -> @location(0) vec4<f32> {
+    // Before any branch: derivatives need the whole quad of fragments.
+    let across_dx = dpdx(in.across);
+    let across_dy = dpdy(in.across);
+    let depth_dx = dpdx(in.clip.z);
+    let depth_dy = dpdy(in.clip.z);
+    let pixel = vec2<i32>(in.clip.xy);
+    let listed = textureLoad(edge_mask, pixel, 0).x;
+    var sum = vec4<f32>(0.0);
+    for (var k = 0u; k < over_sample_count(); k += 1u) {
+        let offset = over_offsets[k].xy;
+        let depth = in.clip.z + depth_dx * offset.x + depth_dy * offset.y;
+        let across = in.across + across_dx * offset.x + across_dy * offset.y;
+        if depth < over_sample_depth(pixel, listed, k) && abs(across) < 1.0 {
+            sum += bolt_across(1.0 - abs(across));
+        }
+    }
+    if sum.a <= 0.0 {
+        discard;
+    }
     let unfogged = 1.0 - bolt.edge.w * in.fog;
-    return vec4<f32>(color * unfogged, coverage * unfogged);
+    return sum * (unfogged / f32(over_sample_count()));
 }

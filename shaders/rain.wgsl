@@ -60,6 +60,10 @@ struct RainUniforms {
 // (src/gpu/passes/scene_compute.rs: `reads_hit_depths`).
 override RAIN_READS_SCENE_DEPTH: bool = false;
 
+// Whether the drops are drawn once over the mean of the frame's samples
+// (over_samples.wgsl, `fs_rain_over_samples`): each streak's quad is a pixel wider a side.
+override RAIN_OVER_SAMPLES: bool = false;
+
 // keep in sync with src/weather/rain.rs: hash
 fn rain_hash(value: u32) -> u32 {
     var x = value;
@@ -281,9 +285,15 @@ fn vs_rain(@builtin(vertex_index) vertex: u32) -> RainOut {
     let direction = select(vec2<f32>(0.0, 1.0), normalize(along), length(along) > 1e-3);
     let normal = vec2<f32>(-direction.y, direction.x);
     let clip = select(clip_head, clip_tail, at_tail);
-    let offset_px = normal * side * rain.color.w * 0.5;
-    out.clip = clip + vec4<f32>(offset_px / half_px * clip.w, 0.0, 0.0);
+    var offset_px = normal * side * rain.color.w * 0.5;
     out.across = side;
+    if RAIN_OVER_SAMPLES {
+        // A pixel wider a side, `across` still ±1 at the streak's own sides.
+        let half_width_px = rain.color.w * 0.5;
+        offset_px = normal * side * (half_width_px + 1.0);
+        out.across = side * (half_width_px + 1.0) / half_width_px;
+    }
+    out.clip = clip + vec4<f32>(offset_px / half_px * clip.w, 0.0, 0.0);
 
     // Lit as a tiny sphere facing the eye: the ambient, the ball's light and the fires.
     let light = rain_light(drop.head, eye);
@@ -317,4 +327,39 @@ fn fs_rain(in: RainOut) -> @location(0) vec4<f32> {
         t = max(1.0 - length(vec2<f32>(in.across, in.along)), 0.0);
     }
     return in.shade * t;
+}
+
+// The drops over the mean of the frame's samples (over_samples.wgsl): each streak's and
+// splash's weight at every sample's offset, tested against that sample's depth, averaged. A
+// splash's quad is not widened: its disc fades to nothing at the quad's rim.
+@fragment
+fn fs_rain_over_samples(in: RainOut) -> @location(0) vec4<f32> {
+    // Before any branch: derivatives need the whole quad of fragments.
+    let across_dx = dpdx(in.across);
+    let across_dy = dpdy(in.across);
+    let along_dx = dpdx(in.along);
+    let along_dy = dpdy(in.along);
+    let depth_dx = dpdx(in.clip.z);
+    let depth_dy = dpdy(in.clip.z);
+    let pixel = vec2<i32>(in.clip.xy);
+    let listed = textureLoad(edge_mask, pixel, 0).x;
+    var weight = 0.0;
+    for (var k = 0u; k < over_sample_count(); k += 1u) {
+        let offset = over_offsets[k].xy;
+        let depth = in.clip.z + depth_dx * offset.x + depth_dy * offset.y;
+        if depth >= over_sample_depth(pixel, listed, k) {
+            continue;
+        }
+        let across = in.across + across_dx * offset.x + across_dy * offset.y;
+        var t = max(1.0 - abs(across), 0.0);
+        if in.along != 0.0 {
+            let along = in.along + along_dx * offset.x + along_dy * offset.y;
+            t = max(1.0 - length(vec2<f32>(across, along)), 0.0);
+        }
+        weight += t;
+    }
+    if weight <= 0.0 {
+        discard;
+    }
+    return in.shade * (weight / f32(over_sample_count()));
 }

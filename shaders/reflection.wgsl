@@ -194,3 +194,25 @@ fn cs_reflection(@builtin(global_invocation_id) id: vec3<u32>) {
     let keep = 1.0 - over.a;
     textureStore(picture, vec2<i32>(pixel), over + under * keep);
 }
+
+// ---- the mirror kept at each pixel at an edge, for the later edge samples' batch ----
+// Where the later edge samples are drawn in one go (src/gpu/passes/edge_batch.rs), the mirror
+// over each listed pixel's centre is kept once a frame, after sample 0. A later sample that
+// sees the floor lays over it the mirror kept with the fog of the same surface
+// (scene_compute.wgsl, `edge_batch_sample`): the mirror is blurred and a fifth of the
+// picture's size, so a neighbour's differs from the pixel's own by little.
+
+// The edge list (edges.wgsl): the count, then each listed pixel as `x | y << 16`.
+@group(2) @binding(4) var<storage, read> edge_pixels: array<u32>;
+// Slot i: the mirror over listed pixel i's centre, premultiplied (transparent off the floor).
+@group(2) @binding(5) var<storage, read_write> edge_mirror: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn cs_reflection_keep_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= edge_pixels[0] {
+        return;
+    }
+    let packed = edge_pixels[id.x + 1u];
+    let pixel = vec2<u32>(packed & 0xffffu, packed >> 16u);
+    edge_mirror[id.x] = reflection_over(vec2<f32>(pixel) + vec2<f32>(0.5));
+}

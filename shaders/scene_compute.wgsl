@@ -472,11 +472,12 @@ fn cs_scene_raster(
 // sub-pixel offsets, and the compute compositor lays over them the fog kept once a frame
 // (fog_compute.wgsl, `cs_fog_reuse_edges`). So `cs_scene_edge_batch` draws them all in one
 // dispatch: each tile with a listed pixel gathers its triangles once a sample, and each listed
-// pixel casts one ray a sample, shades the hit, lays the kept fog of the nearest surface over it
-// and adds the result to its slot's sum. Each sample's depth is kept for the flames
+// pixel casts one ray a sample, shades the hit, lays the wet floor's mirror (a scene with
+// weather) and the fog kept for the nearest surface over it and adds the result to its slot's
+// sum. Each sample's depth is kept for the flames
 // (flame.wgsl, `fs_flame_edge_batch`), and the `edges` pass's resolve adds sample 0's picture.
 
-// Group 2, bindings 1 to 4 (binding 0 is the depth fill's). Samples a pixel in all, sample 0
+// Group 2, bindings 1 to 4 and 6 (binding 0 is the depth fill's, 5 the raster path's list). Samples a pixel in all, sample 0
 // included.
 override EDGE_BATCH_SAMPLES: u32 = 8u;
 // Sample k's offset inside the pixel (x right, y down, pixels) in `.xy`.
@@ -488,6 +489,13 @@ override EDGE_BATCH_SAMPLES: u32 = 8u;
 // Slot i's later samples' depths, EDGE_BATCH_SAMPLES - 1 of them, in sample order.
 @group(2) @binding(4) var<storage, read_write> batch_depths: array<f32>;
 
+// Whether the batch lays the wet floor's mirror over what it sees (a scene with weather), as
+// the `reflection` pass's composite does over each sample drawn one by one.
+override BATCH_MIRROR: bool = false;
+// Slot i: the mirror kept at listed pixel i's centre (reflection.wgsl,
+// `cs_reflection_keep_edges`), premultiplied, transparent off the floor.
+@group(2) @binding(6) var<storage, read> batch_edge_mirror: array<vec4<f32>>;
+
 // The list slot of `pixel` plus one (edges.wgsl), or 0 off the list or off the picture.
 fn batch_slot(pixel: vec2<i32>) -> u32 {
     if any(pixel < vec2<i32>(0)) || any(pixel >= vec2<i32>(raster.size.xy)) {
@@ -496,9 +504,9 @@ fn batch_slot(pixel: vec2<i32>) -> u32 {
     return textureLoad(edge_mask, pixel, 0).x;
 }
 
-// The kept fog of listed pixel `slot` or of a listed neighbour, whichever was kept at the
+// The slot of listed pixel `slot` or of a listed neighbour, whichever kept its fog at the
 // distance nearest `t_world` (the surface this sample sees), as `cs_fog_reuse_edges` picks it.
-fn batch_kept_fog(pixel: vec2<i32>, slot: u32, t_world: f32) -> vec4<f32> {
+fn batch_kept_slot(pixel: vec2<i32>, slot: u32, t_world: f32) -> u32 {
     var chosen = slot;
     var gap = abs(batch_edge_fog[2u * slot + 1u].x - t_world);
     let around = array<vec2<i32>, 8>(
@@ -516,7 +524,7 @@ fn batch_kept_fog(pixel: vec2<i32>, slot: u32, t_world: f32) -> vec4<f32> {
             chosen = their - 1u;
         }
     }
-    return batch_edge_fog[2u * chosen];
+    return chosen;
 }
 
 // Later sample `sample` (1 and up) of listed pixel `slot`: the scene at `hit` along `ray_world`
@@ -540,7 +548,14 @@ fn edge_batch_sample(
         depth = clip.z / clip.w;
         t_world = hit.t * length(ray_world);
     }
-    let fog = batch_kept_fog(pixel, slot, t_world);
+    let kept = batch_kept_slot(pixel, slot, t_world);
+    if BATCH_MIRROR {
+        // The mirror kept with that surface's fog, "over" as the composite's blend: the floor's
+        // where this sample sees the floor, nothing where it sees a pillar.
+        let over = batch_edge_mirror[kept];
+        scene = over + scene * (1.0 - over.a);
+    }
+    let fog = batch_edge_fog[2u * kept];
     batch_depths[slot * (EDGE_BATCH_SAMPLES - 1u) + sample - 1u] = depth;
     // As `composite_over_scene`: the fog (premultiplied) over the scene.
     if fog.a >= 1.0 {

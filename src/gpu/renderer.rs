@@ -213,7 +213,10 @@ impl Renderer {
         let view = config.view;
         let errors_ref = &*errors;
         let batched = edge_batch::batches(compositor, fog_resolution, scene, (layers, view));
-        let edge_batch = EdgeBatch::for_targets(&device, &errors, &targets, &samples, batched)?;
+        // A scene with weather: the batch lays the wet floor's mirror over its floor hits.
+        let mirrored = scene.weather.is_some();
+        let edge_batch =
+            EdgeBatch::for_targets(&device, &errors, (&targets, &samples), (batched, mirrored))?;
         let passes = PassContext {
             device: &device,
             errors: errors_ref,
@@ -421,6 +424,7 @@ impl Renderer {
                 rain: rain.as_mut(),
                 weather_layer: weather_layer.as_ref(),
                 overlay,
+                batch,
             };
             // Queues sample `k`'s uniforms and knobs, and records its passes into `encoder`.
             // With `upload`, the writes that change from sample to sample are staged and
@@ -503,14 +507,8 @@ impl Renderer {
                 );
                 record(k, &at, sample_timer, &mut encoder, staged);
             }
-            if let Some(batch) = batch {
-                batch.record(
-                    &mut encoder,
-                    (scene, flame),
-                    (targets, frame),
-                    capsules.as_ref(),
-                );
-                mark(timer, &mut encoder, "samples");
+            if batch.is_some() {
+                passes.record_batch(&mut encoder, (targets, frame), timer);
             } else if let Some(accumulate) = accumulate.as_ref() {
                 accumulate.record_resolve(&mut encoder);
                 // Every sample after the first, and the mean of them all.

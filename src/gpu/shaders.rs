@@ -34,6 +34,7 @@ const FOG_HALF_WGSL: &str = include_str!("../../shaders/fog_half.wgsl");
 const FOG_CUTOFF_WGSL: &str = include_str!("../../shaders/fog_cutoff.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
+const OVER_SAMPLES_WGSL: &str = include_str!("../../shaders/over_samples.wgsl");
 const BOLT_WGSL: &str = include_str!("../../shaders/bolt.wgsl");
 const RAIN_WGSL: &str = include_str!("../../shaders/rain.wgsl");
 const REFLECTION_WGSL: &str = include_str!("../../shaders/reflection.wgsl");
@@ -182,8 +183,9 @@ impl ShaderName {
             ],
             // The half-size fog's depth and upsampling: no frame uniforms, no noise.
             ShaderName::FogHalf => &[FOG_HALF_WGSL],
-            ShaderName::Bolt => &[COMMON_WGSL, BOLT_WGSL],
-            ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, RAIN_WGSL],
+            // The rain and the bolt drawn once over the mean of the samples, where batched.
+            ShaderName::Bolt => &[COMMON_WGSL, OVER_SAMPLES_WGSL, BOLT_WGSL],
+            ShaderName::Rain => &[COMMON_WGSL, FIRES_WGSL, OVER_SAMPLES_WGSL, RAIN_WGSL],
             ShaderName::Reflection => &[COMMON_WGSL, NOISE_WGSL, REFLECTION_WGSL],
             ShaderName::Overlay => &[COMMON_WGSL, OVERLAY_WGSL],
             ShaderName::Accumulate => &[ACCUMULATE_WGSL],

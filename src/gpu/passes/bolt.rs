@@ -95,6 +95,9 @@ pub(crate) struct BoltPass {
     mirrored_pipeline: Option<wgpu::RenderPipeline>,
     /// The same shader blended premultiplied "over", for the weather layer (`--layers`).
     layer_pipeline: Option<wgpu::RenderPipeline>,
+    /// Where the later edge samples are drawn in one go: the bolt drawn once over the samples'
+    /// mean (`fs_bolt_over_samples`), and its group 2.
+    over_samples: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
     buffer: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     seed: u64,
@@ -152,11 +155,27 @@ impl BoltPass {
                 .with_constants(&tested)
                 .raster_pipeline(&raster(Some(MIRRORED), ADDITIVE, false))
         });
+        // Tested against each sample's depth in the shader: no depth attachment.
+        let over_samples = ctx.edge_batch.map(|batch| {
+            let (over_layout, group) = batch.over_samples_group(&build);
+            let widened = [("BOLT_OVER_SAMPLES", 1.0)];
+            let groups = [&frame.layout, &layout, &over_layout];
+            let pipeline = PassBuilder::new(device, name)
+                .with_constants(&widened)
+                .raster_pipeline(&RasterPipeline {
+                    fragment_entry: "fs_bolt_over_samples",
+                    bind_group_layouts: &groups,
+                    depth: None,
+                    ..raster(Some("over_samples"), ADDITIVE, true)
+                });
+            (pipeline, group)
+        });
         Ok(BoltPass {
             pipeline,
             reads_scene_depth,
             mirrored_pipeline,
             layer_pipeline,
+            over_samples,
             buffer,
             bind_group,
             seed,
@@ -219,6 +238,28 @@ impl BoltPass {
             Some(&targets.depth_view),
         );
         let pipeline = self.mirrored_pipeline.as_ref().unwrap_or(&self.pipeline);
+        self.draw(&mut pass, pipeline, frame);
+    }
+
+    /// Records the bolt once over the picture, which holds the mean of the frame's samples
+    /// (`passes/edge_batch.rs`); nothing without the batch or a live bolt.
+    pub(crate) fn record_over_samples(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        let (true, Some((pipeline, group))) = (self.live, &self.over_samples) else {
+            return;
+        };
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            "bolt.over_samples",
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            None,
+        );
+        pass.set_bind_group(2, group, &[]);
         self.draw(&mut pass, pipeline, frame);
     }
 

@@ -10,8 +10,10 @@
 //! 1. `cs_scene_edge_batch` (shaders/scene_compute.wgsl, recorded by the `scene` pass): each
 //!    tile with a listed pixel gathers its triangles once a sample; each listed pixel casts one
 //!    ray a sample, shades the hit, lays the kept fog of the nearest surface over it (as
-//!    `cs_fog_reuse_edges` does) and sums the samples into its slot ([`EdgeBatch::sums`]). It
-//!    keeps each sample's depth ([`EdgeBatch::depths`]). The raster compositor draws sample 0
+//!    `cs_fog_reuse_edges` does) and sums the samples into its slot ([`EdgeBatch::sums`]). In a
+//!    scene with weather the wet floor's mirror, kept per listed pixel after sample 0 by the
+//!    `reflection` pass ([`EdgeBatch::mirror`]), goes under that fog. It keeps each sample's
+//!    depth ([`EdgeBatch::depths`]). The raster compositor draws sample 0
 //!    with the raster pipeline and runs on CPU adapters, where a workgroup barrier is a
 //!    coroutine switch: its `scene` pass bins the triangles once a frame for the batch alone
 //!    and runs `cs_scene_edge_batch_by_pixel`, one invocation a listed pixel with no barrier.
@@ -21,12 +23,18 @@
 //!    Flames add light, so their sum can go into the picture, which holds sample 0.
 //! 3. `fs_edge_batch_resolve` (shaders/edges.wgsl, here): each listed pixel's sum drawn over the
 //!    picture, both weighted 1/N by the blend constant: the mean of the N samples.
+//! 4. With weather, the bolt and the rain, which sample 0 left out: drawn once over the mean,
+//!    each fragment weighing its quad at every sample's offset and testing each against that
+//!    sample's depth (shaders/over_samples.wgsl), so they are anti-aliased wherever they are,
+//!    not only at the listed pixels.
 //!
 //! The picture matches the sample-by-sample path within rounding: sums in 32-bit floats that
-//! path stores in half floats between passes, and the flames' fog read from sample 0's grid.
+//! path stores in half floats between passes, the flames' fog read from sample 0's grid, and a
+//! neighbour's kept mirror where a sample sees the floor. Where a streak and an edge both move
+//! within a pixel, the streak lies over the mean of what is under it, not over each sample's.
 //! The batch is built where every later sample's passes are in it: a sheet compositor at full
-//! size, no weather (the rain and the reflection draw per sample), no layers and no
-//! overlay lines, and at most 16 samples. Elsewhere the later samples are drawn one by one.
+//! size, no shutter, no layers and no overlay lines, and at most 16 samples. Elsewhere the
+//! later samples are drawn one by one.
 
 use crate::frame::View;
 use crate::gpu::GpuError;
@@ -55,6 +63,11 @@ const MAX_LATER_SAMPLES: u64 = 15;
 /// keep in sync with shaders/scene_compute.wgsl, flame.wgsl: EDGE_BATCH_SAMPLES
 pub(crate) const SAMPLES_CONSTANT: &str = "EDGE_BATCH_SAMPLES";
 
+/// The WGSL `override` that lays the wet floor's mirror over the batch's floor hits.
+///
+/// keep in sync with shaders/scene_compute.wgsl: BATCH_MIRROR
+const MIRROR_CONSTANT: &str = "BATCH_MIRROR";
+
 #[cfg(test)]
 thread_local! {
     /// Tests only: renderers made on this thread build no batch, so they draw the later edge
@@ -63,9 +76,17 @@ thread_local! {
         const { std::cell::Cell::new(false) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests only: renderers made on this thread build a batch that lays no mirror over the
+    /// floor.
+    pub(crate) static FORCE_NO_MIRROR: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+}
+
 /// Whether every pass of a later sample is in the batch: a sheet compositor with its fog at
-/// full size, in a scene without weather or shutter (every later sample sees sample 0's
-/// moment), with no layers and no overlay lines.
+/// full size, in a scene without a shutter (every later sample sees sample 0's moment), with
+/// no layers and no overlay lines.
 pub(crate) fn batches(
     compositor: Compositor,
     fog_resolution: FogResolution,
@@ -78,7 +99,6 @@ pub(crate) fn batches(
     }
     matches!(compositor, Compositor::Compute | Compositor::Raster)
         && fog_resolution == FogResolution::Full
-        && scene.weather.is_none()
         && scene.output.shutter == 0.0
         && !layers
         && !OverlayPass::draws_lines(view)
@@ -96,15 +116,21 @@ pub(crate) struct EdgeBatch {
     pub(crate) depths: wgpu::Buffer,
     resolve: wgpu::RenderPipeline,
     resolve_group: wgpu::BindGroup,
+    /// Whether the scene has weather, so a wet floor mirrors the hall in every sample.
+    mirrored: bool,
+    /// One `vec4<f32>` a list slot: the mirror over the listed pixel's centre, premultiplied,
+    /// kept by the `reflection` pass after sample 0 (zeros without weather).
+    pub(crate) mirror: wgpu::Buffer,
 }
 
 impl EdgeBatch {
-    /// The batch of `schedule`'s later samples over `list`, the list of `targets`.
+    /// The batch of `schedule`'s later samples over `list`, the list of `targets`, with the
+    /// wet floor's mirror where `mirrored` (a scene with weather).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         (targets, list): (&Targets, &EdgeList),
-        schedule: &SampleSchedule,
+        (schedule, mirrored): (&SampleSchedule, bool),
     ) -> Result<Self, GpuError> {
         let samples = schedule.len() as u32;
         let offsets: Vec<[f32; 4]> = schedule
@@ -170,6 +196,9 @@ impl EdgeBatch {
                 alpha: weighted,
             }),
         });
+        let mirror = storage("edge_batch.mirror", 16 * slots);
+        #[cfg(test)]
+        let mirrored = mirrored && !FORCE_NO_MIRROR.get();
         Ok(EdgeBatch {
             samples,
             offsets,
@@ -177,6 +206,8 @@ impl EdgeBatch {
             depths,
             resolve,
             resolve_group,
+            mirrored,
+            mirror,
         })
     }
 
@@ -186,9 +217,8 @@ impl EdgeBatch {
     pub(crate) fn for_targets(
         device: &wgpu::Device,
         errors: &ErrorSink,
-        targets: &Targets,
-        schedule: &SampleSchedule,
-        batched: bool,
+        (targets, schedule): (&Targets, &SampleSchedule),
+        (batched, mirrored): (bool, bool),
     ) -> Result<Option<Self>, GpuError> {
         let Some(list) = targets.edge_list.as_ref().filter(|_| batched) else {
             return Ok(None);
@@ -207,7 +237,7 @@ impl EdgeBatch {
             device,
             errors,
             (targets, list),
-            schedule,
+            (schedule, mirrored),
         )?))
     }
 
@@ -216,6 +246,38 @@ impl EdgeBatch {
     pub(crate) fn constants_with<'a>(&self, constants: &[(&'a str, f64)]) -> Vec<(&'a str, f64)> {
         let samples = (SAMPLES_CONSTANT, f64::from(self.samples));
         constants.iter().copied().chain([samples]).collect()
+    }
+
+    /// [`EdgeBatch::constants_with`] for the `scene` pass's batch pipeline, which also says
+    /// whether it lays the mirror over the floor ([`MIRROR_CONSTANT`]).
+    pub(crate) fn scene_constants_with<'a>(
+        &self,
+        constants: &[(&'a str, f64)],
+    ) -> Vec<(&'a str, f64)> {
+        let mirror = (MIRROR_CONSTANT, if self.mirrored { 1.0 } else { 0.0 });
+        let mut all = self.constants_with(constants);
+        all.push(mirror);
+        all
+    }
+
+    /// The group 2 of the rain's and the bolt's pipelines drawn over the samples' mean
+    /// (shaders/over_samples.wgsl): each sample's offset and each listed pixel's depths.
+    pub(crate) fn over_samples_group(
+        &self,
+        build: &PassBuilder<'_>,
+    ) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout =
+            build.bind_group_layout(&[storage_buffer(0, fragment), storage_buffer(1, fragment)]);
+        let group = build.bind_group_at(
+            "over_samples",
+            &layout,
+            [
+                (0, self.offsets.as_entire_binding()),
+                (1, self.depths.as_entire_binding()),
+            ],
+        );
+        (layout, group)
     }
 
     /// Records the three steps after sample 0's passes and the edge mask: the `scene` pass's

@@ -72,6 +72,9 @@ pub(crate) struct RainPass {
     drawn: u32,
     /// Debris pieces to draw this frame (`weather/debris.rs`).
     debris: u32,
+    /// Where the later edge samples are drawn in one go: the drops drawn once over the
+    /// samples' mean (`fs_rain_over_samples`), and their group 2.
+    over_samples: Option<(wgpu::RenderPipeline, wgpu::BindGroup)>,
 }
 
 impl RainPass {
@@ -84,6 +87,7 @@ impl RainPass {
             targets,
             scene,
             view,
+            edge_batch,
             ..
         } = *ctx;
         let (width, height) = (targets.output.width(), targets.output.height());
@@ -111,6 +115,27 @@ impl RainPass {
             format: COLOR_FORMAT,
             blend: Some(PREMULTIPLIED_OVER),
         });
+        // Tested against each sample's depth in the shader: no depth attachment.
+        let over_samples = edge_batch.map(|batch| {
+            let (over_layout, group) = batch.over_samples_group(&build);
+            let widened = [("RAIN_OVER_SAMPLES", 1.0)];
+            let pipeline = PassBuilder::new(device, name)
+                .with_constants(&widened)
+                .raster_pipeline(&RasterPipeline {
+                    part: Some("over_samples"),
+                    module: &module,
+                    vertex_entry: "vs_rain",
+                    fragment_entry: "fs_rain_over_samples",
+                    buffers: &[],
+                    bind_group_layouts: &[&frame.layout, &layout, &over_layout],
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    cull_mode: None,
+                    depth: None,
+                    format: COLOR_FORMAT,
+                    blend: Some(PREMULTIPLIED_OVER),
+                });
+            (pipeline, group)
+        });
         let mut statics = Box::new(RainUniforms::zeroed());
         let roofs = roofs(&scene.hall);
         for (out, roof) in statics.roofs.iter_mut().zip(&roofs) {
@@ -133,6 +158,7 @@ impl RainPass {
             statics,
             drawn: 0,
             debris: 0,
+            over_samples,
         })
     }
 
@@ -180,15 +206,50 @@ impl RainPass {
         self.draw(&mut pass, frame);
     }
 
+    /// Records the drops once over the picture, which holds the mean of the frame's samples
+    /// (`passes/edge_batch.rs`); nothing without the batch or when it does not rain.
+    pub(crate) fn record_over_samples(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        frame: &FrameBinding,
+    ) {
+        let Some((pipeline, group)) = &self.over_samples else {
+            return;
+        };
+        if self.drawn == 0 && self.debris == 0 {
+            return;
+        }
+        let mut pass = begin_over_read_only_depth(
+            encoder,
+            "rain.over_samples",
+            &targets.color_linear_view,
+            wgpu::LoadOp::Load,
+            None,
+        );
+        pass.set_bind_group(2, group, &[]);
+        self.draw_with(&mut pass, pipeline, frame);
+    }
+
     /// Draws the drops, splashes and debris into a render pass whose colour target is
     /// [`COLOR_FORMAT`] and whose depth is the scene's, read only (the picture's in `record`, or
     /// the weather layer's), or none when the drops read the scene's depth
     /// ([`RainPass::reads_scene_depth`]); nothing when it does not rain.
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBinding) {
+        self.draw_with(pass, &self.pipeline, frame);
+    }
+
+    /// [`RainPass::draw`] with `pipeline`.
+    fn draw_with(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        pipeline: &wgpu::RenderPipeline,
+        frame: &FrameBinding,
+    ) {
         if self.drawn == 0 && self.debris == 0 {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &frame.bind_group, &[]);
         pass.set_bind_group(1, &self.bind_group, &[]);
         pass.draw(0..self.drawn * 6, 0..1);

@@ -22,7 +22,9 @@
 //! It runs right after the `scene` pass, so the ground fog, drawn next, lies over it.
 //!
 //! The later samples of `--edge-samples` keep the first sample's mirrored picture and record
-//! only the composite. They see the same moment, and their sub-pixel offsets move the mirrored
+//! only the composite. Where they are drawn in one go (`passes/edge_batch.rs`) the pass keeps
+//! instead the mirror over each listed pixel once, after the first sample, for the batch to
+//! lay over the samples that see the floor (`cs_reflection_keep_edges`). They see the same moment, and their sub-pixel offsets move the mirrored
 //! picture by a fifth of its texel or less. Drawing it again cost each later sample the
 //! mirrored hall, flames and bolt. Keeping it also keeps the flames' fog grid, which the
 //! mirrored flames cross (`passes/flame.rs`).
@@ -44,7 +46,7 @@ use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::{
     PREMULTIPLIED_OVER, PassBuilder, PassContext, RasterPipeline, begin_render_pass,
-    storage_texture, texture, uniform,
+    read_write_storage_buffer, storage_buffer, storage_texture, texture, uniform,
 };
 use crate::gpu::passes::flame::FlamePass;
 use crate::gpu::passes::scene::ScenePass;
@@ -214,6 +216,10 @@ pub(crate) struct ReflectionPass {
     scissor_px: [u32; 4],
     /// The composite in a compute shader, for the per-pixel fog compositors; `None`: raster.
     compute: Option<ComputeComposite>,
+    /// Where the later edge samples are drawn in one go: `cs_reflection_keep_edges`, which
+    /// keeps the mirror over each listed pixel for the batch, its group 2 and the list's
+    /// indirect dispatch.
+    keep_edges: Option<(wgpu::ComputePipeline, wgpu::BindGroup, wgpu::Buffer)>,
 }
 
 /// The composite as a compute pass (`cs_reflection`) over the picture and a copy of it.
@@ -357,6 +363,27 @@ impl ReflectionPass {
                 keep_group,
             }
         });
+        let keep_edges = ctx
+            .edge_batch
+            .zip(targets.edge_list.as_ref())
+            .map(|(batch, list)| {
+                let compute = wgpu::ShaderStages::COMPUTE;
+                let keep_layout = build.bind_group_layout(&[
+                    storage_buffer(4, compute),
+                    read_write_storage_buffer(5, compute),
+                ]);
+                let group = build.bind_group_at(
+                    "keep_edges",
+                    &keep_layout,
+                    [
+                        (4, list.pixels.as_entire_binding()),
+                        (5, batch.mirror.as_entire_binding()),
+                    ],
+                );
+                let groups = [&frame.layout, &layout, &keep_layout];
+                let pipeline = build.compute_pipeline(&module, "cs_reflection_keep_edges", &groups);
+                (pipeline, group, list.dispatch.clone())
+            });
         let knobs = ReflectionKnobs {
             world_from_clip: Mat4::IDENTITY.to_cols_array_2d(),
             floor: [
@@ -379,7 +406,30 @@ impl ReflectionPass {
             active: false,
             scissor_px: [0, 0, width, height],
             compute,
+            keep_edges,
         })
+    }
+
+    /// Records the mirror kept over each pixel at an edge for the later edge samples' batch,
+    /// after sample 0 and the edge list (transparent on a dry frame); nothing without the
+    /// batch.
+    pub(crate) fn record_edge_mirror(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+    ) {
+        let Some((pipeline, group, dispatch)) = &self.keep_edges else {
+            return;
+        };
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("reflection.keep_edges"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        pass.set_bind_group(1, &self.bind_group, &[]);
+        pass.set_bind_group(2, group, &[]);
+        pass.dispatch_workgroups_indirect(dispatch, 0);
     }
 
     /// Queues this frame's mirrored uniforms, distance fog and knobs from the picture's
@@ -400,6 +450,9 @@ impl ReflectionPass {
         let (true, Some(mirrored), Some([x_min, y_min, x_max, y_max])) =
             (self.active, mirrored, window)
         else {
+            // A strength of 0: the later edge samples' batch lays nothing over the floor.
+            self.knobs.floor[1] = 0.0;
+            queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
             return;
         };
         // The mirrored picture is flipped left to right: the floor's window there is too.
@@ -421,6 +474,7 @@ impl ReflectionPass {
         self.scissor_px = window_pixels([x_min, y_min, x_max, y_max], width, height);
         if self.scissor_px[2] == 0 || self.scissor_px[3] == 0 {
             self.active = false;
+            self.knobs.floor[1] = 0.0;
         }
         self.knobs.window_px = self.scissor_px;
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&self.knobs));
@@ -484,110 +538,4 @@ impl ReflectionPass {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::frame::CameraPose;
-    use crate::gpu::camera;
-
-    fn project(m: Mat4, p: [f32; 3]) -> Vec4 {
-        m * Vec4::new(p[0], p[1], p[2], 1.0)
-    }
-
-    #[test]
-    fn a_floor_point_lands_where_it_is_seen_flipped_and_under_floor_points_are_clipped() {
-        let pose = CameraPose {
-            eye_world: [1.0, 3.0, 9.0],
-            target_world: [0.0, 0.5, 0.0],
-            fov_y_deg: 50.0,
-        };
-        let clip = camera::clip_from_world(&pose, 16.0 / 9.0);
-        let mirrored = mirrored_clip_from_world(clip, 3.0).unwrap();
-        // A point on the floor: the same place on screen, left and right swapped.
-        let seen = project(clip, [0.7, 0.0, 2.0]);
-        let mirror = project(mirrored, [0.7, 0.0, 2.0]);
-        assert!((seen.x / seen.w + mirror.x / mirror.w).abs() < 1e-4);
-        assert!((seen.y / seen.w - mirror.y / mirror.w).abs() < 1e-4);
-        // Above the floor: inside the depth range; under it: in front of the near plane.
-        let above = project(mirrored, [0.0, 1.5, 0.0]);
-        assert!(
-            above.z / above.w > 0.0 && above.z / above.w < 1.0,
-            "{above}"
-        );
-        let under = project(mirrored, [0.0, -0.5, 0.0]);
-        assert!(under.z < 0.0, "{under}");
-        // An eye on or under the floor has no reflection.
-        assert!(mirrored_clip_from_world(clip, 0.0).is_none());
-    }
-
-    #[test]
-    fn the_floor_window_holds_the_floor_and_the_crop_stretches_it_over_the_target() {
-        let pose = CameraPose {
-            eye_world: [0.0, 2.0, 9.0],
-            target_world: [0.0, 0.5, 0.0],
-            fov_y_deg: 50.0,
-        };
-        let clip = camera::clip_from_world(&pose, 16.0 / 9.0);
-        // A 6-unit floor seen from 9 units away: the lower part of the picture, not the top.
-        let [x_min, y_min, x_max, y_max] = floor_window_ndc(clip, 3.0).unwrap();
-        assert!(y_min == -1.0 || y_min < -0.3, "{y_min}");
-        assert!(
-            y_max < 0.5,
-            "the floor's far edge lies below the top: {y_max}"
-        );
-        assert!(x_min > -1.0 && x_max < 1.0, "{x_min} {x_max}");
-        for corner in [
-            [-3.0, 0.0, -3.0],
-            [3.0, 0.0, -3.0],
-            [3.0, 0.0, 3.0],
-            [-3.0, 0.0, 3.0],
-        ] {
-            let p = project(clip, corner);
-            let (x, y) = (p.x / p.w, p.y / p.w);
-            assert!(x >= x_min && x <= x_max && y >= y_min && y <= y_max.min(1.0));
-        }
-        // The crop maps the window's corners to the target's.
-        let window = [x_min, y_min, x_max, y_max];
-        let cropped = crop_to_window(clip, window);
-        let far_left = project(clip, [-3.0, 0.0, -3.0]);
-        let p = project(cropped, [-3.0, 0.0, -3.0]);
-        let expect_x = (far_left.x / far_left.w - x_min) / (x_max - x_min) * 2.0 - 1.0;
-        assert!((p.x / p.w - expect_x).abs() < 1e-4);
-        assert_eq!(p.z, far_left.z, "depth is untouched");
-        // A floor running under the camera is cut at the near plane: still a finite window.
-        let low = CameraPose {
-            eye_world: [0.0, 0.3, 0.0],
-            target_world: [0.0, 0.3, -5.0],
-            fov_y_deg: 60.0,
-        };
-        let window = floor_window_ndc(camera::clip_from_world(&low, 1.5), 5.0).unwrap();
-        assert_eq!(window[1], -1.0);
-        assert!(
-            window[3] <= 0.1 + 1e-4,
-            "level view: the floor stays below the middle"
-        );
-        // Looking up at the sky, the floor is off screen: no reflection to draw.
-        let up = CameraPose {
-            eye_world: [0.0, 1.0, 0.0],
-            target_world: [0.0, 10.0, -1.0],
-            fov_y_deg: 40.0,
-        };
-        assert!(floor_window_ndc(camera::clip_from_world(&up, 1.5), 3.0).is_none());
-    }
-
-    #[test]
-    fn the_window_in_pixels_rounds_outward_and_stays_in_the_picture() {
-        assert_eq!(
-            window_pixels([-1.0, -1.0, 1.0, 1.0], 160, 90),
-            [0, 0, 160, 90]
-        );
-        // The lower half, a little wider than the middle: y up in NDC, down in pixels.
-        assert_eq!(
-            window_pixels([-0.51, -1.0, 0.5, 0.0], 100, 50),
-            [24, 25, 51, 25]
-        );
-        assert_eq!(
-            window_pixels([-2.0, -3.0, 4.0, 5.0], 10, 10),
-            [0, 0, 10, 10]
-        );
-    }
-}
+mod tests;

@@ -278,12 +278,14 @@ impl SceneCompute {
                 storage_buffer(2, compute),
                 read_write_storage_buffer(3, compute),
                 read_write_storage_buffer(4, compute),
+                storage_buffer(6, compute),
             ];
             let mut resources = vec![
                 (1, batch.offsets.as_entire_binding()),
                 (2, list.fog.as_entire_binding()),
                 (3, batch.sums.as_entire_binding()),
                 (4, batch.depths.as_entire_binding()),
+                (6, batch.mirror.as_entire_binding()),
             ];
             if by_pixel {
                 entries.push(storage_buffer(5, compute));
@@ -291,7 +293,7 @@ impl SceneCompute {
             }
             let batch_layout = build.bind_group_layout(&entries);
             let batch_group = build.bind_group_at("edge_batch", &batch_layout, resources);
-            let constants = batch.constants_with(constants);
+            let constants = batch.scene_constants_with(constants);
             let groups = [&frame.layout, &layout, &batch_layout];
             let build = build.with_constants(&constants);
             let dispatch = match by_pixel {

@@ -20,6 +20,7 @@ use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::lamp_lights::LampResources;
 use crate::gpu::passes::bolt::BoltPass;
 use crate::gpu::passes::builder::{PassContext, SamplePass, SampleRecording};
+use crate::gpu::passes::edge_batch::EdgeBatch;
 use crate::gpu::passes::edges::EdgesPass;
 use crate::gpu::passes::fire_flicker::FireFlickerPass;
 use crate::gpu::passes::flame::FlamePass;
@@ -139,13 +140,17 @@ pub(super) struct SamplePasses<'a> {
     pub(super) rain: Option<&'a mut RainPass>,
     pub(super) weather_layer: Option<&'a WeatherLayer>,
     pub(super) overlay: &'a OverlayPass,
+    /// The later edge samples drawn in one go (`passes/edge_batch.rs`): sample 0's bolt and
+    /// rain are then drawn after it, over the mean ([`SamplePasses::record_batch`]).
+    pub(super) batch: Option<&'a EdgeBatch>,
 }
 
 impl SamplePasses<'_> {
     /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
     /// for the reflection the mirror of `uniforms` and the frame's distance fog.
     /// After the first sample of `--edge-samples`: the mask and list of the pixels at an edge,
-    /// and the fog marched over them once (`passes/edges.rs`); nothing for other samplings.
+    /// the fog marched over them once (`passes/edges.rs`) and, for the batch, the mirror over
+    /// them; nothing for other samplings.
     pub(super) fn record_edge_mask(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -156,6 +161,10 @@ impl SamplePasses<'_> {
         edges.record_mask(encoder, targets);
         if let Some(fog_compute) = self.fog_compute {
             fog_compute.record_edge_fog(encoder, frame);
+        }
+        // The mirror kept with the fog, for the batch's floor hits.
+        if let (Some(_), Some(reflection)) = (self.batch, self.reflection.as_deref()) {
+            reflection.record_edge_mirror(encoder, frame);
         }
         mark(timer, encoder, "edges");
     }
@@ -292,16 +301,10 @@ impl SamplePasses<'_> {
             layer.record(encoder, frame);
             mark(timer, encoder, "fog_layer");
         }
-        let over: [(Option<&dyn SamplePass>, &'static str); 3] = [
-            (Some(self.flame), "flame"),
-            (bolt.map(|bolt| bolt as &dyn SamplePass), "bolt"),
-            (rain.map(|rain| rain as &dyn SamplePass), "rain"),
-        ];
-        for (pass, name) in over {
-            if let Some(pass) = pass {
-                pass.record_sample(encoder, &sample);
-                mark(timer, encoder, name);
-            }
+        self.flame.record_sample(encoder, &sample);
+        mark(timer, encoder, "flame");
+        if self.batch.is_none() {
+            self.record_weather_over(encoder, &sample, timer);
         }
         if let Some(layer) = self.weather_layer {
             layer.record(encoder, targets, frame, (bolt, rain));
@@ -309,5 +312,57 @@ impl SamplePasses<'_> {
         }
         self.overlay.record_sample(encoder, &sample);
         mark(timer, encoder, "overlay");
+    }
+
+    /// Records the bolt and the rain of `sample` over the picture.
+    fn record_weather_over(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        sample: &SampleRecording<'_>,
+        timer: &mut Option<PassTimer>,
+    ) {
+        let bolt = self
+            .bolt
+            .as_deref()
+            .map(|bolt| (bolt as &dyn SamplePass, "bolt"));
+        let rain = self
+            .rain
+            .as_deref()
+            .map(|rain| (rain as &dyn SamplePass, "rain"));
+        for (pass, name) in bolt.into_iter().chain(rain) {
+            pass.record_sample(encoder, sample);
+            mark(timer, encoder, name);
+        }
+    }
+
+    /// With the batch, after sample 0's passes and the edge mask: the later edge samples in
+    /// one go, then the bolt and the rain once over the mean, each fragment weighing every
+    /// sample (shaders/over_samples.wgsl). Drawing them over each sample would need each
+    /// sample's colour, where the batch keeps only their sum. So at a pixel where both an edge
+    /// and a streak move from sample to sample, the streak lies over the mean of what is
+    /// under it, not over each sample's.
+    pub(super) fn record_batch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        (targets, frame): (&Targets, &FrameBinding),
+        timer: &mut Option<PassTimer>,
+    ) {
+        let Some(batch) = self.batch else { return };
+        let capsules = self.capsules.as_deref();
+        batch.record(
+            encoder,
+            (self.scene, self.flame),
+            (targets, frame),
+            capsules,
+        );
+        mark(timer, encoder, "samples");
+        if let Some(bolt) = self.bolt.as_deref() {
+            bolt.record_over_samples(encoder, targets, frame);
+            mark(timer, encoder, "bolt");
+        }
+        if let Some(rain) = self.rain.as_deref() {
+            rain.record_over_samples(encoder, targets, frame);
+            mark(timer, encoder, "rain");
+        }
     }
 }

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::frame::{Frame, View, WeatherFrame};
 use crate::gpu::Compositor;
+use crate::gpu::passes::edge_batch::FORCE_ONE_BY_ONE;
 use crate::gpu::passes::flame::FORCE_GRID_EACH_SAMPLE;
 use crate::gpu::passes::reflection::FORCE_MIRROR_EACH_SAMPLE;
 use crate::scene::{Scene, Weather};
@@ -145,9 +146,9 @@ fn the_compute_composite_gives_the_raster_reflection() {
     );
 }
 
-/// The later samples of the anti-aliased default keep sample 0's mirrored picture, and so the
-/// flames' fog grid the mirrored flames would cross again: within a level of drawing the mirror
-/// in every sample, with both compositors, on a wet floor that shows it.
+/// The later samples of the anti-aliased default, drawn one by one, keep sample 0's mirrored
+/// picture, and so the flames' fog grid the mirrored flames would cross again: within a level
+/// of drawing the mirror in every sample, with both compositors, on a wet floor that shows it.
 #[test]
 fn the_edge_samples_keep_the_mirrored_picture() {
     let Some(ctx) = context() else { return };
@@ -159,6 +160,8 @@ fn the_edge_samples_keep_the_mirrored_picture() {
     let mut dry_at = wet_at;
     dry_at.weather = Some(weather(0.0));
     for compositor in [Compositor::Raster, Compositor::Compute] {
+        // The later samples drawn one by one, each with its own composite of the mirror.
+        FORCE_ONE_BY_ONE.set(true);
         let mut kept = renderer_with(&ctx, &stormy, w, h, View::Fog, compositor);
         let (wet, dry) = (render(&mut kept, &wet_at), render(&mut kept, &dry_at));
         FORCE_MIRROR_EACH_SAMPLE.set(true);
@@ -167,6 +170,7 @@ fn the_edge_samples_keep_the_mirrored_picture() {
         let redrawn = render(&mut each, &wet_at);
         FORCE_MIRROR_EACH_SAMPLE.set(false);
         FORCE_GRID_EACH_SAMPLE.set(false);
+        FORCE_ONE_BY_ONE.set(false);
         let name = compositor.name();
         let mirrored = wet.rgba8.iter().zip(&dry.rgba8);
         let changed = mirrored.filter(|(a, b)| a.abs_diff(**b) > 2).count();
