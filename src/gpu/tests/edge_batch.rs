@@ -149,14 +149,25 @@ fn the_raster_batch_draws_the_walkers() {
         "the walkers should be in the frame"
     );
     let config = fog_config((256, 144), Compositor::Raster, Readback::default());
-    let mut batched = renderer_for(&ctx, &scene, &config);
-    assert!(batched.batches_edge_samples());
-    let batched = render(&mut batched, &inputs);
-    FORCE_ONE_BY_ONE.set(true);
-    let mut one_by_one = renderer_for(&ctx, &scene, &config);
-    FORCE_ONE_BY_ONE.set(false);
-    let each = render(&mut one_by_one, &inputs);
+    let (batched, each) = batched_and_each(&ctx, &scene, &config, &inputs);
     assert_close(&batched, &each);
+}
+
+/// `scene`'s frame `inputs` with `config`: batched, and with the later samples one by one.
+fn batched_and_each(
+    ctx: &GpuContext,
+    scene: &Scene,
+    config: &RenderConfig,
+    inputs: &FrameInputs<'_>,
+) -> (Frame, Frame) {
+    let mut batched = renderer_for(ctx, scene, config);
+    assert!(batched.batches_edge_samples());
+    let batched = render(&mut batched, inputs);
+    FORCE_ONE_BY_ONE.set(true);
+    let mut one_by_one = renderer_for(ctx, scene, config);
+    FORCE_ONE_BY_ONE.set(false);
+    assert!(!one_by_one.batches_edge_samples());
+    (batched, render(&mut one_by_one, inputs))
 }
 
 /// The shipped scene at `path` with a coarse fluid.
@@ -188,13 +199,7 @@ fn the_batch_draws_the_storm() {
     );
     for compositor in BATCHING {
         let config = fog_config((256, 144), compositor, Readback::default());
-        let mut batched = renderer_for(&ctx, &scene, &config);
-        assert!(batched.batches_edge_samples());
-        let batched = render(&mut batched, &inputs);
-        FORCE_ONE_BY_ONE.set(true);
-        let mut one_by_one = renderer_for(&ctx, &scene, &config);
-        FORCE_ONE_BY_ONE.set(false);
-        let each = render(&mut one_by_one, &inputs);
+        let (batched, each) = batched_and_each(&ctx, &scene, &config, &inputs);
         assert_close(&batched, &each);
         // Against 16 full samples a pixel: far nearer than one sample is.
         let sampled = |samples| {
