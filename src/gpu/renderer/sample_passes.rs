@@ -140,14 +140,12 @@ pub(super) struct SamplePasses<'a> {
     pub(super) rain: Option<&'a mut RainPass>,
     pub(super) weather_layer: Option<&'a WeatherLayer>,
     pub(super) overlay: &'a OverlayPass,
-    /// The later edge samples drawn in one go (`passes/edge_batch.rs`): sample 0's bolt and
-    /// rain are then drawn after it, over the mean ([`SamplePasses::record_batch`]).
+    /// The later edge samples drawn in one go (`passes/edge_batch.rs`): sample 0 then leaves
+    /// out the bolt and the rain, drawn after it over the mean ([`SamplePasses::record_batch`]).
     pub(super) batch: Option<&'a EdgeBatch>,
 }
 
 impl SamplePasses<'_> {
-    /// Queues what the passes read for `inputs` (one sample of the frame): their knobs, and
-    /// for the reflection the mirror of `uniforms` and the frame's distance fog.
     /// After the first sample of `--edge-samples`: the mask and list of the pixels at an edge,
     /// the fog marched over them once (`passes/edges.rs`) and, for the batch, the mirror over
     /// them; nothing for other samplings.
