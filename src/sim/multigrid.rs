@@ -19,8 +19,9 @@
 //! Every pass writes whole rows of one buffer from buffers it only reads (`rows.rs`), so the
 //! rows can be shared among threads. A team of the pool's threads runs the cycles
 //! (`banded.rs`): each member takes the same bands of rows of a level first in every pass, a
-//! pass starts when the last is done, and levels too small to share run on one member. A half-sweep
-//! writes the other buffer (its colour relaxed, the other copied); the prolongation first
+//! pass starts when the last is done, and levels too small to share run on one member. A
+//! half-sweep writes another buffer (its colour relaxed, the other copied), and a whole sweep
+//! is one pass, its second half a row behind its first; the prolongation first
 //! interpolates each coarse row along x once, then adds two such rows to each fine row. Each
 //! node is computed by the same operations in the same order as the solver's first,
 //! one-thread form, so the result has its bits on any thread count and with any [`Lanes`]
@@ -61,11 +62,13 @@ struct Level {
     from_coarse: Vec<Interpolation>,
     pairs: Option<Pairs>,
     /// The unknown (pressure on level 0, corrections below), the right-hand side and the
-    /// residual, `side × side`; and the buffer a half-sweep writes before the two swap.
+    /// residual, `side × side`; the buffer a sweep's first half-sweep writes, and the one its
+    /// second writes on every other sweep.
     value: AlignedFloats,
     rhs: AlignedFloats,
     residual: AlignedFloats,
     next: AlignedFloats,
+    spare: AlignedFloats,
     /// The next coarser level's rows interpolated along x to this level's nodes, one `side`
     /// long row per coarse row (sized with `from_coarse`).
     interpolated: AlignedFloats,
@@ -102,7 +105,8 @@ impl Level {
             value: zeros.clone(),
             rhs: zeros.clone(),
             residual: zeros.clone(),
-            next: zeros,
+            next: zeros.clone(),
+            spare: zeros,
             interpolated: AlignedFloats::default(),
         }
     }

@@ -8,8 +8,10 @@
 //! as one chunk: the coarse half of each V-cycle is one stretch on one thread, which the others
 //! wait out once.
 //!
-//! A half-sweep writes the other buffer of its level (`value` to `next`, then back), so a
-//! smoothing of whole sweeps leaves its result in `value`, as the pass before expects.
+//! A sweep is one pass: within each band its second half-sweep trails its first by a row
+//! (`smooth`). It reads one buffer and writes another (`value` to `spare`, then back), so a
+//! smoothing of an even number of sweeps leaves its result in `value`, as the next pass
+//! expects.
 
 use std::ops::Range;
 
@@ -73,6 +75,7 @@ pub(super) struct Grid<'a> {
     pairs: Option<&'a Pairs>,
     value: Shared,
     next: Shared,
+    spare: Shared,
     rhs: Shared,
     residual: Shared,
     interpolated: Shared,
@@ -98,6 +101,7 @@ pub(super) fn grids(levels: &mut [Level], cells_per_band: usize) -> Vec<Grid<'_>
                 rhs,
                 residual,
                 next,
+                spare,
                 interpolated,
             } = level;
             let cells = *nodes * *nodes;
@@ -112,6 +116,7 @@ pub(super) fn grids(levels: &mut [Level], cells_per_band: usize) -> Vec<Grid<'_>
                 pairs: pairs.as_ref(),
                 value: Shared::new(value),
                 next: Shared::new(next),
+                spare: Shared::new(spare),
                 rhs: Shared::new(rhs),
                 residual: Shared::new(residual),
                 interpolated: Shared::new(interpolated),
@@ -174,46 +179,120 @@ pub(super) fn v_cycle(
     smooth(fine, SMOOTHING_SWEEPS, lanes, alternating, member);
 }
 
-/// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs`: each half-sweep relaxes one
-/// colour's nodes (those with `i + j` of its parity) from the other colour's into the other
-/// buffer.
+/// `sweeps` red-black Gauss-Seidel sweeps of `lap(value) = rhs` (an even number), one pass
+/// each: the first half-sweep relaxes one colour's nodes from `from` into `next`, and the
+/// second the other colour's from `next` into `to`. Sweeps alternate `value` → `spare` and
+/// `spare` → `value`, so the result is in `value`.
+///
+/// Within a band the second half-sweep trails the first by a row: row `j` of `to` needs rows
+/// `j - 1 ..= j + 1` of `next`. The rows just outside the band belong to its neighbours, who
+/// write them in the same pass, so each band relaxes them again into a scratch of its own.
 fn smooth(grid: &Grid, sweeps: u32, lanes: Lanes, alternating: &[u32], member: &mut Member) {
-    for half_sweep in 0..2 * sweeps {
-        let colour = (half_sweep % 2) as usize;
-        let (from, to) = if half_sweep % 2 == 0 {
-            (grid.value, grid.next)
+    assert!(sweeps.is_multiple_of(2), "smoothing ends in `value`");
+    for sweep in 0..sweeps {
+        let (from, to) = if sweep % 2 == 0 {
+            (grid.value, grid.spare)
         } else {
-            (grid.next, grid.value)
+            (grid.spare, grid.value)
         };
         member.pass(interior(grid), grid.bands, |rows| {
-            let side = grid.side;
-            // SAFETY: this pass writes only `to`, each member its own band; `from` and `rhs`
-            // are read.
-            let (from, rhs, out) = unsafe {
-                (
-                    from.read(),
-                    grid.rhs.read(),
-                    to.rows_mut(side, rows.clone()),
-                )
-            };
-            for (j, out) in rows.zip(out.chunks_exact_mut(side)) {
-                // Node `i = 1 + k` is of the colour where `(i + j) % 2 == colour`:
-                // `alternating[k + parity]` is 1 exactly there.
-                let parity = (colour + j) & 1;
-                SmoothRow {
-                    out,
-                    take: &alternating[parity..],
-                    below: row(from, side, j - 1),
-                    here: row(from, side, j),
-                    above: row(from, side, j + 1),
-                    rhs: row(rhs, side, j),
-                    weights: grid.weights,
-                    j,
-                }
-                .run_with(lanes);
-            }
+            sweep_rows(grid, (from, to), rows, lanes, alternating);
         });
     }
+}
+
+thread_local! {
+    /// The rows of `next` just outside a band, relaxed by the band itself.
+    static HALO: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// One sweep over the band `rows` (see [`smooth`]).
+fn sweep_rows(
+    grid: &Grid,
+    (from, to): (Shared, Shared),
+    rows: Range<usize>,
+    lanes: Lanes,
+    alternating: &[u32],
+) {
+    let side = grid.side;
+    let (first, last) = (rows.start, rows.end - 1);
+    // SAFETY: the pass writes `next` and `to` on this band's rows only; `from` and `rhs` are
+    // read, and the band's neighbours' rows of `next` are not read (their scratch copies are).
+    let (from, rhs, next, out) = unsafe {
+        (
+            from.read(),
+            grid.rhs.read(),
+            grid.next.rows_mut(side, rows.clone()),
+            to.rows_mut(side, rows.clone()),
+        )
+    };
+    let relax = |colour: usize, out: &mut [f32], rows: [&[f32]; 3], rhs: &[f32], j: usize| {
+        let parity = (colour + j) & 1;
+        SmoothRow {
+            out,
+            take: &alternating[parity..],
+            below: rows[0],
+            here: rows[1],
+            above: rows[2],
+            rhs,
+            weights: grid.weights,
+            j,
+        }
+        .run_with(lanes);
+    };
+    HALO.with_borrow_mut(|halo| {
+        halo.clear();
+        halo.resize(2 * side, 0.0);
+        let (before, after) = halo.split_at_mut(side);
+        // The neighbours' rows, or the border's zeros.
+        for (j, scratch) in [(first - 1, &mut *before), (last + 1, &mut *after)] {
+            if (1..side - 1).contains(&j) {
+                let around = [
+                    row(from, side, j - 1),
+                    row(from, side, j),
+                    row(from, side, j + 1),
+                ];
+                relax(0, scratch, around, row(rhs, side, j), j);
+            }
+        }
+        // Row `j` of the band's part of `next`.
+        let band_row = |j: usize| -> std::ops::Range<usize> {
+            let start = (j - first) * side;
+            start..start + side
+        };
+        for j in rows.clone() {
+            let around = [
+                row(from, side, j - 1),
+                row(from, side, j),
+                row(from, side, j + 1),
+            ];
+            relax(0, &mut next[band_row(j)], around, row(rhs, side, j), j);
+            if j > first {
+                // The other colour on the row before, whose rows of `next` are all relaxed.
+                let k = j - 1;
+                let below = if k == first {
+                    &*before
+                } else {
+                    &next[band_row(k - 1)]
+                };
+                let around = [below, &next[band_row(k)], &next[band_row(j)]];
+                relax(1, &mut out[band_row(k)], around, row(rhs, side, k), k);
+            }
+        }
+        let below = if last == first {
+            &*before
+        } else {
+            &next[band_row(last - 1)]
+        };
+        let around = [below, &next[band_row(last)], &*after];
+        relax(
+            1,
+            &mut out[band_row(last)],
+            around,
+            row(rhs, side, last),
+            last,
+        );
+    });
 }
 
 /// `residual = rhs - lap(value)` on rows `rows` (the border ring stays 0).
