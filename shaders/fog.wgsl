@@ -369,7 +369,8 @@ fn fog_profile(p_world: vec3<f32>, amount: f32, lift: f32, knobs: FogKnobs) -> v
 // so each sheet has the example's colours while blending and lighting stay linear.
 //
 // The maps are read (`sample_map`) at the point's floor position; `fluid_map` holds
-// density / 2, drift x and z (0.5 = none); `lift_map` holds lift and air speed. The fires'
+// density / 2, drift x and z (0.5 = none) and the lift; `lift_map` holds the lift and the air
+// speed, which only this colour reads. The fires'
 // glow (`fire_glow_in_fog`, from the `fire_lights` binding) is added in linear light on top,
 // so the fog glows round every torch and brazier, and so is the lamps' light
 // (`lamp_light_in_fog`), dark in their shadows: every compositor reads the fog through here.
@@ -395,7 +396,6 @@ fn fog_medium(
     let n = here.noise;
     let h = here.height;
     let fluid = here.fluid;
-    let raised = here.raised;
 
     // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
     // seed's colours).
@@ -403,6 +403,8 @@ fn fog_medium(
         return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
     }
 
+    // The air's speed, from the lift map (the seed's colour alone reads it).
+    let raised = sample_map(lift_map, (p.xz - knobs.area.xy) / knobs.area.zw);
     let to_ball = p - knobs.ball.xyz;
     let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
     let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
@@ -427,9 +429,8 @@ struct FogDensity {
     // The fog's 3D noise here (0..1), and the height within its column (0..1).
     noise: f32,
     height: f32,
-    // The fluid maps here.
+    // The fluid map here (its fourth channel the lift, src/gpu/maps.rs).
     fluid: vec4<f32>,
-    raised: vec4<f32>,
     // False where the fluid and the height profile leave no fog (the noise is not read, outside
     // the `fluid` view, and `density` is 0).
     present: bool,
@@ -446,12 +447,12 @@ fn fog_density(
     let uv = (p.xz - knobs.area.xy) / knobs.area.zw;
     let debug = knobs.optics.z;
 
-    // What the fluid says here: how much fog, where the air carried it, how high it was thrown.
+    // What the fluid says here: how much fog, where the air carried it, how high it was thrown
+    // (the lift rides in the fluid map's fourth channel: one map read, not two).
     let fluid = sample_map(fluid_map, uv);
-    let raised = sample_map(lift_map, uv);
     let amount = fluid.r * 2.0;
     let drift_world = (fluid.gb - vec2<f32>(0.5)) * knobs.optics.y;
-    let lift = raised.r;
+    let lift = fluid.a;
 
     let shape = fog_profile(p, amount, lift, knobs);
     let profile = shape.x;
@@ -460,7 +461,7 @@ fn fog_density(
     // No fog here at all: skip the noise.
     let present = profile * amount > 0.0;
     if !present && debug <= 0.0 {
-        return FogDensity(0.0, 0.0, h, fluid, raised, false);
+        return FogDensity(0.0, 0.0, h, fluid, false);
     }
 
     // The noise is read where the air has carried this fog: the wisps travel with the current.
@@ -481,7 +482,7 @@ fn fog_density(
     let ball_radius = knobs.ball.w;
     let ball_distance = length(to_ball) + (n - 0.5) * 0.35;
     density *= smoothstep(ball_radius * 0.9, ball_radius * 1.6, ball_distance);
-    return FogDensity(density, n, h, fluid, raised, present);
+    return FogDensity(density, n, h, fluid, present);
 }
 
 // The height of sheet `index` (world), lowest first, in this sample: `Fog::sheet_height_at`

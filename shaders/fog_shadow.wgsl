@@ -37,10 +37,10 @@ fn fog_smooth_extinction(p_world: vec3<f32>, knobs: FogKnobs) -> f32 {
     if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
         return 0.0;
     }
+    // The lift rides in the fluid map's fourth channel (src/gpu/maps.rs).
     let fluid = sample_map(fluid_map, uv);
-    let raised = sample_map(lift_map, uv);
     let amount = fluid.r * 2.0;
-    let profile = fog_profile(p_world, amount, raised.r, knobs).x;
+    let profile = fog_profile(p_world, amount, fluid.a, knobs).x;
     let edge = min(min(uv.x, 1.0 - uv.x), min(uv.y, 1.0 - uv.y));
     let ball_radius = knobs.ball.w;
     let ball_distance = length(p_world - knobs.ball.xyz);
