@@ -8,7 +8,8 @@
 //! solids, red-black 24 at 96²) with each of the three pressure solvers; every optional stage
 //! (`tests/scenes/fluid_stages.ron`: sources with fade, streams, viscosity, fog diffusion, two
 //! projections) with red-black and SOR; the storm's wind; and the walkway (256², multigrid,
-//! the walkers' brushes) split over three threads.
+//! the walkers' brushes) split over three threads, with two V-cycles a step as recorded and
+//! with the one its scene file runs.
 
 mod common;
 
@@ -85,9 +86,23 @@ fn the_storm_and_the_walkway_keep_their_bits() {
             "3aed9ffd879c2716",
         ),
         (
-            "walkway 256² multigrid, 3 threads",
-            &[&walkway, "--frames", "45", "--threads", "3"],
+            "walkway 256² multigrid 2 cycles, 3 threads",
+            &[
+                &walkway,
+                "--frames",
+                "45",
+                "--threads",
+                "3",
+                "--set",
+                "fluid.multigrid_cycles=2",
+            ],
             "9dab8e219a5772e3",
+        ),
+        // Recorded when the scene went from two V-cycles a step to one (the same code).
+        (
+            "walkway 256² multigrid 1 cycle, 3 threads",
+            &[&walkway, "--frames", "45", "--threads", "3"],
+            "a93b6041d2d93fde",
         ),
     ]);
 }
