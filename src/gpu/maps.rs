@@ -1,11 +1,11 @@
 //! The two fluid maps on the GPU, as the example's shader reads them: `fluid` (density / 2,
 //! drift x, drift z) and `lift` (lift, air speed), RGBA8, grid × grid, refreshed every frame.
 //!
-//! The fluid map's fourth channel is free, and it carries the lift's too. The fog's density
-//! needs the amount, the drift and the lift, so it reads one map, not two: four texels a
-//! sample instead of eight. The physical medium takes up to four density samples a slab. Only
-//! the seed medium's colour (the air speed) and the `overlay` pass read the lift map. The same
-//! bytes reach the shader either way, so the pictures keep theirs.
+//! The fluid map's fourth channel was free; on the GPU it carries the lift too. The fog's
+//! density needs the amount, the drift and the lift, so it reads one map, not two: four texels
+//! a sample instead of eight. The physical medium takes up to three density samples a slab.
+//! Only the seed medium's colour (the air speed) and the `overlay` pass read the lift map. The
+//! same bytes reach the shader either way, so the pictures keep theirs.
 //!
 //! Texel (i, j) is fluid cell (i, j): row j = 0 is the fog square's edge at the smallest z, so
 //! `uv = (pos.xz - area_min) / area_size` reads a world point's cell with the texel centres at
