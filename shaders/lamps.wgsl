@@ -60,6 +60,8 @@ struct LampLights {
 
 @group(0) @binding(3) var<uniform> lamp_lights: LampLights;
 @group(0) @binding(4) var lamp_shadow_maps: texture_depth_2d_array;
+// A nearest, clamp-to-edge sampler: `shadow_quad` gathers four texels with it in one read.
+@group(0) @binding(10) var lamp_shadow_gather: sampler;
 
 // Whether the scene has any lamp at all: a pipeline-overridable constant each pipeline built on
 // this file sets from the scene (src/gpu/common.rs: FrameBinding::lamp_constants). At `false`
@@ -113,12 +115,20 @@ fn lamp_face(lamp: LampLight, to_point: vec3<f32>) -> u32 {
     return first + select(5u, 4u, to_point.z >= 0.0);
 }
 
-// 1 where a texel of `layer` holds a caster no nearer than `reference` (lit), else 0; texels
-// outside the face are read at its edge.
-fn lamp_shadow_tap(layer: u32, texel: vec2<i32>, reference: f32) -> f32 {
-    let size = vec2<i32>(textureDimensions(lamp_shadow_maps));
-    let stored = textureLoad(lamp_shadow_maps, clamp(texel, vec2<i32>(0), size - vec2<i32>(1)), layer, 0);
-    return select(0.0, 1.0, stored >= reference);
+// 1 where each of the four texels of `layer` from `texel` to `texel` + (1, 1) holds a caster
+// no nearer than `reference` (lit), else 0: x the texel at `texel`, y the one right of it, z
+// the one below, w the one below right. Texels outside the face are read at its edge.
+//
+// One `textureGather` reads the four. It is pointed at the corner the four texels share,
+// exactly half a texel from each centre, so the texels it picks are these on every adapter,
+// however finely it resolves a coordinate; its clamp-to-edge sampler clamps as a
+// `textureLoad` of clamped coordinates would. The stored depths are compared here, exactly.
+fn shadow_quad(layer: u32, texel: vec2<i32>, reference: f32) -> vec4<f32> {
+    let size = vec2<f32>(textureDimensions(lamp_shadow_maps));
+    let corner = (vec2<f32>(texel) + vec2<f32>(1.0)) / size;
+    // Gathered in the order (x, y+1), (x+1, y+1), (x+1, y), (x, y).
+    let stored = textureGather(lamp_shadow_maps, lamp_shadow_gather, corner, layer).wzxy;
+    return select(vec4<f32>(0.0), vec4<f32>(1.0), stored >= vec4<f32>(reference));
 }
 
 // How much of the lamp's light reaches `pos_world`, 0 (in shadow) to 1 (lit). The point is
@@ -152,20 +162,28 @@ fn shadow_filtered(layer: u32, ndc: vec2<f32>, reference: f32, wide: bool) -> f3
     let f = texel_pos - base;
     let i = vec2<i32>(base);
     if !wide {
-        let a = lamp_shadow_tap(layer, i, reference);
-        let b = lamp_shadow_tap(layer, i + vec2<i32>(1, 0), reference);
-        let c = lamp_shadow_tap(layer, i + vec2<i32>(0, 1), reference);
-        let d = lamp_shadow_tap(layer, i + vec2<i32>(1, 1), reference);
-        return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+        let q = shadow_quad(layer, i, reference);
+        return mix(mix(q.x, q.y, f.x), mix(q.z, q.w, f.x), f.y);
     }
-    // Texels i − 1 .. i + 2 on each axis weigh (1 − f, 1, 1, f) / 3.
+    // Texels i − 1 .. i + 2 on each axis weigh (1 − f, 1, 1, f) / 3: four quads, top left, top
+    // right, bottom left, bottom right.
     let wx = array<f32, 4>((1.0 - f.x) / 3.0, 1.0 / 3.0, 1.0 / 3.0, f.x / 3.0);
     let wy = array<f32, 4>((1.0 - f.y) / 3.0, 1.0 / 3.0, 1.0 / 3.0, f.y / 3.0);
+    let top_left = shadow_quad(layer, i - vec2<i32>(1), reference);
+    let top_right = shadow_quad(layer, i + vec2<i32>(1, -1), reference);
+    let bottom_left = shadow_quad(layer, i + vec2<i32>(-1, 1), reference);
+    let bottom_right = shadow_quad(layer, i + vec2<i32>(1), reference);
+    let taps = array<vec4<f32>, 4>(
+        vec4<f32>(top_left.xy, top_right.xy),
+        vec4<f32>(top_left.zw, top_right.zw),
+        vec4<f32>(bottom_left.xy, bottom_right.xy),
+        vec4<f32>(bottom_left.zw, bottom_right.zw),
+    );
     var lit = 0.0;
     for (var y = 0; y < 4; y += 1) {
         var row = 0.0;
         for (var x = 0; x < 4; x += 1) {
-            row += wx[x] * lamp_shadow_tap(layer, i + vec2<i32>(x - 1, y - 1), reference);
+            row += wx[x] * taps[y][x];
         }
         lit += wy[y] * row;
     }

@@ -47,7 +47,7 @@ use crate::frame::FrameInputs;
 use crate::gpu::camera;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::fire_lights::FireLights;
-use crate::gpu::lamp_lights::LampResources;
+use crate::gpu::lamp_lights::{self, LampResources};
 use crate::gpu::medium::{MediumUniforms, medium_constant, medium_octaves_constant};
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
@@ -403,7 +403,7 @@ impl FrameBinding {
             uniform(1, ALL_STAGES),
             uniform(2, ALL_STAGES),
             uniform(3, ALL_STAGES),
-            shadow_maps(4),
+            lamp_lights::shadow_maps_entry(4),
             uniform(5, ALL_STAGES),
             // Read by the fog's fragments and compute passes, never by a vertex stage.
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
@@ -416,6 +416,8 @@ impl FrameBinding {
                 FRAGMENT_AND_COMPUTE,
                 wgpu::TextureSampleType::Float { filterable: false },
             )),
+            // The sampler that gathers the shadow maps' texels four at a time.
+            lamp_lights::gather_sampler_entry(10),
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -430,6 +432,7 @@ impl FrameBinding {
                 wgpu::BindingResource::TextureView(edge_mask),
                 fog_shadow.box_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
+                wgpu::BindingResource::Sampler(&lamps.gather),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -549,20 +552,6 @@ impl FrameBinding {
 /// The fragment and compute stages: what reads the fog's noise lattice.
 const FRAGMENT_AND_COMPUTE: wgpu::ShaderStages =
     wgpu::ShaderStages::FRAGMENT.union(wgpu::ShaderStages::COMPUTE);
-
-/// The lamps' shadow maps at `binding`: a depth texture array, read with `textureLoad`.
-fn shadow_maps(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: ALL_STAGES,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Depth,
-            view_dimension: wgpu::TextureViewDimension::D2Array,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
 
 /// A display (sRGB) colour to linear light.
 pub(crate) fn srgb_to_linear(srgb: Rgb) -> [f32; 3] {

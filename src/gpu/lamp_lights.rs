@@ -11,9 +11,10 @@
 //! part of the light it must cover (a few texels of margin each side), so the hand-made
 //! filter's taps near a face's edge still read real depths. A texel holds the distance from the
 //! lamp to the nearest caster over the lamp's range (0..1), not the projection's depth, so every
-//! kind of face is compared in the same way. lamps.wgsl filters the maps by hand
-//! (`textureLoad` and explicit weights: a 4×4 tent on surfaces, 2×2 in the fog), so every
-//! adapter gives the same shadows.
+//! kind of face is compared in the same way. lamps.wgsl filters the maps by hand (explicit
+//! weights: a 4×4 tent on surfaces, 2×2 in the fog), so every adapter gives the same shadows.
+//! It reads the texels four at a time with `textureGather` and a nearest sampler, pointed
+//! where four texels meet, which picks the same texels on every adapter.
 
 use bytemuck::{Pod, Zeroable};
 use glam::camera::rh::{proj::directx, view};
@@ -21,7 +22,7 @@ use glam::{Mat4, Vec3};
 
 use crate::gpu::common::{extend, scale, srgb_to_linear};
 use crate::gpu::moon_shadow::MoonShadow;
-use crate::gpu::passes::builder::PassBuilder;
+use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder};
 use crate::scene::Scene;
 use crate::scene::lamps::{CONE_SOFT_FRACTION, MAX_LAMPS};
 
@@ -39,7 +40,7 @@ pub(crate) const SHADOW_MAP_TEXELS: u32 = 1024;
 /// texels beyond its point).
 const SHADOW_MARGIN_TEXELS: f32 = 4.0;
 
-/// The shadow maps' format: 32-bit float depth, read with `textureLoad`.
+/// The shadow maps' format: 32-bit float depth, gathered four texels at a time.
 pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// `cos` of the outer cone of a point lamp: below any cosine, so every direction is inside.
@@ -198,6 +199,33 @@ pub(crate) struct LampResources {
     pub moon_view: Option<wgpu::TextureView>,
     /// How many lamps the scene has (lamps.wgsl's `LAMPS_IN_SCENE` is off at 0).
     pub lamp_count: u32,
+    /// A nearest, clamp-to-edge sampler, with which lamps.wgsl's `shadow_quad` gathers four
+    /// texels of a map in one read.
+    pub gather: wgpu::Sampler,
+}
+
+/// The shadow maps' entry at `binding` of the frame's layout: a depth texture array.
+pub(crate) fn shadow_maps_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: ALL_STAGES,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Depth,
+            view_dimension: wgpu::TextureViewDimension::D2Array,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// [`LampResources::gather`]'s entry at `binding` of the frame's layout.
+pub(crate) fn gather_sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: ALL_STAGES,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+        count: None,
+    }
 }
 
 impl LampResources {
@@ -247,12 +275,18 @@ impl LampResources {
             .moon
             .is_on()
             .then(|| layer_view(faces, "moon_shadow"));
+        // Clamp to edge and nearest are the defaults; a gather ignores the filter anyway.
+        let gather = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some(&build.label("gather")),
+            ..Default::default()
+        });
         LampResources {
             buffer,
             maps_view,
             face_views,
             moon_view,
             lamp_count: lights.count[0],
+            gather,
         }
     }
 }
