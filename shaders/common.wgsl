@@ -61,6 +61,13 @@ fn ambient_in_medium() -> vec3<f32> {
     return select(frame.ambient_color.rgb, hemispheres, frame.ambient_ground.w > 0.5);
 }
 
+// A nearest, clamp-to-edge sampler, with which a pass reads four texels in one
+// `textureGather`: the shadow maps' (lamps.wgsl, `shadow_quad`) and a fluid map's channel
+// (fog.wgsl, `sample_map_g`). A gather is pointed at the corner its four texels share, exactly
+// half a texel from each centre, so it picks those texels on every adapter, however finely it
+// resolves a coordinate; clamped to the edge, as a `textureLoad` of clamped coordinates is.
+@group(0) @binding(10) var texel_gather: sampler;
+
 // 1 where a pixel of the frame's first sample is at an edge (edges.wgsl, src/gpu/passes/edges.rs).
 @group(0) @binding(7) var edge_mask: texture_2d<u32>;
 

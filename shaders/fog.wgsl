@@ -73,6 +73,18 @@ fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
     return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
 }
 
+// Channel g of a fluid map at `uv`, exactly as `sample_map` filters it, its four texels read in
+// one gather (`texel_gather`, common.wgsl).
+fn sample_map_g(map: texture_2d<f32>, uv: vec2<f32>) -> f32 {
+    let size = vec2<f32>(textureDimensions(map));
+    let texel_pos = uv * size - vec2<f32>(0.5);
+    let floor_pos = floor(texel_pos);
+    let f = texel_pos - floor_pos;
+    // In the order (x, y), (x+1, y), (x, y+1), (x+1, y+1), as `sample_map`'s a, b, c, d.
+    let q = textureGather(1, map, texel_gather, (floor_pos + vec2<f32>(1.0)) / size).wzxy;
+    return mix(mix(q.x, q.y, f.x), mix(q.z, q.w, f.x), f.y);
+}
+
 // The fog's noise lattice this frame, filled by the `fog_lattice` pass before any pass reads
 // it (src/gpu/passes/fog_lattice.rs). Bound at group 0 beside the fires: every pass that
 // includes this file binds the frame's group 0.
@@ -464,10 +476,10 @@ fn fog_medium(
     }
 
     // The air's speed, from the lift map (the seed's colour alone reads it).
-    let raised = sample_map(lift_map, (p.xz - knobs.area.xy) / knobs.area.zw);
+    let speed = sample_map_g(lift_map, (p.xz - knobs.area.xy) / knobs.area.zw);
     let to_ball = p - knobs.ball.xyz;
     let glow = knobs.glow_color.rgb * (knobs.glow_color.w * exp(-length(to_ball) * 1.15));
-    let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + raised.g * 0.25);
+    let tone = mix(0.55, 1.05, h) * (0.85 + n * 0.3) * (1.0 + speed * 0.25);
     let color = knobs.fog_color.rgb * tone + glow;
 
     // The `fluid` view: red the fog, green and blue where it moved, shown as display colours.

@@ -60,8 +60,6 @@ struct LampLights {
 
 @group(0) @binding(3) var<uniform> lamp_lights: LampLights;
 @group(0) @binding(4) var lamp_shadow_maps: texture_depth_2d_array;
-// A nearest, clamp-to-edge sampler: `shadow_quad` gathers four texels with it in one read.
-@group(0) @binding(10) var lamp_shadow_gather: sampler;
 
 // Whether the scene has any lamp at all: a pipeline-overridable constant each pipeline built on
 // this file sets from the scene (src/gpu/common.rs: FrameBinding::lamp_constants). At `false`
@@ -119,15 +117,13 @@ fn lamp_face(lamp: LampLight, to_point: vec3<f32>) -> u32 {
 // no nearer than `reference` (lit), else 0: x the texel at `texel`, y the one right of it, z
 // the one below, w the one below right. Texels outside the face are read at its edge.
 //
-// One `textureGather` reads the four. It is pointed at the corner the four texels share,
-// exactly half a texel from each centre, so the texels it picks are these on every adapter,
-// however finely it resolves a coordinate; its clamp-to-edge sampler clamps as a
-// `textureLoad` of clamped coordinates would. The stored depths are compared here, exactly.
+// One `textureGather` reads the four (`texel_gather`, common.wgsl). The stored depths are
+// compared here, exactly.
 fn shadow_quad(layer: u32, texel: vec2<i32>, reference: f32) -> vec4<f32> {
     let size = vec2<f32>(textureDimensions(lamp_shadow_maps));
     let corner = (vec2<f32>(texel) + vec2<f32>(1.0)) / size;
     // Gathered in the order (x, y+1), (x+1, y+1), (x+1, y), (x, y).
-    let stored = textureGather(lamp_shadow_maps, lamp_shadow_gather, corner, layer).wzxy;
+    let stored = textureGather(lamp_shadow_maps, texel_gather, corner, layer).wzxy;
     return select(vec4<f32>(0.0), vec4<f32>(1.0), stored >= vec4<f32>(reference));
 }
 

@@ -397,6 +397,11 @@ impl FrameBinding {
         let distance_fog =
             build.static_uniform_buffer("distance_fog", bytemuck::bytes_of(distance_fog));
         let buffer = build.uniform_buffer::<FrameUniforms>("uniforms");
+        // Clamp to edge and nearest are the defaults; a gather ignores the filter anyway.
+        let texel_gather = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some(&build.label("texel_gather")),
+            ..Default::default()
+        });
         // Seen by every stage: the `fog_compute` pass binds the frame's group 0 too.
         let layout = build.bind_group_layout(&[
             uniform(0, ALL_STAGES),
@@ -416,8 +421,13 @@ impl FrameBinding {
                 FRAGMENT_AND_COMPUTE,
                 wgpu::TextureSampleType::Float { filterable: false },
             )),
-            // The sampler that gathers the shadow maps' texels four at a time.
-            lamp_lights::gather_sampler_entry(10),
+            // A nearest sampler that gathers four texels at a time (common.wgsl, `texel_gather`).
+            wgpu::BindGroupLayoutEntry {
+                binding: 10,
+                visibility: ALL_STAGES,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                count: None,
+            },
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -432,7 +442,7 @@ impl FrameBinding {
                 wgpu::BindingResource::TextureView(edge_mask),
                 fog_shadow.box_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
-                wgpu::BindingResource::Sampler(&lamps.gather),
+                wgpu::BindingResource::Sampler(&texel_gather),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with

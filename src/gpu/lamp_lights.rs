@@ -13,8 +13,7 @@
 //! lamp to the nearest caster over the lamp's range (0..1), not the projection's depth, so every
 //! kind of face is compared in the same way. lamps.wgsl filters the maps by hand (explicit
 //! weights: a 4×4 tent on surfaces, 2×2 in the fog), so every adapter gives the same shadows.
-//! It reads the texels four at a time with `textureGather` and a nearest sampler, pointed
-//! where four texels meet, which picks the same texels on every adapter.
+//! It reads the texels four at a time with `textureGather` (common.wgsl, `texel_gather`).
 
 use bytemuck::{Pod, Zeroable};
 use glam::camera::rh::{proj::directx, view};
@@ -199,9 +198,6 @@ pub(crate) struct LampResources {
     pub moon_view: Option<wgpu::TextureView>,
     /// How many lamps the scene has (lamps.wgsl's `LAMPS_IN_SCENE` is off at 0).
     pub lamp_count: u32,
-    /// A nearest, clamp-to-edge sampler, with which lamps.wgsl's `shadow_quad` gathers four
-    /// texels of a map in one read.
-    pub gather: wgpu::Sampler,
 }
 
 /// The shadow maps' entry at `binding` of the frame's layout: a depth texture array.
@@ -214,16 +210,6 @@ pub(crate) fn shadow_maps_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
             view_dimension: wgpu::TextureViewDimension::D2Array,
             multisampled: false,
         },
-        count: None,
-    }
-}
-
-/// [`LampResources::gather`]'s entry at `binding` of the frame's layout.
-pub(crate) fn gather_sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: ALL_STAGES,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
         count: None,
     }
 }
@@ -275,18 +261,12 @@ impl LampResources {
             .moon
             .is_on()
             .then(|| layer_view(faces, "moon_shadow"));
-        // Clamp to edge and nearest are the defaults; a gather ignores the filter anyway.
-        let gather = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some(&build.label("gather")),
-            ..Default::default()
-        });
         LampResources {
             buffer,
             maps_view,
             face_views,
             moon_view,
             lamp_count: lights.count[0],
-            gather,
         }
     }
 }
