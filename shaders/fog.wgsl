@@ -218,97 +218,44 @@ fn octave_throughs(depths: vec4<f32>) -> OctaveThroughs {
     return t;
 }
 
-// One light's phase along one view ray, octave by octave, before the octaves' factors: the
-// frame's `medium_octaves` lobes at the cosine between the light's travel and the way back to
-// the eye. `hg` holds the Henyey–Greenstein lobes of octaves 0 to 3 in x to w (0 past
-// `MEDIUM_OCTAVES`), `draine` the Draine lobes and `draine_shape` Draine's 1 + α cos²θ (both 0
-// unless the phase is `Mie`). The moon's depend on the ray alone, so a march works them out
-// once a ray (`moon_lobes_along`) and hands them to every point on it.
-struct OctaveLobes {
-    hg: vec4<f32>,
-    draine: vec4<f32>,
-    draine_shape: f32,
-}
-
-// The frame's `medium_octaves` entries `lobe`, `lobe + 2`, … (0 the Henyey–Greenstein lobes,
-// 1 the Draine lobes) at `cos_theta`, one octave a component.
-fn lobes_at(lobe: u32, cos_theta: f32) -> vec4<f32> {
-    var lobes = vec4<f32>(0.0);
-    lobes.x = phase_lobe(frame.medium_octaves[lobe], cos_theta);
+// One lobe's terms over the octaves at `cos_theta`, each through its octave's factor of
+// `throughs` (component `k`): the frame's `medium_octaves` entries `lobe`, `lobe + 2`, … (0 the
+// Henyey–Greenstein lobes, 1 the Draine lobes).
+fn lobe_over_octaves(lobe: u32, cos_theta: f32, throughs: OctaveThroughs, k: u32) -> f32 {
+    var sum = phase_lobe(frame.medium_octaves[lobe], cos_theta) * throughs.o0[k];
     if MEDIUM_OCTAVES > 1u {
-        lobes.y = phase_lobe(frame.medium_octaves[lobe + 2u], cos_theta);
+        sum += phase_lobe(frame.medium_octaves[lobe + 2u], cos_theta) * throughs.o1[k];
     }
     if MEDIUM_OCTAVES > 2u {
-        lobes.z = phase_lobe(frame.medium_octaves[lobe + 4u], cos_theta);
+        sum += phase_lobe(frame.medium_octaves[lobe + 4u], cos_theta) * throughs.o2[k];
     }
     if MEDIUM_OCTAVES > 3u {
-        lobes.w = phase_lobe(frame.medium_octaves[lobe + 6u], cos_theta);
-    }
-    return lobes;
-}
-
-// The lobes of a light travelling along the unit `light_dir_world`, seen along the unit view
-// ray `ray_world` (from the eye).
-fn octave_lobes(light_dir_world: vec3<f32>, ray_world: vec3<f32>) -> OctaveLobes {
-    let c = dot(light_dir_world, -ray_world);
-    var lobes = OctaveLobes(lobes_at(0u, c), vec4<f32>(0.0), 0.0);
-    if FOG_MEDIUM == FOG_MEDIUM_HG_DRAINE {
-        // Draine's α is the same in every octave (the frame's `medium_octaves[1].w`).
-        lobes.draine = lobes_at(1u, c);
-        lobes.draine_shape = 1.0 + frame.medium_octaves[1].w * c * c;
-    }
-    return lobes;
-}
-
-// The moon's lobes along the unit view ray `ray_world`: none with the seed medium, whose
-// pipelines compile the physical code out.
-fn moon_lobes_along(ray_world: vec3<f32>) -> OctaveLobes {
-    if FOG_MEDIUM == FOG_MEDIUM_SEED {
-        return OctaveLobes(vec4<f32>(0.0), vec4<f32>(0.0), 0.0);
-    }
-    return octave_lobes(frame.sun_dir_world.xyz, ray_world);
-}
-
-// One kind of lobe over the octaves, each through its octave's factor of `throughs`
-// (component `k`).
-fn lobes_through(lobes: vec4<f32>, throughs: OctaveThroughs, k: u32) -> f32 {
-    var sum = lobes.x * throughs.o0[k];
-    if MEDIUM_OCTAVES > 1u {
-        sum += lobes.y * throughs.o1[k];
-    }
-    if MEDIUM_OCTAVES > 2u {
-        sum += lobes.z * throughs.o2[k];
-    }
-    if MEDIUM_OCTAVES > 3u {
-        sum += lobes.w * throughs.o3[k];
+        sum += phase_lobe(frame.medium_octaves[lobe + 6u], cos_theta) * throughs.o3[k];
     }
     return sum;
 }
 
-// What of a light the medium sends back along a view ray, per unit of its radiance and of
-// albedo, from the light's `lobes` on that ray: the sum of the octaves' phases, octave n with
-// both asymmetries scaled by 0.5ⁿ and weighted 0.5ⁿ, each through its factor of `throughs`
-// (`octave_throughs`, this light's component `k`). The phase is Henyey–Greenstein blended with
-// Draine (for `Mie`, the Jendersie–d'Eon fit), Draine's shape 1 + α cos²θ factored out of the
-// octaves' sum.
+// What of a light travelling along the unit `light_dir_world` the medium sends back along the
+// unit view ray `ray_world` (from the eye), per unit of its radiance and of albedo: the sum of
+// the octaves' phases, octave n with both asymmetries scaled by 0.5ⁿ and weighted 0.5ⁿ, each
+// through its factor of `throughs` (`octave_throughs`, this light's component `k`). The phase is
+// Henyey–Greenstein blended with Draine (for `Mie`, the Jendersie–d'Eon fit), Draine's shape
+// 1 + α cos²θ factored out of the octaves' sum.
 // keep in sync with src/scene/medium.rs: PhaseFit::eval
-fn response_of(lobes: OctaveLobes, throughs: OctaveThroughs, k: u32) -> f32 {
-    let hg = lobes_through(lobes.hg, throughs, k);
-    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
-        return hg;
-    }
-    return hg + lobes_through(lobes.draine, throughs, k) * lobes.draine_shape;
-}
-
-// `response_of` a light travelling along the unit `light_dir_world`, seen along the unit view
-// ray `ray_world` (from the eye).
 fn medium_response_through(
     light_dir_world: vec3<f32>,
     ray_world: vec3<f32>,
     throughs: OctaveThroughs,
     k: u32,
 ) -> f32 {
-    return response_of(octave_lobes(light_dir_world, ray_world), throughs, k);
+    let c = dot(light_dir_world, -ray_world);
+    let hg = lobe_over_octaves(0u, c, throughs, k);
+    if FOG_MEDIUM != FOG_MEDIUM_HG_DRAINE {
+        return hg;
+    }
+    // Draine's α is the same in every octave (the frame's `medium_octaves[1].w`).
+    let draine = lobe_over_octaves(1u, c, throughs, k);
+    return hg + draine * (1.0 + frame.medium_octaves[1].w * c * c);
 }
 
 // A point light at `light_world.xyz` reaching `light_world.w` (fading as the square of
@@ -366,12 +313,8 @@ struct MediumLight {
 
 // The physical medium's colour at `pos_world` seen along the unit `ray_world`: S/σt, the
 // in-scattered light per unit of extinction (see above), linear.
-fn medium_in_scattering(
-    pos_world: vec3<f32>,
-    ray_world: vec3<f32>,
-    moon_lobes: OctaveLobes,
-) -> vec3<f32> {
-    let light = medium_light(pos_world, ray_world, moon_lobes);
+fn medium_in_scattering(pos_world: vec3<f32>, ray_world: vec3<f32>) -> vec3<f32> {
+    let light = medium_light(pos_world, ray_world);
     return light.moon * moon_in_medium(pos_world) + light.rest;
 }
 
@@ -384,9 +327,8 @@ fn moon_in_medium(pos_world: vec3<f32>) -> f32 {
     return 1.0;
 }
 
-// `medium_in_scattering` before the moon's shadow map, the moon's phase on this ray being
-// `moon_lobes` (`moon_lobes_along`).
-fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>, moon_lobes: OctaveLobes) -> MediumLight {
+// `medium_in_scattering` before the moon's shadow map.
+fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     // How much fog the moon's and the ball's light crossed to get here (none unless the
     // medium shadows itself: common.wgsl, `fog_light_depths`).
     var depths = vec4<f32>(0.0);
@@ -396,7 +338,7 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>, moon_lobes: OctaveLo
     let throughs = octave_throughs(depths);
     // The ambient light comes from every direction: any phase integrates it to itself.
     var light = ambient_in_medium();
-    let moon = frame.sun_color.rgb * response_of(moon_lobes, throughs, 0u);
+    let moon = frame.sun_color.rgb * medium_response_through(frame.sun_dir_world.xyz, ray_world, throughs, 0u);
     light += point_light_in_medium(
         pos_world,
         ray_world,
@@ -451,7 +393,6 @@ fn fog_profile(p_world: vec3<f32>, amount: f32, lift: f32, knobs: FogKnobs) -> v
 fn fog_medium(
     pos_world: vec3<f32>,
     ray_world: vec3<f32>,
-    moon_lobes: OctaveLobes,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
@@ -471,8 +412,7 @@ fn fog_medium(
     // The physical medium lights the fog by its lights and phase (the `fluid` view keeps the
     // seed's colours).
     if FOG_MEDIUM != FOG_MEDIUM_SEED && debug <= 0.0 {
-        let color = medium_in_scattering(p, ray_world, moon_lobes);
-        return FogMedium(color, density * knobs.optics.x, 0.0);
+        return FogMedium(medium_in_scattering(p, ray_world), density * knobs.optics.x, 0.0);
     }
 
     // The air's speed, from the lift map (the seed's colour alone reads it).
@@ -640,7 +580,6 @@ struct SheetSample {
 fn sample_sheet(
     on_sheet_world: vec3<f32>,
     ray_world: vec3<f32>,
-    moon_lobes: OctaveLobes,
     visible_world: f32,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
@@ -649,11 +588,10 @@ fn sample_sheet(
     let slab_world = sheet_slab_world(ray_world, knobs);
     let pos_world = on_sheet_world - ray_world * (0.5 * (slab_world - visible_world));
     if FOG_MEDIUM != FOG_MEDIUM_SEED && knobs.optics.z <= 0.0 {
-        let shaded =
-            physical_slab(pos_world, ray_world, moon_lobes, visible_world, knobs, fluid_map, lift_map);
+        let shaded = physical_slab(pos_world, ray_world, visible_world, knobs, fluid_map, lift_map);
         return SheetSample(shaded, pos_world);
     }
-    let medium = fog_medium(pos_world, ray_world, moon_lobes, knobs, fluid_map, lift_map);
+    let medium = fog_medium(pos_world, ray_world, knobs, fluid_map, lift_map);
     let alpha = 1.0 - exp(-medium.extinction_per_world * visible_world);
     let debug_alpha = medium.debug_alpha * step(0.5 * slab_world, visible_world);
     let shaded = vec4<f32>(medium.color, clamp(max(alpha, debug_alpha), 0.0, 1.0));
@@ -677,7 +615,6 @@ const MAX_SLAB_PIECES: f32 = 3.0;
 fn physical_slab(
     middle_world: vec3<f32>,
     ray_world: vec3<f32>,
-    moon_lobes: OctaveLobes,
     visible_world: f32,
     knobs: FogKnobs,
     fluid_map: texture_2d<f32>,
@@ -705,7 +642,7 @@ fn physical_slab(
     if alpha <= 0.0 {
         return vec4<f32>(0.0);
     }
-    let light = medium_light(middle_world, ray_world, moon_lobes);
+    let light = medium_light(middle_world, ray_world);
     return vec4<f32>(light.moon * (moonlit / alpha) + light.rest, clamp(alpha, 0.0, 1.0));
 }
 
@@ -770,11 +707,10 @@ fn march_medium(
         return RayFog(color, transmittance);
     }
     let step_world = (t_stop - t_start) / f32(steps);
-    let moon_lobes = moon_lobes_along(ray_world);
     for (var i = 0u; i < steps; i += 1u) {
         let t_world = t_start + (f32(i) + offset) * step_world;
         let pos_world = eye_world + ray_world * t_world;
-        let medium = fog_medium(pos_world, ray_world, moon_lobes, knobs, fluid_map, lift_map);
+        let medium = fog_medium(pos_world, ray_world, knobs, fluid_map, lift_map);
         // The `fluid` view's band: the opacity of one sheet spread over its slab.
         let debug_per_world = -log(1.0 - medium.debug_alpha) / knobs.layer.w;
         let alpha = 1.0 - exp(-(medium.extinction_per_world + debug_per_world) * step_world);
@@ -807,7 +743,6 @@ fn sheets_transmittance(
     }
     let count = min(u32(knobs.sampling.x), u32(knobs.optics.w));
     let slab_world = sheet_slab_world(ray_world, knobs);
-    let moon_lobes = moon_lobes_along(ray_world);
     for (var i = 0u; i < count; i += 1u) {
         let height_world = sheet_height_world(i, knobs);
         let t_world = (height_world - eye_world.y) / ray_world.y;
@@ -820,8 +755,7 @@ fn sheets_transmittance(
         if visible_world <= 0.0 || any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
             continue;
         }
-        let sample =
-            sample_sheet(on_sheet_world, ray_world, moon_lobes, visible_world, knobs, fluid_map, lift_map);
+        let sample = sample_sheet(on_sheet_world, ray_world, visible_world, knobs, fluid_map, lift_map);
         transmittance *= 1.0 - sample.shaded.a;
     }
     return transmittance;
@@ -887,9 +821,7 @@ fn sheet_fragment(pos_clip: vec4<f32>, pos_world: vec3<f32>, uniforms: SheetUnif
     if visible_world <= 0.0 {
         discard;
     }
-    let moon_lobes = moon_lobes_along(view_dir_world);
-    let sample =
-        sample_sheet(pos_world, view_dir_world, moon_lobes, visible_world, knobs, fluid_map, lift_map);
+    let sample = sample_sheet(pos_world, view_dir_world, visible_world, knobs, fluid_map, lift_map);
     let color =
         apply_distance_fog_from(sample.shaded.rgb, sample.pos_world, eye_world, uniforms.distance_fog);
     return vec4<f32>(color * sample.shaded.a, sample.shaded.a);

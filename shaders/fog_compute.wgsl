@@ -55,8 +55,6 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     // A level ray sees every sheet edge-on and crosses none.
     if ray_world.y != 0.0 {
         let slab_world = sheet_slab_world(ray_world, fog);
-        // The moon's phase is the same at every point of the ray.
-        let moon_lobes = moon_lobes_along(ray_world);
         // Looking down the sheets below the eye come highest first; looking up, those above
         // come lowest first. The others lie behind the eye and are skipped.
         let down = ray_world.y < 0.0;
@@ -82,8 +80,7 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
             if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
                 continue;
             }
-            let sample =
-                sample_sheet(on_sheet_world, ray_world, moon_lobes, visible_world, fog, fluid_map, lift_map);
+            let sample = sample_sheet(on_sheet_world, ray_world, visible_world, fog, fluid_map, lift_map);
             let alpha = sample.shaded.a;
             if alpha <= 0.0 {
                 continue;
