@@ -4,9 +4,14 @@
 //! the world steps on a thread of its own up to [`FRAMES_AHEAD`] frames ahead, the renderer
 //! reads frames back through a ring of staging buffers and returns the oldest finished one
 //! while the next renders, and the sink hands files to a [`WriterPool`] whose bounded queue
-//! keeps memory flat on long clips. The GPU renderer is built before the first
-//! step, so a missing adapter or an oversize frame fails before anything is written.
+//! keeps memory flat on long clips.
+//!
+//! The world starts stepping while the GPU renderer is built, up to [`start_ahead`] frames
+//! ahead (`ahead.rs`), so a clip's first steps overlap the driver's pipeline compiles. Nothing
+//! is written before the renderer exists: an oversize frame or a shader the driver refuses
+//! fails before any file or folder is made, and the stepping stops with it.
 
+use super::ahead::{AheadQueue, Producer};
 use super::report::{Reporter, Stage};
 use crate::Error;
 use crate::frame::{Capsule, Frame, FrameInputs, MotionSample, View};
@@ -126,26 +131,6 @@ pub(super) fn run_frames_from(
 ) -> Result<LoopStats, Error> {
     let loop_started = Instant::now();
     let scene = job.scene;
-    let mut renderer = Renderer::new(
-        context,
-        scene,
-        &RenderConfig {
-            width: scene.output.width,
-            height: scene.output.height,
-            view: job.view,
-            compositor: job.compositor,
-            readback: job.readback,
-        },
-    )?;
-    let compositor = renderer.compositor();
-    let fog_resolution = renderer.fog_resolution();
-    if let Some(dir) = job.maps_dir {
-        super::create_dir(dir)?;
-    }
-    let count = job.frames.len() as u64;
-    for stage in Stage::ALL {
-        reporter.begin(stage, count);
-    }
     let first_frame = job.frames.frames().first().copied().unwrap_or(0);
     let playback = match start {
         Some(playback) => playback,
@@ -157,21 +142,50 @@ pub(super) fn run_frames_from(
     };
     let mut hashes = Vec::with_capacity(job.frames.len());
     let caption = Caption::for_scene(scene);
-    let stamp = |frame: Frame, hashes: &[FrameHash]| match &caption {
-        Some(caption) => stamped(caption, frame, scene, job.view, compositor, hashes),
-        None => frame,
-    };
     let mut render_s = 0.0;
     let mut rendered = 0;
 
-    // The world steps on a thread of its own, a few frames ahead of the GPU: each frame's
-    // stepping overlaps the previous frames' recording, readback and hand-off. It steps in the
-    // same order as ever, so the states and hashes are the same.
-    let simulation = std::thread::scope(|threads| -> Result<Simulation, Error> {
-        let (sender, frames) = std::sync::mpsc::sync_channel(FRAMES_AHEAD);
-        let stepping = threads.spawn(move || simulate(playback, job, options.skip, sender));
+    // The world steps on a thread of its own, ahead of the GPU: from the start, while the
+    // renderer is built, and then each frame's stepping overlaps the previous frames'
+    // recording, readback and hand-off. It steps in the same order as ever, so the states and
+    // hashes are the same. Nothing is written before the renderer exists.
+    let queue = AheadQueue::new(start_ahead(scene), FRAMES_AHEAD);
+    let stepped = std::thread::scope(|threads| -> Result<(Simulation, Renderer), Error> {
+        let producer = queue.producer();
+        let stepping = threads.spawn(move || simulate(playback, job, options.skip, producer));
+        let frames = queue.consumer();
+        let built = Renderer::new(
+            context,
+            scene,
+            &RenderConfig {
+                width: scene.output.width,
+                height: scene.output.height,
+                view: job.view,
+                compositor: job.compositor,
+                readback: job.readback,
+            },
+        );
+        let mut renderer = match built {
+            Ok(renderer) => renderer,
+            Err(error) => {
+                // The stepping thread returns at its next step or push.
+                drop(frames);
+                let _ = stepping.join();
+                return Err(error.into());
+            }
+        };
+        frames.settle();
+        if let Some(dir) = job.maps_dir {
+            super::create_dir(dir)?;
+        }
+        let compositor = renderer.compositor();
+        let count = job.frames.len() as u64;
+        for stage in Stage::ALL {
+            reporter.begin(stage, count);
+        }
+        let stamp = stamper(caption.as_ref(), scene, job.view, compositor);
         let mut stopped = false;
-        for simulated in frames {
+        while let Some(simulated) = frames.pop() {
             // A signal stops the loop between frames, whatever was stepped ahead.
             if crate::interrupt::requested() {
                 stopped = true;
@@ -200,21 +214,27 @@ pub(super) fn run_frames_from(
                 reporter.advance(Stage::Encode, 1);
             }
         }
-        // The channel closed (every frame was stepped, or a signal stopped the stepping), or
-        // the loop stopped listening: the thread has returned or returns at its next send.
+        // The queue ended (every frame was stepped, or a signal stopped the stepping), or the
+        // loop stopped taking frames: with the queue's end dropped, the thread has returned or
+        // returns at its next step or push.
+        drop(frames);
         let mut simulation = match stepping.join() {
             Ok(simulation) => simulation,
             Err(panic) => std::panic::resume_unwind(panic),
         };
         simulation.interrupted |= stopped;
-        Ok(simulation)
+        Ok((simulation, renderer))
     })?;
+    let (simulation, mut renderer) = stepped;
     if simulation.interrupted {
         drop(renderer);
         let written = pool.files_written();
         pool.finish()?;
         return Err(Error::interrupted(written));
     }
+    let compositor = renderer.compositor();
+    let fog_resolution = renderer.fog_resolution();
+    let stamp = stamper(caption.as_ref(), scene, job.view, compositor);
     let simulate_s = simulation.simulate_s;
     let t = Instant::now();
     let rest = renderer.finish()?;
@@ -241,6 +261,20 @@ pub(super) fn run_frames_from(
         gpu,
         writer: report,
     })
+}
+
+/// What the loop does to each finished frame before its sink: burns in `caption` (`--stamp`)
+/// when the scene has one, else nothing.
+fn stamper<'a>(
+    caption: Option<&'a Caption>,
+    scene: &'a Scene,
+    view: View,
+    compositor: Compositor,
+) -> impl Fn(Frame, &[FrameHash]) -> Frame + 'a {
+    move |frame, hashes| match caption {
+        Some(caption) => stamped(caption, frame, scene, view, compositor, hashes),
+        None => frame,
+    }
 }
 
 /// `frame` with the scene's caption strip burnt into its 8-bit picture (`--stamp`), saying the
@@ -272,8 +306,24 @@ fn stamped(
     frame
 }
 
-/// Frames the simulation thread may step ahead of the frame loop.
+/// Frames the simulation thread may step ahead of the frame loop once the renderer is built.
 const FRAMES_AHEAD: usize = 2;
+
+/// The most frames the simulation thread steps ahead while the renderer is being built.
+const START_AHEAD_MAX: usize = 120;
+
+/// What the frames stepped ahead during the renderer's build may hold in all, mostly their
+/// fluid maps.
+const START_AHEAD_BYTES: usize = 64 << 20;
+
+/// Frames the simulation thread may step ahead while the renderer is built: as many as
+/// [`START_AHEAD_BYTES`] of fluid maps hold, at most [`START_AHEAD_MAX`], at least
+/// [`FRAMES_AHEAD`]. The walkway's 256² maps take 512 KiB a frame, so 120 frames.
+fn start_ahead(scene: &Scene) -> usize {
+    let cells = scene.fluid.grid as usize;
+    let map_bytes = (cells * cells * 8).max(1);
+    (START_AHEAD_BYTES / map_bytes).clamp(FRAMES_AHEAD, START_AHEAD_MAX)
+}
 
 /// What the simulation thread measured, and whether a signal stopped it.
 struct Simulation {
@@ -337,7 +387,7 @@ fn simulate(
     mut playback: Playback,
     job: &FrameJob<'_>,
     skip: &[u32],
-    frames: std::sync::mpsc::SyncSender<Simulated>,
+    frames: Producer<'_, Simulated>,
 ) -> Simulation {
     let mut simulate_s = 0.0;
     for &frame in job.frames.frames() {
@@ -345,7 +395,11 @@ fn simulate(
         let stepped = if crate::interrupt::requested() {
             None
         } else {
-            playback.advance_to_or_stop(frame, crate::interrupt::poll)
+            // A loop that stopped taking frames (its renderer failed) stops the stepping too.
+            playback.advance_to_or_stop(frame, || match frames.abandoned() {
+                true => std::ops::ControlFlow::Break(()),
+                false => crate::interrupt::poll(),
+            })
         };
         let Some(state) = stepped else {
             return Simulation {
@@ -371,7 +425,7 @@ fn simulate(
             maps,
             inputs,
         };
-        if frames.send(simulated).is_err() {
+        if frames.push(simulated).is_err() {
             break;
         }
     }

@@ -27,6 +27,7 @@
 //! The golden check, which runs the same loop into a comparison, lives beside the comparison
 //! code it uses ([`crate::compare::golden`]).
 
+mod ahead;
 mod frame_loop;
 mod maps;
 mod quality;
