@@ -123,8 +123,11 @@ pub(super) struct Consumer<'q, T> {
 
 impl<T> Consumer<'_, T> {
     /// From now on the limit shrinks by one with each item taken, down to the steady limit.
-    pub(super) fn settle(&self) {
-        self.queue.lock().shrinking = true;
+    /// Returns how many items are queued.
+    pub(super) fn settle(&self) -> usize {
+        let mut state = self.queue.lock();
+        state.shrinking = true;
+        state.items.len()
     }
 
     /// The oldest item, waiting for one while the producer runs; `None` once the producer is

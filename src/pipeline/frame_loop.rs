@@ -73,12 +73,24 @@ pub struct LoopStats {
     pub hashes: Vec<FrameHash>,
     /// Wall-clock seconds of the whole loop, the renderer's setup included.
     pub wall_s: f64,
+    /// The renderer's build, and the frames stepped meanwhile.
+    pub setup: Setup,
     /// Frames rendered (not skipped).
     pub rendered: usize,
     /// What the renderer measured: recording, readback wait and copy, GPU pass times.
     pub gpu: GpuTimes,
     /// What the writer pool measured: encoding, writing, its threads, queue waits.
     pub writer: WriteReport,
+}
+
+/// The start of a frame loop: how long the GPU renderer took to build (the driver compiling its
+/// pipelines), and how many frames the world stepped meanwhile, waiting for it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Setup {
+    /// Seconds from the loop's start until the renderer was built.
+    pub renderer_s: f64,
+    /// Frames stepped and queued by then.
+    pub frames_stepped: usize,
 }
 
 /// How the frame loop runs, beyond what it renders: frames to leave out, encoder threads.
@@ -150,7 +162,7 @@ pub(super) fn run_frames_from(
     // recording, readback and hand-off. It steps in the same order as ever, so the states and
     // hashes are the same. Nothing is written before the renderer exists.
     let queue = AheadQueue::new(start_ahead(scene), FRAMES_AHEAD);
-    let stepped = std::thread::scope(|threads| -> Result<(Simulation, Renderer), Error> {
+    let stepped = std::thread::scope(|threads| -> Result<(Simulation, Renderer, Setup), Error> {
         let producer = queue.producer();
         let stepping = threads.spawn(move || simulate(playback, job, options.skip, producer));
         let frames = queue.consumer();
@@ -174,7 +186,10 @@ pub(super) fn run_frames_from(
                 return Err(error.into());
             }
         };
-        frames.settle();
+        let setup = Setup {
+            renderer_s: loop_started.elapsed().as_secs_f64(),
+            frames_stepped: frames.settle(),
+        };
         if let Some(dir) = job.maps_dir {
             super::create_dir(dir)?;
         }
@@ -223,9 +238,9 @@ pub(super) fn run_frames_from(
             Err(panic) => std::panic::resume_unwind(panic),
         };
         simulation.interrupted |= stopped;
-        Ok((simulation, renderer))
+        Ok((simulation, renderer, setup))
     })?;
-    let (simulation, mut renderer) = stepped;
+    let (simulation, mut renderer, setup) = stepped;
     if simulation.interrupted {
         drop(renderer);
         let written = pool.files_written();
@@ -257,6 +272,7 @@ pub(super) fn run_frames_from(
         encode_s: report.busy_s,
         hashes,
         wall_s: loop_started.elapsed().as_secs_f64(),
+        setup,
         rendered,
         gpu,
         writer: report,

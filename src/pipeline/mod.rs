@@ -39,7 +39,7 @@ mod still;
 mod watch;
 
 pub use frame_loop::{
-    FrameHash, FrameJob, LoopOptions, LoopStats, run_frames, run_frames_with, start_playback,
+    FrameHash, FrameJob, LoopOptions, LoopStats, Setup, run_frames, run_frames_with, start_playback,
 };
 pub use maps::{MapsOptions, maps};
 pub use quality::{

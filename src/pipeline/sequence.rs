@@ -297,6 +297,7 @@ pub(super) fn render_from(
     let render_stats = RenderStats::new(&Measured {
         frames: stats.rendered,
         wall_s: stats.wall_s + finishing.elapsed().as_secs_f64(),
+        setup: stats.setup,
         simulate_s: stats.simulate_s,
         gpu: stats.gpu.clone(),
         video_s,

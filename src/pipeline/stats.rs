@@ -17,6 +17,7 @@
 //!
 //! All of it is wall-clock and GPU-clock time, for reports only: no output depends on it.
 
+use super::Setup;
 use crate::gpu::GpuTimes;
 use serde::Serialize;
 
@@ -70,6 +71,8 @@ pub struct RenderStats {
     pub wall_s: f64,
     /// Frames rendered per wall-clock second.
     pub frames_per_s: f64,
+    /// The renderer's build at the start, and the frames the world stepped meanwhile.
+    pub setup: Setup,
     /// How the `gpu` stage was measured: `timestamp queries`, or `cpu submit + wait` on an
     /// adapter without them.
     pub gpu_timing: &'static str,
@@ -88,6 +91,8 @@ pub struct Measured {
     pub frames: usize,
     /// Wall-clock seconds of the frame loop.
     pub wall_s: f64,
+    /// The renderer's build at the start.
+    pub setup: Setup,
     /// Seconds stepping the world.
     pub simulate_s: f64,
     /// What the renderer measured.
@@ -174,6 +179,7 @@ impl RenderStats {
             frames: m.frames,
             wall_s: m.wall_s,
             frames_per_s: m.frames as f64 / wall_s,
+            setup: m.setup,
             gpu_timing,
             stages,
             gpu_passes,
@@ -193,6 +199,13 @@ impl RenderStats {
             format!(
                 "{} frames in {:.2} s: {:.2} frames/s, bound by {}",
                 self.frames, self.wall_s, self.frames_per_s, self.bound
+            ),
+        );
+        line(
+            &mut out,
+            format!(
+                "set-up: the renderer built in {:.2} s, {} frames stepped meanwhile",
+                self.setup.renderer_s, self.setup.frames_stepped
             ),
         );
         line(
@@ -251,6 +264,10 @@ mod tests {
         Measured {
             frames: 10,
             wall_s: 2.0,
+            setup: Setup {
+                renderer_s: 0.25,
+                frames_stepped: 7,
+            },
             simulate_s: 0.5,
             gpu: GpuTimes {
                 record_s: 0.15,
@@ -304,5 +321,15 @@ mod tests {
         assert!(stats.gpu_passes.is_empty());
         assert!(stats.table().contains("bound by gpu"));
         assert!(stats.table().contains("no timestamp queries"));
+    }
+
+    #[test]
+    fn the_table_says_how_long_the_renderer_took_to_build() {
+        let table = RenderStats::new(&measured()).table();
+        let setup = table.lines().nth(1).unwrap();
+        assert_eq!(
+            setup,
+            "set-up: the renderer built in 0.25 s, 7 frames stepped meanwhile"
+        );
     }
 }
