@@ -244,3 +244,32 @@ fn a_closed_stdout_ends_simulate_quietly_with_0() {
         );
     }
 }
+
+#[test]
+fn a_render_on_a_missing_adapter_exits_1_and_writes_nothing() {
+    // `render` opens the GPU after the world has started stepping, toward a frame deep in the
+    // clip here: the missing adapter still ends the run at once, with no folder made.
+    let dir = temp_dir("no-adapter");
+    let out_dir = dir.join("out");
+    let out = fogbank(&[
+        "render",
+        "tests/scenes/tiny.ron",
+        "--set",
+        "output.frames=100000",
+        "--frames",
+        "99990..99992",
+        "--maps",
+        "--adapter",
+        "no-such-adapter-anywhere",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let message = stderr(&out);
+    assert_exit(&out, 1);
+    assert!(
+        message.starts_with("error: no adapter name contains `no-such-adapter-anywhere`"),
+        "{message}"
+    );
+    assert!(!out_dir.exists(), "{}", out_dir.display());
+}

@@ -62,9 +62,10 @@ pub(super) fn run(settings: &RenderSettings) -> Result<(), Error> {
     // Everything that can be checked is checked before the GPU opens: flags, frames, the
     // video's extension and settings, ffmpeg and its encoder.
     options.check(&scene)?;
-    let context = settings.gpu.open()?;
     let mut reporter = ProgressReporter::new(ProgressMode::detect(settings.quiet));
-    let summary = pipeline::render(&context, &scene, &options, &mut reporter)?;
+    // The GPU opens once the world has started stepping, so the two overlap.
+    let open = || settings.gpu.open();
+    let summary = pipeline::render_opening(open, &scene, &options, &mut reporter)?;
     if settings.stats {
         // Always on stderr, even with --quiet or --json: it was asked for.
         eprint!("{}", summary.stats.table());

@@ -6,10 +6,11 @@
 //! while the next renders, and the sink hands files to a [`WriterPool`] whose bounded queue
 //! keeps memory flat on long clips.
 //!
-//! The world starts stepping while the GPU renderer is built, up to [`start_ahead`] frames
-//! ahead (`ahead.rs`), so a clip's first steps overlap the driver's pipeline compiles. Nothing
-//! is written before the renderer exists: an oversize frame or a shader the driver refuses
-//! fails before any file or folder is made, and the stepping stops with it.
+//! The world starts stepping before the GPU device opens ([`GpuSource::Opening`], as `render`
+//! runs) and while the renderer is built, up to [`start_ahead`] frames ahead (`ahead.rs`), so
+//! a clip's first steps overlap the driver's start and its pipeline compiles. Nothing is
+//! written before the renderer exists: a missing adapter, an oversize frame or a shader the
+//! driver refuses fails before any file or folder is made, and the stepping stops with it.
 
 use super::ahead::{AheadQueue, Producer};
 use super::report::{Reporter, Stage};
@@ -93,6 +94,15 @@ pub struct Setup {
     pub frames_stepped: usize,
 }
 
+/// Where the frame loop gets its GPU device.
+pub enum GpuSource<'a> {
+    /// One the caller opened, which several runs can share.
+    Opened(&'a GpuContext),
+    /// One the loop opens itself once the world has started stepping, so the driver's start
+    /// (0.14 to 0.20 s on an H200 host) overlaps the first steps (`render`).
+    Opening(Box<dyn FnOnce() -> Result<GpuContext, Error> + 'a>),
+}
+
 /// How the frame loop runs, beyond what it renders: frames to leave out, encoder threads.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LoopOptions<'a> {
@@ -126,7 +136,14 @@ pub fn run_frames_with(
     reporter: &mut dyn Reporter,
     sink: impl FnMut(Frame, &mut WriterPool) -> Result<(), Error>,
 ) -> Result<LoopStats, Error> {
-    run_frames_from(context, job, options, None, reporter, sink)
+    run_frames_from(
+        GpuSource::Opened(context),
+        job,
+        options,
+        None,
+        reporter,
+        sink,
+    )
 }
 
 /// [`run_frames_with`] stepping `start` instead of a playback from time 0 (or from
@@ -134,7 +151,7 @@ pub fn run_frames_with(
 /// playback must be of `job.scene` and at or before the first frame's earliest step
 /// ([`Playback::earliest_step_of`]), so the frames are the bytes a run from time 0 draws.
 pub(super) fn run_frames_from(
-    context: &GpuContext,
+    gpu: GpuSource<'_>,
     job: &FrameJob<'_>,
     options: LoopOptions<'_>,
     start: Option<Playback>,
@@ -162,85 +179,102 @@ pub(super) fn run_frames_from(
     // recording, readback and hand-off. It steps in the same order as ever, so the states and
     // hashes are the same. Nothing is written before the renderer exists.
     let queue = AheadQueue::new(start_ahead(scene), FRAMES_AHEAD);
-    let stepped = std::thread::scope(|threads| -> Result<(Simulation, Renderer, Setup), Error> {
-        let producer = queue.producer();
-        let stepping = threads.spawn(move || simulate(playback, job, options.skip, producer));
-        let frames = queue.consumer();
-        let built = Renderer::new(
-            context,
-            scene,
-            &RenderConfig {
-                width: scene.output.width,
-                height: scene.output.height,
-                view: job.view,
-                compositor: job.compositor,
-                readback: job.readback,
-            },
-        );
-        let mut renderer = match built {
-            Ok(renderer) => renderer,
-            Err(error) => {
-                // The stepping thread returns at its next step or push.
-                drop(frames);
-                let _ = stepping.join();
-                return Err(error.into());
-            }
-        };
-        let setup = Setup {
-            renderer_s: loop_started.elapsed().as_secs_f64(),
-            frames_stepped: frames.settle(),
-        };
-        if let Some(dir) = job.maps_dir {
-            super::create_dir(dir)?;
-        }
-        let compositor = renderer.compositor();
-        let count = job.frames.len() as u64;
-        for stage in Stage::ALL {
-            reporter.begin(stage, count);
-        }
-        let stamp = stamper(caption.as_ref(), scene, job.view, compositor);
-        let mut stopped = false;
-        while let Some(simulated) = frames.pop() {
-            // A signal stops the loop between frames, whatever was stepped ahead.
-            if crate::interrupt::requested() {
-                stopped = true;
-                break;
-            }
-            reporter.advance(Stage::Simulate, 1);
-            hashes.push(FrameHash {
-                frame: simulated.frame,
-                hash: format!("{:016x}", simulated.hash),
-            });
-            for map in simulated.maps {
-                pool.submit(map)?;
-            }
-            let Some(inputs) = &simulated.inputs else {
-                reporter.advance(Stage::Render, 1);
-                reporter.advance(Stage::Encode, 1);
-                continue;
+    let stepped = std::thread::scope(
+        |threads| -> Result<(Simulation, Renderer, Setup, String), Error> {
+            let producer = queue.producer();
+            // The maps' buffers come back to the stepping thread once uploaded, so no frame
+            // allocates (and faults in) fresh ones.
+            let (recycle, recycled) = std::sync::mpsc::channel::<Vec<u8>>();
+            let stepping =
+                threads.spawn(move || simulate(playback, job, options.skip, producer, &recycled));
+            let frames = queue.consumer();
+            let mut opened = None;
+            let context = match gpu {
+                GpuSource::Opened(context) => Ok(context),
+                GpuSource::Opening(open) => open().map(|context| &*opened.insert(context)),
             };
-            let t = Instant::now();
-            let finished = renderer.submit(&inputs.borrowed())?;
-            render_s += t.elapsed().as_secs_f64();
-            rendered += 1;
-            reporter.advance(Stage::Render, 1);
-            if let Some(done) = finished {
-                sink(stamp(done, &hashes), &mut pool)?;
-                reporter.advance(Stage::Encode, 1);
+            let built = context.and_then(|context| {
+                let renderer = Renderer::new(
+                    context,
+                    scene,
+                    &RenderConfig {
+                        width: scene.output.width,
+                        height: scene.output.height,
+                        view: job.view,
+                        compositor: job.compositor,
+                        readback: job.readback,
+                    },
+                )?;
+                Ok((renderer, super::adapter_line(context)))
+            });
+            let (mut renderer, adapter) = match built {
+                Ok(built) => built,
+                Err(error) => {
+                    // The stepping thread returns at its next step or push.
+                    drop(frames);
+                    let _ = stepping.join();
+                    return Err(error);
+                }
+            };
+            let setup = Setup {
+                renderer_s: loop_started.elapsed().as_secs_f64(),
+                frames_stepped: frames.settle(),
+            };
+            if let Some(dir) = job.maps_dir {
+                super::create_dir(dir)?;
             }
-        }
-        // The queue ended (every frame was stepped, or a signal stopped the stepping), or the
-        // loop stopped taking frames: with the queue's end dropped, the thread has returned or
-        // returns at its next step or push.
-        drop(frames);
-        let mut simulation = match stepping.join() {
-            Ok(simulation) => simulation,
-            Err(panic) => std::panic::resume_unwind(panic),
-        };
-        simulation.interrupted |= stopped;
-        Ok((simulation, renderer, setup))
-    })?;
-    let (simulation, mut renderer, setup) = stepped;
+            let compositor = renderer.compositor();
+            let count = job.frames.len() as u64;
+            for stage in Stage::ALL {
+                reporter.begin(stage, count);
+            }
+            let stamp = stamper(caption.as_ref(), scene, job.view, compositor);
+            let mut stopped = false;
+            while let Some(simulated) = frames.pop() {
+                // A signal stops the loop between frames, whatever was stepped ahead.
+                if crate::interrupt::requested() {
+                    stopped = true;
+                    break;
+                }
+                reporter.advance(Stage::Simulate, 1);
+                hashes.push(FrameHash {
+                    frame: simulated.frame,
+                    hash: format!("{:016x}", simulated.hash),
+                });
+                for map in simulated.maps {
+                    pool.submit(map)?;
+                }
+                let Some(inputs) = simulated.inputs else {
+                    reporter.advance(Stage::Render, 1);
+                    reporter.advance(Stage::Encode, 1);
+                    continue;
+                };
+                let t = Instant::now();
+                let finished = renderer.submit(&inputs.borrowed())?;
+                // A stepping thread that has returned takes no more buffers: dropped here then.
+                let _ = recycle.send(inputs.fluid_map);
+                let _ = recycle.send(inputs.lift_map);
+                render_s += t.elapsed().as_secs_f64();
+                rendered += 1;
+                reporter.advance(Stage::Render, 1);
+                if let Some(done) = finished {
+                    sink(stamp(done, &hashes), &mut pool)?;
+                    reporter.advance(Stage::Encode, 1);
+                }
+            }
+            // The queue ended (every frame was stepped, or a signal stopped the stepping), or the
+            // loop stopped taking frames: with the queue's end dropped, the thread has returned or
+            // returns at its next step or push.
+            drop(frames);
+            let mut simulation = match stepping.join() {
+                Ok(simulation) => simulation,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            simulation.interrupted |= stopped;
+            Ok((simulation, renderer, setup, adapter))
+        },
+    )?;
+    let (simulation, mut renderer, setup, adapter) = stepped;
     if simulation.interrupted {
         drop(renderer);
         let written = pool.files_written();
@@ -264,7 +298,7 @@ pub(super) fn run_frames_from(
         reporter.end(stage);
     }
     Ok(LoopStats {
-        adapter: super::adapter_line(context),
+        adapter,
         compositor,
         fog_resolution,
         simulate_s,
@@ -332,10 +366,21 @@ const START_AHEAD_MAX: usize = 120;
 /// fluid maps.
 const START_AHEAD_BYTES: usize = 64 << 20;
 
-/// Frames the simulation thread may step ahead while the renderer is built: as many as
-/// [`START_AHEAD_BYTES`] of fluid maps hold, at most [`START_AHEAD_MAX`], at least
+/// Cores a machine needs for the world to step ahead while the renderer is built.
+const START_AHEAD_CORES: usize = 4;
+
+/// Frames the simulation thread may step ahead while the GPU opens and the renderer is built:
+/// as many as [`START_AHEAD_BYTES`] of fluid maps hold, at most [`START_AHEAD_MAX`], at least
 /// [`FRAMES_AHEAD`]. The walkway's 256² maps take 512 KiB a frame, so 120 frames.
+///
+/// On fewer than [`START_AHEAD_CORES`] cores, only [`FRAMES_AHEAD`]: the driver's start takes
+/// the cores the stepping would use, and the frames' buffers cost more than the overlap gains
+/// (the walkway at 64×36 on two cores took 1.05 times as long).
 fn start_ahead(scene: &Scene) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < START_AHEAD_CORES {
+        return FRAMES_AHEAD;
+    }
     let cells = scene.fluid.grid as usize;
     let map_bytes = (cells * cells * 8).max(1);
     (START_AHEAD_BYTES / map_bytes).clamp(FRAMES_AHEAD, START_AHEAD_MAX)
@@ -369,7 +414,14 @@ struct OwnedInputs {
 }
 
 impl OwnedInputs {
-    fn new(inputs: &FrameInputs<'_>) -> Self {
+    /// `inputs` owned, its maps copied into buffers from `recycled` where there are any.
+    fn new(inputs: &FrameInputs<'_>, recycled: &std::sync::mpsc::Receiver<Vec<u8>>) -> Self {
+        let copy = |map: &[u8]| {
+            let mut buffer = recycled.try_recv().unwrap_or_default();
+            buffer.clear();
+            buffer.extend_from_slice(map);
+            buffer
+        };
         OwnedInputs {
             plain: FrameInputs {
                 fluid_map: &[],
@@ -378,8 +430,8 @@ impl OwnedInputs {
                 motion: &[],
                 ..*inputs
             },
-            fluid_map: inputs.fluid_map.to_vec(),
-            lift_map: inputs.lift_map.to_vec(),
+            fluid_map: copy(inputs.fluid_map),
+            lift_map: copy(inputs.lift_map),
             capsules: inputs.capsules.to_vec(),
             motion: inputs.motion.to_vec(),
         }
@@ -404,6 +456,7 @@ fn simulate(
     job: &FrameJob<'_>,
     skip: &[u32],
     frames: Producer<'_, Simulated>,
+    recycled: &std::sync::mpsc::Receiver<Vec<u8>>,
 ) -> Simulation {
     let mut simulate_s = 0.0;
     for &frame in job.frames.frames() {
@@ -434,7 +487,7 @@ fn simulate(
         let inputs = skip
             .binary_search(&frame)
             .is_err()
-            .then(|| OwnedInputs::new(&playback.frame_inputs(&state)));
+            .then(|| OwnedInputs::new(&playback.frame_inputs(&state), recycled));
         let simulated = Simulated {
             frame,
             hash: state.hash,

@@ -47,7 +47,9 @@ pub use quality::{
     enough_sheets, quality,
 };
 pub use report::{Recorded, Reporter, Silent, Stage};
-pub use sequence::{FrameFormat, RenderOptions, RenderSummary, VideoRequest, render};
+pub use sequence::{
+    FrameFormat, RenderOptions, RenderSummary, VideoRequest, render, render_opening,
+};
 pub use sheet::{MAX_STILLS, SheetOptions, sheet};
 pub use stats::{
     GPU_CPU_FALLBACK, GPU_TIMESTAMPS, Measured, PassTime, RenderStats, StageKind, StageTime,

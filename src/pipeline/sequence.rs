@@ -6,7 +6,7 @@
 //! never costs a simulation. Files are written atomically by the writer pool, so an interrupted
 //! run leaves only whole frames.
 
-use super::frame_loop::{FrameHash, FrameJob, LoopOptions, run_frames_from};
+use super::frame_loop::{FrameHash, FrameJob, GpuSource, LoopOptions, run_frames_from};
 use super::report::Reporter;
 use super::stats::{Measured, RenderStats};
 use super::{create_dir, create_parent, frames_in_clip};
@@ -200,13 +200,25 @@ pub fn render(
     options: &RenderOptions,
     reporter: &mut dyn Reporter,
 ) -> Result<RenderSummary, Error> {
-    render_from(context, scene, options, None, reporter)
+    render_from(GpuSource::Opened(context), scene, options, None, reporter)
+}
+
+/// [`render`] with a GPU context of its own, opened by `open` once the world has started
+/// stepping: the driver's start overlaps the first steps. `fogbank render` runs this way.
+pub fn render_opening(
+    open: impl FnOnce() -> Result<GpuContext, Error>,
+    scene: &Scene,
+    options: &RenderOptions,
+    reporter: &mut dyn Reporter,
+) -> Result<RenderSummary, Error> {
+    let source = GpuSource::Opening(Box::new(open));
+    render_from(source, scene, options, None, reporter)
 }
 
 /// [`render`] stepping `start` (a playback of `scene` at or before the first frame's earliest
 /// step) instead of one from time 0 or the cache: the clips of `fogbank watch`.
 pub(super) fn render_from(
-    context: &GpuContext,
+    gpu: GpuSource<'_>,
     scene: &Scene,
     options: &RenderOptions,
     start: Option<Playback>,
@@ -250,44 +262,37 @@ pub(super) fn render_from(
     let mut created = false;
     let mut sink: Option<Box<dyn VideoSink>> = None;
     let mut video_s = 0.0;
-    let stats = run_frames_from(
-        context,
-        &job,
-        loop_options,
-        start,
-        reporter,
-        |frame, pool| {
-            let pushing = Instant::now();
-            if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
-                if sink.is_none() {
-                    create_parent(&request.path)?;
-                    sink = Some(open_video(
-                        &request.path,
-                        *format,
-                        frame.width,
-                        frame.height,
-                        frames.len(),
-                        settings,
-                    )?);
-                }
-                if let Some(sink) = sink.as_mut() {
-                    sink.push(&frame)?;
-                }
-                video_s += pushing.elapsed().as_secs_f64();
+    let stats = run_frames_from(gpu, &job, loop_options, start, reporter, |frame, pool| {
+        let pushing = Instant::now();
+        if let (Some((format, settings)), Some(request)) = (&video, &options.video) {
+            if sink.is_none() {
+                create_parent(&request.path)?;
+                sink = Some(open_video(
+                    &request.path,
+                    *format,
+                    frame.width,
+                    frame.height,
+                    frames.len(),
+                    settings,
+                )?);
             }
-            if !options.write_frames {
-                return Ok(());
+            if let Some(sink) = sink.as_mut() {
+                sink.push(&frame)?;
             }
-            if !created {
-                create_dir(&options.out_dir)?;
-                created = true;
-            }
-            for job in frame_files(frame, options, scene, &options.out_dir)? {
-                pool.submit(job)?;
-            }
-            Ok(())
-        },
-    )?;
+            video_s += pushing.elapsed().as_secs_f64();
+        }
+        if !options.write_frames {
+            return Ok(());
+        }
+        if !created {
+            create_dir(&options.out_dir)?;
+            created = true;
+        }
+        for job in frame_files(frame, options, scene, &options.out_dir)? {
+            pool.submit(job)?;
+        }
+        Ok(())
+    })?;
     let finishing = Instant::now();
     let video_report = match sink {
         Some(sink) => Some(sink.finish()?),

@@ -10,6 +10,7 @@
 use super::{KeptWorld, start};
 use crate::Error;
 use crate::gpu::GpuContext;
+use crate::pipeline::frame_loop::GpuSource;
 use crate::pipeline::frames_in_clip;
 use crate::pipeline::report::{Reporter, Stage};
 use crate::pipeline::sequence::{RenderOptions, RenderSummary, render_from};
@@ -99,7 +100,13 @@ impl ClipSession {
             snapshot: playback.world().snapshot(),
         };
         let to_first_s = clock.elapsed().as_secs_f64();
-        let summary = render_from(context, &scene, options, Some(playback), reporter)?;
+        let summary = render_from(
+            GpuSource::Opened(context),
+            &scene,
+            options,
+            Some(playback),
+            reporter,
+        )?;
         self.kept = Some(kept);
         Ok(ClipTurn {
             steps_simulated: last_step.saturating_sub(start_step),
