@@ -72,7 +72,8 @@ pub struct LoopStats {
     pub encode_s: f64,
     /// Per-frame state hashes, in frame order.
     pub hashes: Vec<FrameHash>,
-    /// Wall-clock seconds of the whole loop, the renderer's setup included.
+    /// Wall-clock seconds of the whole loop, the GPU's opening (where the loop opens it) and
+    /// the renderer's build included.
     pub wall_s: f64,
     /// The renderer's build, and the frames stepped meanwhile.
     pub setup: Setup,
@@ -84,8 +85,9 @@ pub struct LoopStats {
     pub writer: WriteReport,
 }
 
-/// The start of a frame loop: how long the GPU renderer took to build (the driver compiling its
-/// pipelines), and how many frames the world stepped meanwhile, waiting for it.
+/// The start of a frame loop: how long until the GPU renderer was ready (the device opened,
+/// where the loop opens it, and the driver's pipelines compiled), and how many frames the
+/// world stepped meanwhile.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Setup {
     /// Seconds from the loop's start until the renderer was built.
@@ -251,11 +253,11 @@ pub(super) fn run_frames_from(
                 };
                 let t = Instant::now();
                 let finished = renderer.submit(&inputs.borrowed())?;
+                render_s += t.elapsed().as_secs_f64();
+                rendered += 1;
                 // A stepping thread that has returned takes no more buffers: dropped here then.
                 let _ = recycle.send(inputs.fluid_map);
                 let _ = recycle.send(inputs.lift_map);
-                render_s += t.elapsed().as_secs_f64();
-                rendered += 1;
                 reporter.advance(Stage::Render, 1);
                 if let Some(done) = finished {
                     sink(stamp(done, &hashes), &mut pool)?;

@@ -67,11 +67,13 @@ pub struct PassTime {
 pub struct RenderStats {
     /// Frames rendered.
     pub frames: usize,
-    /// Wall-clock seconds of the frame loop (the renderer's setup included).
+    /// Wall-clock seconds of the frame loop, the GPU's opening (`render`) and the renderer's
+    /// build included.
     pub wall_s: f64,
     /// Frames rendered per wall-clock second.
     pub frames_per_s: f64,
-    /// The renderer's build at the start, and the frames the world stepped meanwhile.
+    /// The GPU's opening and the renderer's build at the start, and the frames the world
+    /// stepped meanwhile.
     pub setup: Setup,
     /// How the `gpu` stage was measured: `timestamp queries`, or `cpu submit + wait` on an
     /// adapter without them.
@@ -204,7 +206,7 @@ impl RenderStats {
         line(
             &mut out,
             format!(
-                "set-up: the renderer built in {:.2} s, {} frames stepped meanwhile",
+                "set-up: the GPU ready in {:.2} s, {} frames stepped meanwhile",
                 self.setup.renderer_s, self.setup.frames_stepped
             ),
         );
@@ -324,12 +326,12 @@ mod tests {
     }
 
     #[test]
-    fn the_table_says_how_long_the_renderer_took_to_build() {
+    fn the_table_says_how_long_the_gpu_took_to_be_ready() {
         let table = RenderStats::new(&measured()).table();
         let setup = table.lines().nth(1).unwrap();
         assert_eq!(
             setup,
-            "set-up: the renderer built in 0.25 s, 7 frames stepped meanwhile"
+            "set-up: the GPU ready in 0.25 s, 7 frames stepped meanwhile"
         );
     }
 }
