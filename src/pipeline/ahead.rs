@@ -8,10 +8,10 @@
 //! held up while the loop works through them: it steps on as long as the queue is below the
 //! shrinking limit.
 //!
-//! A std `sync_channel` has one capacity for its whole life. A capacity high enough for the
-//! start kept every render that many frames ahead, and the walkway's render at the default
-//! once dropped from 288 to 191 frames/s on an H200 that way
-//! (`benches/runs/2026-12-06-h200-b`), hence this queue.
+//! A std `sync_channel` has one capacity for its whole life, so one deep enough for the start
+//! would keep every render that far ahead. Eight frames ahead all the time once took the
+//! walkway's default from 288 to 191 frames/s on an H200 (`benches/runs/2026-12-06-h200-b`),
+//! so this queue goes back to two.
 //!
 //! Each side holds a guard ([`Producer`], [`Consumer`]); dropping one tells the other, so a
 //! panic or an early return on either side never leaves the other waiting.
