@@ -385,6 +385,19 @@ impl Playback {
         (self.world.fluid(), &self.fluid_map, &self.lift_map)
     }
 
+    /// Hands out the two maps the last [`Self::frame_inputs`] or [`Self::packed_maps`] wrote,
+    /// `(fluid_map, lift_map)`, and keeps `fluid` and `lift` to write the next ones into (they
+    /// are given the maps' length; a buffer that has it keeps its bytes, which every write
+    /// replaces). A loop that owns each frame's maps swaps buffers instead of copying them.
+    pub fn swap_maps(&mut self, mut fluid: Vec<u8>, mut lift: Vec<u8>) -> (Vec<u8>, Vec<u8>) {
+        fluid.resize(self.fluid_map.len(), 0);
+        lift.resize(self.lift_map.len(), 0);
+        (
+            std::mem::replace(&mut self.fluid_map, fluid),
+            std::mem::replace(&mut self.lift_map, lift),
+        )
+    }
+
     /// The renderer's inputs for `state`, which must be the current state. With a shutter
     /// (`output.shutter` above 0 and more than one sample) they carry what each sample sees
     /// ([`FrameInputs::motion`]).

@@ -20,7 +20,7 @@ use crate::gpu::{Compositor, GpuContext, GpuTimes, Readback, RenderConfig, Rende
 use crate::output::caption::{Caption, FrameFacts};
 use crate::output::maps::map_jobs;
 use crate::output::writer::{WriteJob, WriteReport, WriterPool};
-use crate::playback::Playback;
+use crate::playback::{FrameState, Playback};
 use crate::scene::{FogResolution, Scene};
 use crate::timeline::FrameSet;
 use serde::Serialize;
@@ -416,26 +416,32 @@ struct OwnedInputs {
 }
 
 impl OwnedInputs {
-    /// `inputs` owned, its maps copied into buffers from `recycled` where there are any.
-    fn new(inputs: &FrameInputs<'_>, recycled: &std::sync::mpsc::Receiver<Vec<u8>>) -> Self {
-        let copy = |map: &[u8]| {
-            let mut buffer = recycled.try_recv().unwrap_or_default();
-            buffer.clear();
-            buffer.extend_from_slice(map);
-            buffer
+    /// The inputs of `playback`'s current `state`, owned. The maps are `playback`'s own
+    /// buffers, swapped for buffers from `recycled` (or new ones) to write the next frame's
+    /// into: no copy.
+    fn new(
+        playback: &mut Playback,
+        state: &FrameState,
+        recycled: &std::sync::mpsc::Receiver<Vec<u8>>,
+    ) -> Self {
+        let inputs = playback.frame_inputs(state);
+        let plain = FrameInputs {
+            fluid_map: &[],
+            lift_map: &[],
+            capsules: &[],
+            motion: &[],
+            ..inputs
         };
+        let capsules = inputs.capsules.to_vec();
+        let motion = inputs.motion.to_vec();
+        let spare = || recycled.try_recv().unwrap_or_default();
+        let (fluid_map, lift_map) = playback.swap_maps(spare(), spare());
         OwnedInputs {
-            plain: FrameInputs {
-                fluid_map: &[],
-                lift_map: &[],
-                capsules: &[],
-                motion: &[],
-                ..*inputs
-            },
-            fluid_map: copy(inputs.fluid_map),
-            lift_map: copy(inputs.lift_map),
-            capsules: inputs.capsules.to_vec(),
-            motion: inputs.motion.to_vec(),
+            plain,
+            fluid_map,
+            lift_map,
+            capsules,
+            motion,
         }
     }
 
@@ -489,7 +495,7 @@ fn simulate(
         let inputs = skip
             .binary_search(&frame)
             .is_err()
-            .then(|| OwnedInputs::new(&playback.frame_inputs(&state), recycled));
+            .then(|| OwnedInputs::new(&mut playback, &state, recycled));
         let simulated = Simulated {
             frame,
             hash: state.hash,
