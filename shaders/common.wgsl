@@ -68,6 +68,15 @@ fn ambient_in_medium() -> vec3<f32> {
 // resolves a coordinate; clamped to the edge, as a `textureLoad` of clamped coordinates is.
 @group(0) @binding(10) var texel_gather: sampler;
 
+// The physical medium's filtered reads: a bilinear, clamp-to-edge sampler (`medium_filter`: the
+// fog's shadow grid, the fluid map) and its comparing twin (`shadow_compare`: the moon's map in
+// the fog, lit where the stored depth is no nearer than the reference). One filtered read
+// replaces four loads and their blend. A sampler blends with as few as 8 fractional bits on
+// some GPUs, so these reads differ from adapter to adapter by a fraction of a level; the seed
+// medium never takes them and keeps its bytes everywhere.
+@group(0) @binding(11) var medium_filter: sampler;
+@group(0) @binding(12) var shadow_compare: sampler_comparison;
+
 // 1 where a pixel of the frame's first sample is at an edge (edges.wgsl, src/gpu/passes/edges.rs).
 @group(0) @binding(7) var edge_mask: texture_2d<u32>;
 
@@ -256,36 +265,24 @@ struct FogShadowBox {
 @group(0) @binding(8) var<storage, read> fog_shadow_box: FogShadowBox;
 
 // Each cell's four depths: texel (x, z) of layer `height` (a texture, not a storage buffer:
-// CPU adapters fetch texels as vectors but load a storage buffer lane by lane).
+// CPU adapters fetch texels as vectors but load a storage buffer lane by lane), in half floats,
+// so a sampler filters them.
 @group(0) @binding(9) var fog_shadow_depths: texture_2d_array<f32>;
 
-// The grid's depths at cell `corner`, clamped into the grid (as a clamp-to-edge sampler).
-fn fog_grid_depths(corner: vec3<i32>) -> vec4<f32> {
-    let cells = vec3<i32>(FOG_SHADOW_GRID);
-    let c = clamp(corner, vec3<i32>(0), cells - vec3<i32>(1));
-    return textureLoad(fog_shadow_depths, c.xz, c.y, 0);
-}
-
 // The optical depth from `pos_world` to the moon (x), the ball's light (y), the fires (z) and
-// the lamps (w), blended from the grid; outside it the nearest cells' (as a clamp-to-edge sampler). The eight corners are
-// read by name, not through a local array: a GPU may keep such an array in slow memory.
+// the lamps (w), blended from the grid; outside it the nearest cells' (clamped to the edge).
+// Each of the two layers round the point is read bilinearly by `medium_filter`, and the two are
+// blended by hand: one filtered read a layer instead of four loads.
 fn fog_light_depths(pos_world: vec3<f32>) -> vec4<f32> {
-    let cell_pos = (pos_world - fog_shadow_box.low.xyz) / fog_shadow_box.size.xyz
-        * vec3<f32>(FOG_SHADOW_GRID) - vec3<f32>(0.5);
-    let floor_pos = floor(cell_pos);
-    let f = cell_pos - floor_pos;
-    let b = vec3<i32>(floor_pos);
-    let near = mix(
-        mix(fog_grid_depths(b), fog_grid_depths(b + vec3<i32>(1, 0, 0)), f.x),
-        mix(fog_grid_depths(b + vec3<i32>(0, 1, 0)), fog_grid_depths(b + vec3<i32>(1, 1, 0)), f.x),
-        f.y,
-    );
-    let far = mix(
-        mix(fog_grid_depths(b + vec3<i32>(0, 0, 1)), fog_grid_depths(b + vec3<i32>(1, 0, 1)), f.x),
-        mix(fog_grid_depths(b + vec3<i32>(0, 1, 1)), fog_grid_depths(b + vec3<i32>(1, 1, 1)), f.x),
-        f.y,
-    );
-    return mix(near, far, f.z);
+    let unit = (pos_world - fog_shadow_box.low.xyz) / fog_shadow_box.size.xyz;
+    let layer_pos = unit.y * f32(FOG_SHADOW_GRID.y) - 0.5;
+    let below = floor(layer_pos);
+    let last = i32(FOG_SHADOW_GRID.y) - 1;
+    let low = clamp(i32(below), 0, last);
+    let high = clamp(i32(below) + 1, 0, last);
+    let depths_low = textureSampleLevel(fog_shadow_depths, medium_filter, unit.xz, low, 0.0);
+    let depths_high = textureSampleLevel(fog_shadow_depths, medium_filter, unit.xz, high, 0.0);
+    return mix(depths_low, depths_high, layer_pos - below);
 }
 
 // Corner `index` (0 to 2) of one triangle over the whole picture, in normalised device

@@ -27,7 +27,7 @@ const FOG_SHADOW_MAX_STEPS: u32 = 32u;
 const FOG_SHADOW_WORKGROUP: u32 = 64u;
 
 // The grid's depths as this pass writes them (common.wgsl's `fog_shadow_depths`, read there).
-@group(2) @binding(0) var fog_shadow_out: texture_storage_2d_array<rgba32float, write>;
+@group(2) @binding(0) var fog_shadow_out: texture_storage_2d_array<rgba16float, write>;
 
 // The fog's extinction at `p_world` without the noise (1/world unit).
 // keep in sync with fog.wgsl: fog_medium (its density, the noise replaced by its mean; the

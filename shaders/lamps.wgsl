@@ -9,8 +9,10 @@
 // written once per renderer (the maps once per frame, by the `shadow` pass).
 //
 // The shadow maps are filtered by hand: `textureLoad` of each texel and explicit weights, no
-// comparison sampler, so the shadows are the same on every adapter (as fog.wgsl's maps are). A
-// texel holds the distance from the lamp to the nearest caster over the lamp's range.
+// comparison sampler, so the shadows are the same on every adapter (as fog.wgsl's maps are).
+// One exception: the moon's map in the physical fog, read at every slab piece, takes one
+// comparing read (`shadow_compare`) for its 2×2. A texel holds the distance from the lamp to
+// the nearest caster over the lamp's range.
 //
 // Needs common.wgsl (`frame`).
 
@@ -250,7 +252,14 @@ fn moon_shadow(pos_world: vec3<f32>, bias_texels: f32, wide: bool) -> f32 {
     let clip = moon.clip_from_world * vec4<f32>(pos_world, 1.0);
     // Beyond the far plane nothing was drawn: compared at most at the cleared depth, lit.
     let reference = min(clip.z - bias_texels * moon.map.y * moon.map.z, 1.0);
-    let lit = shadow_filtered(u32(moon.map.x), clip.xy, reference, wide);
+    var lit = 0.0;
+    if wide {
+        lit = shadow_filtered(u32(moon.map.x), clip.xy, reference, true);
+    } else {
+        // The fog's 2×2: one comparing read (common.wgsl, `shadow_compare`).
+        let uv = clip.xy * vec2<f32>(0.5, -0.5) + vec2<f32>(0.5);
+        lit = textureSampleCompareLevel(lamp_shadow_maps, shadow_compare, uv, u32(moon.map.x), reference);
+    }
     // Outside the picture, lit (a select, not an early return: lavapipe's compiler crashed on
     // one here).
     return select(1.0, lit, all(abs(clip.xy) <= vec2<f32>(1.0)));

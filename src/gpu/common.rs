@@ -7,7 +7,8 @@
 //!
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
-//! noise lattice (`fog_lattice` pass), 7 the edge mask.
+//! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 and 9 the fog's shadow grid, 10 a
+//! nearest sampler for gathers, 11 and 12 the physical medium's bilinear and comparing samplers.
 //!
 //! # Forms per scene and adapter
 //!
@@ -186,7 +187,8 @@ impl FrameUniforms {
 /// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
 /// `passes/fog_lattice.rs`); binding 7 the edge mask; bindings 8 and 9 the box and the optical
 /// depths from the fog to its lights (the depths written each frame by the `fog_shadow` pass,
-/// `passes/fog_shadow.rs`).
+/// `passes/fog_shadow.rs`); binding 10 a nearest sampler for gathers; bindings 11 and 12 the
+/// physical medium's bilinear and comparing samplers (common.wgsl, `medium_filter`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -402,6 +404,21 @@ impl FrameBinding {
             label: Some(&build.label("texel_gather")),
             ..Default::default()
         });
+        // The physical medium's filtered reads (common.wgsl, `medium_filter` and
+        // `shadow_compare`): bilinear, clamped to the edge.
+        let medium_filter = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some(&build.label("medium_filter")),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let shadow_compare = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some(&build.label("shadow_compare")),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
         // Seen by every stage: the `fog_compute` pass binds the frame's group 0 too.
         let layout = build.bind_group_layout(&[
             uniform(0, ALL_STAGES),
@@ -419,13 +436,25 @@ impl FrameBinding {
             fog_shadow::as_array(texture(
                 9,
                 FRAGMENT_AND_COMPUTE,
-                wgpu::TextureSampleType::Float { filterable: false },
+                wgpu::TextureSampleType::Float { filterable: true },
             )),
             // A nearest sampler that gathers four texels at a time (common.wgsl, `texel_gather`).
             wgpu::BindGroupLayoutEntry {
                 binding: 10,
                 visibility: ALL_STAGES,
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 11,
+                visibility: ALL_STAGES,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 12,
+                visibility: ALL_STAGES,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                 count: None,
             },
         ]);
@@ -443,6 +472,8 @@ impl FrameBinding {
                 fog_shadow.box_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
                 wgpu::BindingResource::Sampler(&texel_gather),
+                wgpu::BindingResource::Sampler(&medium_filter),
+                wgpu::BindingResource::Sampler(&shadow_compare),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with

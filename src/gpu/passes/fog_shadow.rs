@@ -41,9 +41,11 @@ pub(crate) const GRID_CELLS: [u32; 3] = [64, 16, 64];
 /// keep in sync with shaders/fog_shadow.wgsl: FOG_SHADOW_WORKGROUP
 const WORKGROUP_CELLS: u32 = 64;
 
-/// The texture format of the depths: four `f32` a cell (the moon's, the ball's, the fires', the
-/// lamps'), read with `textureLoad` and blended by hand, so every adapter blends them alike.
-const DEPTHS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+/// The texture format of the depths: four half floats a cell (the moon's, the ball's, the
+/// fires', the lamps'), so a sampler filters them: each read takes two bilinear reads, one a
+/// layer, instead of eight loads (common.wgsl, `fog_light_depths`). Half floats hold a depth to
+/// about a thousandth of itself; the sampler's weights may differ between adapters by 1/256.
+const DEPTHS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// The box the grid spans, in its own small buffer, written by [`FogShadowPass::prepare`].
 ///
