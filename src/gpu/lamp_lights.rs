@@ -13,7 +13,7 @@
 //! lamp to the nearest caster over the lamp's range (0..1), not the projection's depth, so every
 //! kind of face is compared in the same way. lamps.wgsl filters the maps by hand (explicit
 //! weights: a 4×4 tent on surfaces, 2×2 in the fog), so every adapter gives the same shadows;
-//! only the moon's map in the physical fog is read through a comparison sampler, for speed.
+//! only the moon's map is read through a comparison sampler, for speed.
 //! It reads the texels four at a time with `textureGather` (common.wgsl, `texel_gather`).
 
 use bytemuck::{Pod, Zeroable};
