@@ -68,12 +68,12 @@ fn ambient_in_medium() -> vec3<f32> {
 // resolves a coordinate; clamped to the edge, as a `textureLoad` of clamped coordinates is.
 @group(0) @binding(10) var texel_gather: sampler;
 
-// The physical medium's filtered reads: a bilinear, clamp-to-edge sampler (`medium_filter`: the
-// fog's shadow grid, the fluid map) and its comparing twin (`shadow_compare`: the moon's map in
-// the fog, lit where the stored depth is no nearer than the reference). One filtered read
-// replaces four loads and their blend. A sampler blends with as few as 8 fractional bits on
-// some GPUs, so these reads differ from adapter to adapter by a fraction of a level; the seed
-// medium never takes them and keeps its bytes everywhere.
+// Two filtered reads for speed: a bilinear, clamp-to-edge sampler (`medium_filter`: the fog's
+// shadow grid, which only the physical medium has) and its comparing twin (`shadow_compare`:
+// the moon's shadow map, lit where the stored depth is no nearer than the reference). One
+// filtered read replaces four loads and their blend. A sampler blends with as few as 8
+// fractional bits on some GPUs, so these reads differ from adapter to adapter by a fraction of
+// a level. Scenes without the physical medium or moon shadows never take them.
 @group(0) @binding(11) var medium_filter: sampler;
 @group(0) @binding(12) var shadow_compare: sampler_comparison;
 

@@ -8,7 +8,8 @@
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
 //! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 and 9 the fog's shadow grid, 10 a
-//! nearest sampler for gathers, 11 and 12 the physical medium's bilinear and comparing samplers.
+//! nearest sampler for gathers, 11 a bilinear sampler (the shadow grid), 12 a comparing one (the
+//! moon's shadow map).
 //!
 //! # Forms per scene and adapter
 //!
@@ -187,8 +188,9 @@ impl FrameUniforms {
 /// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
 /// `passes/fog_lattice.rs`); binding 7 the edge mask; bindings 8 and 9 the box and the optical
 /// depths from the fog to its lights (the depths written each frame by the `fog_shadow` pass,
-/// `passes/fog_shadow.rs`); binding 10 a nearest sampler for gathers; bindings 11 and 12 the
-/// physical medium's bilinear and comparing samplers (common.wgsl, `medium_filter`).
+/// `passes/fog_shadow.rs`); binding 10 a nearest sampler for gathers; binding 11 a bilinear
+/// sampler for the shadow grid and binding 12 a comparing one for the moon's shadow map
+/// (common.wgsl, `medium_filter` and `shadow_compare`).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -404,7 +406,7 @@ impl FrameBinding {
             label: Some(&build.label("texel_gather")),
             ..Default::default()
         });
-        // The physical medium's filtered reads (common.wgsl, `medium_filter` and
+        // The shadow grid's and the moon's filtered reads (common.wgsl, `medium_filter` and
         // `shadow_compare`): bilinear, clamped to the edge.
         let medium_filter = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some(&build.label("medium_filter")),
