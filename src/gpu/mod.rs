@@ -79,6 +79,7 @@ mod moon_shadow;
 mod passes;
 mod readback;
 pub mod renderer;
+mod shader_forms;
 mod shaders;
 mod sky;
 mod targets;

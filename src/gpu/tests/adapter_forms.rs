@@ -10,7 +10,7 @@
 //! and sample 0 kept aside by texture copies.
 
 use super::*;
-use crate::gpu::common::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ};
+use crate::gpu::shader_forms::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ};
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 

@@ -15,9 +15,9 @@ use super::{
 use crate::color;
 use crate::frame::{CameraPose, Frame, View};
 use crate::gpu::camera::clip_from_world;
-use crate::gpu::common::FORCE_DISTANCE_FOG_READ;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::distance_fog::twin::distance_fog_factor;
+use crate::gpu::shader_forms::FORCE_DISTANCE_FOG_READ;
 use crate::gpu::{Compositor, Readback};
 use crate::scene::{Block, DistanceFog, FogMode, Scene};
 
