@@ -109,10 +109,37 @@ fn fog_lattice_noise(p: vec3<f32>, octave: u32) -> f32 {
     return fog_noise_in_cell(fog_lattice.corners[index], p - floor_p);
 }
 
+// The fog's noise lattice as one value a lattice point (the `fog_lattice` pass's points form,
+// src/gpu/passes/fog_lattice.rs): each octave's points from the layer its box's `origin.w`
+// names, the octaves one after another along z. One texel where the fog does not read it.
+@group(0) @binding(13) var fog_lattice_points: texture_3d<f32>;
+
+// Whether `fog_fbm` reads the lattice's points through the bilinear sampler (on: GPUs whose
+// points texture fits) rather than each cell's corners. Only with `FOG_NOISE_LATTICE`.
+override FOG_NOISE_POINTS: bool = false;
+
+// `fog_lattice_noise` from the points: a trilinear read at the cell's corner plus half a texel
+// plus the smoothstep's weight on each axis blends the cell's eight points by those weights.
+// The sampler keeps as few as 8 bits of a weight: the noise moves by a few thousandths at most.
+fn fog_points_noise(p: vec3<f32>, octave: u32) -> f32 {
+    let floor_p = floor(p);
+    let f = p - floor_p;
+    let lattice_box = fog_lattice.boxes[octave];
+    let last = vec3<i32>(lattice_box.size.xyz) - vec3<i32>(1);
+    let local = clamp(vec3<i32>(floor_p) - lattice_box.origin.xyz, vec3<i32>(0), last);
+    let layered = local + vec3<i32>(0, 0, lattice_box.origin.w);
+    let texel = vec3<f32>(layered) + vec3<f32>(0.5) + f * f * (3.0 - 2.0 * f);
+    let extent = vec3<f32>(textureDimensions(fog_lattice_points));
+    return textureSampleLevel(fog_lattice_points, medium_filter, texel / extent, 0.0).x;
+}
+
 // Octave `octave` of the fog's noise at `p`: the same value from the lattice or hashed here.
 fn fog_octave(p: vec3<f32>, octave: u32) -> f32 {
     let point = fog_octave_point(p, octave);
     if FOG_NOISE_LATTICE {
+        if FOG_NOISE_POINTS {
+            return fog_points_noise(point, octave);
+        }
         return fog_lattice_noise(point, octave);
     }
     return fog_noise(point);

@@ -8,8 +8,8 @@
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
 //! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 and 9 the fog's shadow grid, 10 a
-//! nearest sampler for gathers, 11 a bilinear sampler (the shadow grid), 12 a comparing one (the
-//! moon's shadow map).
+//! nearest sampler for gathers, 11 a bilinear sampler (the shadow grid, the noise's points), 12
+//! a comparing one (the moon's shadow map), 13 the noise lattice's points.
 //!
 //! The shaders' forms per scene and adapter, and the pipeline constants that pick them, are
 //! [`super::shader_forms`]'s.
@@ -25,12 +25,12 @@ use crate::gpu::lamp_lights::{self, LampResources};
 use crate::gpu::medium::MediumUniforms;
 use crate::gpu::passes::builder::{ALL_STAGES, PassBuilder, storage_buffer, texture, uniform};
 use crate::gpu::passes::fire_flicker::flicker_buffer;
-use crate::gpu::passes::fog_lattice::{LatticeLayout, lattice_buffer, reads_lattice};
+use crate::gpu::passes::fog_lattice::{LatticeLayout, NoiseLattice, lattice_form};
 use crate::gpu::passes::fog_shadow;
 use crate::gpu::renderer::staged_writes::BufferWrites;
-#[cfg(test)]
-use crate::gpu::shader_forms::FORCE_DEVICE_TYPE;
 use crate::gpu::shader_forms::distance_fog_form;
+#[cfg(test)]
+use crate::gpu::shader_forms::{FORCE_DEVICE_TYPE, FORCE_LATTICE_CORNERS};
 use crate::gpu::sky::{SkyLook, SkyParams};
 use crate::scene::{Rgb, Scene};
 
@@ -165,7 +165,8 @@ impl FrameUniforms {
 /// depths from the fog to its lights (the depths written each frame by the `fog_shadow` pass,
 /// `passes/fog_shadow.rs`); binding 10 a nearest sampler for gathers; binding 11 a bilinear
 /// sampler for the shadow grid and binding 12 a comparing one for the moon's shadow map
-/// (common.wgsl, `medium_filter` and `shadow_compare`).
+/// (common.wgsl, `medium_filter` and `shadow_compare`); binding 13 the fog's noise lattice as
+/// points (one texel unless the fog reads them).
 pub(crate) struct FrameBinding {
     pub buffer: wgpu::Buffer,
     /// The scene's fires (`FireLights`, written once).
@@ -185,11 +186,10 @@ pub(crate) struct FrameBinding {
     pub lamps_in_scene: bool,
     /// Whether the moon casts shadows: lamps.wgsl's `MOON_SHADOWS`.
     pub moon_shadows: bool,
-    /// The fog's noise lattice, written by the `fog_lattice` pass.
-    pub fog_lattice: wgpu::Buffer,
-    /// Whether the fog's passes read their noise from the lattice: fog.wgsl's
-    /// `FOG_NOISE_LATTICE` (see [`Self::fog_constants`]).
-    pub fog_noise_lattice: bool,
+    /// The fog's noise lattice, written by the `fog_lattice` pass, and how the fog's passes
+    /// read it: fog.wgsl's `FOG_NOISE_LATTICE` and `FOG_NOISE_POINTS` (see
+    /// [`Self::fog_constants`]).
+    pub fog_lattice: NoiseLattice,
     /// The optical depths from the fog to its lights, written by the `fog_shadow` pass (one
     /// cell when the fog does not shadow itself), and the box they span.
     pub fog_shadow: fog_shadow::Grid,
@@ -246,8 +246,19 @@ impl FrameBinding {
         );
         #[cfg(test)]
         let device_type = FORCE_DEVICE_TYPE.get().unwrap_or(device_type);
-        let reads = reads_lattice(lattice, device_type);
-        let noise = (lattice_buffer(device, lattice, reads), reads);
+        let filterable = device
+            .features()
+            .contains(wgpu::Features::FLOAT32_FILTERABLE);
+        let form = lattice_form(lattice, device_type, (&device.limits(), filterable));
+        #[cfg(test)]
+        let form = match form {
+            // Tests only: the corners, to compare bytes with the hashed noise.
+            crate::gpu::passes::fog_lattice::LatticeForm::Points if FORCE_LATTICE_CORNERS.get() => {
+                crate::gpu::passes::fog_lattice::LatticeForm::Corners
+            }
+            form => form,
+        };
+        let noise = NoiseLattice::new(device, lattice, form);
         let fog_shadow = fog_shadow::Grid::new(device, fog_shadows_itself);
         let shared = (lamps, edge_mask, &fog_shadow);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
@@ -270,7 +281,7 @@ impl FrameBinding {
             self.fire_flicker.clone(),
             self.fire_count,
         );
-        let noise = (self.fog_lattice.clone(), self.fog_noise_lattice);
+        let noise = self.fog_lattice.clone();
         let shared = (lamps, &self.edge_mask, &self.fog_shadow);
         let mut binding = Self::with_fires(device, (fires, noise), distance_fog, shared);
         binding.fire_glow_by_mask = self.fire_glow_by_mask;
@@ -282,15 +293,14 @@ impl FrameBinding {
     }
 
     /// The binding over `fires` (the fire lights' buffer, the flicker buffer and the count) and
-    /// the fog's `noise` (the lattice buffer, and whether the fog reads it).
+    /// the fog's `noise` lattice.
     fn with_fires(
         device: &wgpu::Device,
-        (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), (wgpu::Buffer, bool)),
+        (fires, noise): ((wgpu::Buffer, wgpu::Buffer, u32), NoiseLattice),
         distance_fog: &DistanceFogParams,
         (lamps, edge_mask, fog_shadow): (&LampResources, &wgpu::TextureView, &fog_shadow::Grid),
     ) -> Self {
         let (fire_lights, fire_flicker, fire_count) = fires;
-        let (fog_lattice, fog_noise_lattice) = noise;
         let build = PassBuilder::new(device, "frame");
         let distance_fog_form = distance_fog_form(distance_fog);
         let distance_fog =
@@ -354,6 +364,18 @@ impl FrameBinding {
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                 count: None,
             },
+            // The fog's noise lattice as points (`passes/fog_lattice.rs`), read through
+            // `medium_filter`.
+            wgpu::BindGroupLayoutEntry {
+                binding: 13,
+                visibility: FRAGMENT_AND_COMPUTE,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D3,
+                    multisampled: false,
+                },
+                count: None,
+            },
         ]);
         let bind_group = build.bind_group(
             &layout,
@@ -364,13 +386,14 @@ impl FrameBinding {
                 lamps.buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&lamps.maps_view),
                 fire_flicker.as_entire_binding(),
-                fog_lattice.as_entire_binding(),
+                noise.buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(edge_mask),
                 fog_shadow.box_buffer.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
                 wgpu::BindingResource::Sampler(&texel_gather),
                 wgpu::BindingResource::Sampler(&medium_filter),
                 wgpu::BindingResource::Sampler(&shadow_compare),
+                wgpu::BindingResource::TextureView(&noise.points),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -386,8 +409,7 @@ impl FrameBinding {
             bind_group,
             lamps_in_scene: lamps.lamp_count > 0,
             moon_shadows: lamps.moon_view.is_some(),
-            fog_lattice,
-            fog_noise_lattice,
+            fog_lattice: noise,
             fog_shadow: fog_shadow.clone(),
             fog_shadows_itself: false,
             fire_glow_by_mask: true,

@@ -300,9 +300,11 @@ impl GpuContext {
         let adapter_info = adapter.get_info();
         // The adapter's own limits: the largest frames it can do, not WebGPU's defaults.
         let limits = adapter.limits();
-        // Timestamp queries time each pass on the GPU (render --stats) where the adapter has
-        // them; asked for only then, so every adapter still opens.
-        let required_features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Timestamp queries time each pass on the GPU (render --stats), and filtered reads of
+        // 32-bit floats serve the fog's noise lattice (`passes/fog_lattice.rs`), where the
+        // adapter has them; asked for only then, so every adapter still opens.
+        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::FLOAT32_FILTERABLE;
+        let required_features = adapter.features() & wanted;
         let descriptor = wgpu::DeviceDescriptor {
             label: Some("fogbank"),
             required_features,

@@ -10,8 +10,8 @@
 //!
 //! - `fire_flicker` (shaders/fire_flicker.wgsl): scenes with fires; each fire's flicker, light
 //!   and range in this frame, worked out once for every pass that lights from the fires.
-//! - `fog_lattice` (shaders/fog_lattice.wgsl): on GPUs; the corners of every cell of the fog's
-//!   noise a sample can reach, hashed once a frame for every pass that reads the fog.
+//! - `fog_lattice` (shaders/fog_lattice.wgsl): on GPUs; every point (or cell's corners) of the
+//!   fog's noise a sample can reach, hashed once a frame for every pass that reads the fog.
 //! - `fog_shadow` (shaders/fog_shadow.wgsl): a physical fog that shadows itself; the optical
 //!   depth from each cell of a grid over the fog to the moon and to the ball's light.
 //! - `shadow` (shaders/shadow.wgsl): scenes with shadowing lamps only; each lamp's shadow

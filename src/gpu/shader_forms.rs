@@ -20,9 +20,10 @@
 //!   [`MAX_FIRES_UNROLLED`] fires, every loop over the fires has a constant count, so each
 //!   fire's uniforms are read at a constant index. With more fires the fog's glow goes by a
 //!   bit mask of the fires in range (`FIRE_GLOW_BY_MASK`).
-//! - `FOG_NOISE_LATTICE`: on a GPU, where the lattice fits, the fog loads its noise from the
-//!   lattice the `fog_lattice` pass hashed; a CPU adapter, which loads slower than it hashes,
-//!   hashes.
+//! - `FOG_NOISE_LATTICE` and `FOG_NOISE_POINTS`: on a GPU, where the lattice fits, the fog
+//!   reads its noise from the lattice the `fog_lattice` pass hashed, as filtered points or,
+//!   where the points texture is too large, as each cell's corners; a CPU adapter, which loads
+//!   slower than it hashes, hashes.
 //!
 //! Other forms are not constants. On a CPU adapter the raster `fog` pass hands its fragments
 //! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]), and the raster
@@ -32,7 +33,6 @@
 use super::common::FrameBinding;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::medium::{medium_constant, medium_octaves_constant};
-use crate::gpu::passes::fog_lattice::LatticeLayout;
 use crate::gpu::sky::sky_constants;
 use crate::scene::Scene;
 
@@ -95,6 +95,10 @@ thread_local! {
     /// shaders read the distance fog's mode and falloff from its uniforms (the same bytes).
     pub(crate) static FORCE_DISTANCE_FOG_READ: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
+    /// Tests only: frame bindings made on this thread that would read the noise lattice's
+    /// points read its corners instead (the hashed noise's bytes).
+    pub(crate) static FORCE_LATTICE_CORNERS: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
 }
 
 impl FrameBinding {
@@ -156,18 +160,20 @@ impl FrameBinding {
     }
 
     /// The pipeline constants of a pass whose module includes fog.wgsl (and so lamps.wgsl and
-    /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE`, on where the fog reads its
-    /// noise from the lattice, `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
+    /// fires.wgsl): [`Self::lamp_constants`], `FOG_NOISE_LATTICE` and `FOG_NOISE_POINTS`, how
+    /// the fog reads its noise
+    /// ([`NoiseLattice::constants`](crate::gpu::passes::fog_lattice::NoiseLattice::constants)), `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
     /// `FOG_MEDIUM` ([`medium_constant`]), `MEDIUM_OCTAVES` ([`medium_octaves_constant`]),
     /// [`Self::fog_shadow_constants`] and sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
     /// ([`sky_constants`]).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 11] {
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 12] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
         let [fires] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
         let [water, clouds] = sky_constants(scene);
+        let [lattice, points] = self.fog_lattice.constants();
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -175,7 +181,8 @@ impl FrameBinding {
         [
             lamps,
             moon,
-            LatticeLayout::constant(self.fog_noise_lattice),
+            lattice,
+            points,
             by_mask,
             fires,
             distance_fog,

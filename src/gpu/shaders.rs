@@ -267,7 +267,10 @@ mod tests {
     fn entry_points_exist() {
         let expected: [(ShaderName, &[&str]); 12] = [
             (ShaderName::FireFlicker, &["cs_fire_flicker"]),
-            (ShaderName::FogLattice, &["cs_fog_lattice"]),
+            (
+                ShaderName::FogLattice,
+                &["cs_fog_lattice", "cs_fog_lattice_points"],
+            ),
             (ShaderName::FogShadow, &["cs_fog_shadow"]),
             (
                 ShaderName::Shadow,

@@ -18,12 +18,22 @@
 //! from frame to frame, so the sizes are fixed and each frame moves the boxes
 //! ([`LatticeLayout::header`]). A fog square so large that its lattice would pass
 //! [`MAX_LATTICE_CELLS`] hashes per sample instead (`FOG_NOISE_LATTICE` off), as before, and so
-//! does a CPU adapter, which loads slower than it hashes ([`reads_lattice`]).
+//! does a CPU adapter, which loads slower than it hashes ([`lattice_form`]).
 //!
 //! Lavapipe's pictures keep their bytes (it hashes, through the same blend). On an NVIDIA H200
 //! the fog reading the lattice differs from the hashed one by one level in a few pixels (4 of
 //! 2 million at 1920 × 1080): its compiler fuses the blend's multiplies and adds differently
 //! when the corners come from memory.
+//!
+//! The lattice takes one of two forms ([`LatticeForm`]). `Corners` is the buffer above: each
+//! cell's eight corners, blended by the shader's own smoothstep. `Points` is a 3D texture with
+//! one value a lattice point, the octaves stacked along z, read by one filtered sample a
+//! octave: a trilinear read at `cell + 0.5 + w`, where `w` is the smoothstep's weight on each
+//! axis, blends the same eight values by the same weights. Samplers keep as few as 8 bits of a
+//! weight, so this form differs from the hashed noise by a level at most; in exchange each
+//! octave costs one texture read instead of two 16-byte loads and seven blends. It needs
+//! filtered reads of 32-bit floats (`FLOAT32_FILTERABLE`); without them a GPU reads the
+//! corners.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -31,7 +41,7 @@ use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::common::FrameBinding;
 use crate::gpu::context::ErrorSink;
-use crate::gpu::passes::builder::PassBuilder;
+use crate::gpu::passes::builder::{PassBuilder, read_write_storage_buffer};
 use crate::gpu::passes::fog::FogKnobs;
 use crate::gpu::shaders::ShaderName;
 use crate::scene::Fog;
@@ -77,6 +87,88 @@ const DISPATCH_ROW: u32 = 65_535;
 ///
 /// keep in sync with shaders/noise.wgsl: FogCellCorners
 const CELL_BYTES: u64 = 32;
+
+/// The points texture's format: the hash's values exactly (half floats moved the temple's fog
+/// by up to 3 levels), filterable where the device has `FLOAT32_FILTERABLE`.
+///
+/// keep in sync with shaders/fog_lattice.wgsl: lattice_points
+const POINTS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+
+/// Invocations of the points' fill along each axis of a workgroup.
+///
+/// keep in sync with shaders/fog_lattice.wgsl: cs_fog_lattice_points
+const POINTS_WORKGROUP: u32 = 4;
+
+/// How the fog's passes read their noise (fog.wgsl's `FOG_NOISE_LATTICE` and
+/// `FOG_NOISE_POINTS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LatticeForm {
+    /// Each sample hashes its cells' corners: CPU adapters, and lattices too large to fill.
+    Hashed,
+    /// Each cell's eight corners in the buffer, blended by the shader: the hashed noise's
+    /// values and weights.
+    Corners,
+    /// One value a lattice point in a 3D texture, blended by the sampler.
+    Points,
+}
+
+/// The lattice the frame's group 0 binds: the buffer (the boxes, then with
+/// [`LatticeForm::Corners`] every cell's corners) and the points texture (one texel unless
+/// [`LatticeForm::Points`]).
+#[derive(Debug, Clone)]
+pub(crate) struct NoiseLattice {
+    pub form: LatticeForm,
+    pub buffer: wgpu::Buffer,
+    pub points: wgpu::TextureView,
+}
+
+impl NoiseLattice {
+    /// The lattice of `layout` in `form`, unfilled.
+    pub(crate) fn new(device: &wgpu::Device, layout: &LatticeLayout, form: LatticeForm) -> Self {
+        let build = PassBuilder::new(device, ShaderName::FogLattice.name());
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("cells")),
+            size: layout.buffer_bytes(form == LatticeForm::Corners),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let [width, height, depth] = match form {
+            LatticeForm::Points => layout.points_extent(),
+            _ => [1; 3],
+        };
+        let points = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(&build.label("points")),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: depth,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D3,
+            format: POINTS_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+            view_formats: &[],
+        });
+        NoiseLattice {
+            form,
+            buffer,
+            points: points.create_view(&Default::default()),
+        }
+    }
+
+    /// The fog's passes' pipeline constants for this form: `FOG_NOISE_LATTICE` and
+    /// `FOG_NOISE_POINTS`.
+    pub(crate) fn constants(&self) -> [(&'static str, f64); 2] {
+        let on = |yes: bool| f64::from(u8::from(yes));
+        [
+            ("FOG_NOISE_LATTICE", on(self.form != LatticeForm::Hashed)),
+            ("FOG_NOISE_POINTS", on(self.form == LatticeForm::Points)),
+        ]
+    }
+}
 
 /// One octave's block of cells in a frame.
 ///
@@ -159,6 +251,23 @@ impl LatticeLayout {
         self.cells() <= MAX_LATTICE_CELLS
     }
 
+    /// Texels of the points texture along x, y and z: every octave's points (one more than its
+    /// cells along each axis), the octaves one after another along z.
+    pub(crate) fn points_extent(&self) -> [u32; 3] {
+        let widest = |axis: usize| self.sizes.iter().map(|size| size[axis] + 1).max();
+        let depth = self.sizes.iter().map(|size| size[2] + 1).sum();
+        [widest(0).unwrap_or(1), widest(1).unwrap_or(1), depth]
+    }
+
+    /// Whether the points texture fits `limits` (its sides at most the largest 3D texture's).
+    pub(crate) fn points_fit(&self, limits: &wgpu::Limits) -> bool {
+        self.fits()
+            && self
+                .points_extent()
+                .iter()
+                .all(|&side| side <= limits.max_texture_dimension_3d)
+    }
+
     /// Bytes of the buffer: the header, then every cell's corners when the fog `reads` the
     /// lattice (one cell when nothing does).
     pub(crate) fn buffer_bytes(&self, reads: bool) -> u64 {
@@ -167,8 +276,9 @@ impl LatticeLayout {
     }
 
     /// The boxes for a frame whose wind has carried the noise `wind_world` (the medium's
-    /// `knobs.wind.xyz * knobs.wind.w`).
-    pub(crate) fn header(&self, wind_world: [f32; 3]) -> LatticeHeader {
+    /// `knobs.wind.xyz * knobs.wind.w`), laid out for `form`: each box's `origin.w` is its
+    /// first cell in the buffer, or with [`LatticeForm::Points`] its first layer of points.
+    pub(crate) fn header(&self, wind_world: [f32; 3], form: LatticeForm) -> LatticeHeader {
         let mut first = 0u32;
         let boxes = std::array::from_fn(|octave| {
             let size = self.sizes[octave];
@@ -186,84 +296,91 @@ impl LatticeLayout {
                 origin: [origin[0], origin[1], origin[2], first as i32],
                 size: [size[0], size[1], size[2], cells],
             };
-            first += cells;
+            first += match form {
+                LatticeForm::Points => size[2] + 1,
+                _ => cells,
+            };
             lattice_box
         });
         LatticeHeader { boxes }
     }
+}
 
-    /// The pipeline constant of the passes that read the fog (`FOG_NOISE_LATTICE`).
-    pub(crate) fn constant(reads_lattice: bool) -> (&'static str, f64) {
-        ("FOG_NOISE_LATTICE", f64::from(u8::from(reads_lattice)))
+/// How the fog's passes read their noise from `layout`'s lattice on an adapter of
+/// `device_type` whose textures are bounded by `limits`, and which can filter 32-bit floats or
+/// not (`filterable`): on a GPU, from the points texture where it fits and can be filtered,
+/// else the corners where they fit, else hashed. A CPU adapter (lavapipe) loads
+/// storage one lane at a time and hashes faster than it loads: its fog pass took 934 ms a frame
+/// with the corners against 257 without (320 × 180, the temple); an H200's `fog_compute`
+/// 1.67 ms against 2.06 (1920 × 1080).
+pub(crate) fn lattice_form(
+    layout: &LatticeLayout,
+    device_type: wgpu::DeviceType,
+    (limits, filterable): (&wgpu::Limits, bool),
+) -> LatticeForm {
+    if device_type == wgpu::DeviceType::Cpu || !layout.fits() {
+        LatticeForm::Hashed
+    } else if filterable && layout.points_fit(limits) {
+        LatticeForm::Points
+    } else {
+        LatticeForm::Corners
     }
 }
 
-/// Whether the fog's passes read their noise from `layout`'s lattice on an adapter of
-/// `device_type`: where it fits, on a GPU. A CPU adapter (lavapipe) loads storage one lane at
-/// a time and hashes faster than it loads: its fog pass took 934 ms a frame with the lattice
-/// against 257 without (320 × 180, the temple); an H200's `fog_compute` 1.67 ms against 2.06
-/// (1920 × 1080).
-pub(crate) fn reads_lattice(layout: &LatticeLayout, device_type: wgpu::DeviceType) -> bool {
-    layout.fits() && device_type != wgpu::DeviceType::Cpu
-}
-
-/// The lattice buffer for `layout`, sized for the fog that `reads` it or not: written by this
-/// pass as storage, read by the fog's passes.
-pub(crate) fn lattice_buffer(
-    device: &wgpu::Device,
-    layout: &LatticeLayout,
-    reads: bool,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(&PassBuilder::new(device, ShaderName::FogLattice.name()).label("cells")),
-        size: layout.buffer_bytes(reads),
-        usage: wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_DST
-            | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    })
-}
-
-/// The pass: its pipeline, the lattice buffer bound as storage, and the fog's knobs for the
-/// wind.
+/// The pass: its pipeline, the lattice it fills, and the fog's knobs for the wind.
 pub(crate) struct FogLatticePass {
     pipeline: wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
-    buffer: wgpu::Buffer,
+    lattice: NoiseLattice,
     layout: LatticeLayout,
     knobs: FogKnobs,
 }
 
 impl FogLatticePass {
     /// The pass filling `frame`'s lattice for the fog of `knobs`, or `None` when the frame's
-    /// passes hash the noise themselves ([`FrameBinding::fog_noise_lattice`] off).
+    /// passes hash the noise themselves ([`LatticeForm::Hashed`]).
     pub(crate) fn new(
         device: &wgpu::Device,
         errors: &ErrorSink,
         frame: &FrameBinding,
         (knobs, layout): (FogKnobs, LatticeLayout),
     ) -> Result<Option<Self>, GpuError> {
-        if !frame.fog_noise_lattice {
+        let lattice = frame.fog_lattice.clone();
+        let points = lattice.form == LatticeForm::Points;
+        if lattice.form == LatticeForm::Hashed {
             return Ok(None);
         }
         let module = ShaderName::FogLattice.create_module(device, errors)?;
         let build = PassBuilder::new(device, ShaderName::FogLattice.name());
-        let bindings = build.bind_group_layout(&[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: false },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }]);
-        let bind_group = build.bind_group(&bindings, [frame.fog_lattice.as_entire_binding()]);
-        let pipeline = build.compute_pipeline(&module, "cs_fog_lattice", &[&bindings]);
+        let buffer = read_write_storage_buffer(0, wgpu::ShaderStages::COMPUTE);
+        let (bindings, bind_group, entry) = if points {
+            let texture = wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::StorageTexture {
+                    access: wgpu::StorageTextureAccess::WriteOnly,
+                    format: POINTS_FORMAT,
+                    view_dimension: wgpu::TextureViewDimension::D3,
+                },
+                count: None,
+            };
+            let bindings = build.bind_group_layout(&[buffer, texture]);
+            let resources = [
+                lattice.buffer.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&lattice.points),
+            ];
+            let bind_group = build.bind_group(&bindings, resources);
+            (bindings, bind_group, "cs_fog_lattice_points")
+        } else {
+            let bindings = build.bind_group_layout(&[buffer]);
+            let bind_group = build.bind_group(&bindings, [lattice.buffer.as_entire_binding()]);
+            (bindings, bind_group, "cs_fog_lattice")
+        };
+        let pipeline = build.compute_pipeline(&module, entry, &[&bindings]);
         Ok(Some(FogLatticePass {
             pipeline,
             bind_group,
-            buffer: frame.fog_lattice.clone(),
+            lattice,
             layout,
             knobs,
         }))
@@ -273,20 +390,28 @@ impl FogLatticePass {
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         let wind = self.knobs.for_frame(inputs).wind;
         let wind_world = [wind[0] * wind[3], wind[1] * wind[3], wind[2] * wind[3]];
-        let header = self.layout.header(wind_world);
-        queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(&header));
+        let header = self.layout.header(wind_world, self.lattice.form);
+        queue.write_buffer(&self.lattice.buffer, 0, bytemuck::bytes_of(&header));
     }
 
-    /// Records the pass: one invocation a cell, in rows of workgroups.
+    /// Records the pass: one invocation a cell, in rows of workgroups, or one a point.
     pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder) {
-        let groups = (self.layout.cells() as u32).div_ceil(WORKGROUP_CELLS);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(ShaderName::FogLattice.name()),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
-        pass.dispatch_workgroups(groups.min(DISPATCH_ROW), groups.div_ceil(DISPATCH_ROW), 1);
+        if self.lattice.form == LatticeForm::Points {
+            let [x, y, z] = self
+                .layout
+                .points_extent()
+                .map(|side| side.div_ceil(POINTS_WORKGROUP));
+            pass.dispatch_workgroups(x, y, z);
+        } else {
+            let groups = (self.layout.cells() as u32).div_ceil(WORKGROUP_CELLS);
+            pass.dispatch_workgroups(groups.min(DISPATCH_ROW), groups.div_ceil(DISPATCH_ROW), 1);
+        }
     }
 }
 
@@ -354,11 +479,18 @@ mod tests {
         let zs = [area_z - reach, area_z + size_z + reach];
         let drift_reach = 0.5 * knobs.optics[1];
         for wind_world in [[0.0, 0.0, 0.0], [3.7, -0.2, -12.9], [-150.3, 0.4, 77.7]] {
-            let header = layout.header(wind_world);
-            let mut first = 0;
+            let header = layout.header(wind_world, LatticeForm::Corners);
+            let points = layout.header(wind_world, LatticeForm::Points);
+            let (mut first, mut first_layer) = (0, 0);
             for (octave, lattice_box) in header.boxes.iter().enumerate() {
                 assert_eq!(lattice_box.origin[3], first);
                 first += lattice_box.size[3] as i32;
+                // The same box, its points from the layer after the last octave's.
+                let layered = points.boxes[octave];
+                assert_eq!(layered.origin[..3], lattice_box.origin[..3]);
+                assert_eq!(layered.size, lattice_box.size);
+                assert_eq!(layered.origin[3], first_layer);
+                first_layer += lattice_box.size[2] as i32 + 1;
                 let corners = xs
                     .iter()
                     .flat_map(|&x| ys.iter().map(move |&y| (x, y)))
@@ -379,14 +511,42 @@ mod tests {
         }
     }
 
-    /// The temple's lattice is a few MiB and read on GPUs, not on CPU adapters; a fog square a
-    /// hundred times as wide does not fit and its passes hash instead.
+    /// The temple's lattice is a few MiB and read on GPUs as points, not on CPU adapters; a
+    /// GPU whose 3D textures are too small reads the corners; a fog square a hundred times as
+    /// wide does not fit and its passes hash instead.
     #[test]
     fn huge_fog_squares_hash_instead() {
         let mut scene = Scene::default();
         let layout = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog), &scene.fog);
-        assert!(reads_lattice(&layout, wgpu::DeviceType::DiscreteGpu));
-        assert!(!reads_lattice(&layout, wgpu::DeviceType::Cpu));
+        let limits = wgpu::Limits::default();
+        let gpu = wgpu::DeviceType::DiscreteGpu;
+        assert_eq!(
+            lattice_form(&layout, gpu, (&limits, true)),
+            LatticeForm::Points
+        );
+        assert_eq!(
+            lattice_form(&layout, gpu, (&limits, false)),
+            LatticeForm::Corners
+        );
+        let [width, height, depth] = layout.points_extent();
+        let sizes = layout.sizes;
+        assert_eq!(width, sizes.iter().map(|size| size[0] + 1).max().unwrap());
+        assert_eq!(height, sizes.iter().map(|size| size[1] + 1).max().unwrap());
+        assert_eq!(depth, sizes.iter().map(|size| size[2] + 1).sum::<u32>());
+        assert!(u64::from(width * height * depth) * 4 < 8 << 20);
+        let small = wgpu::Limits {
+            max_texture_dimension_3d: depth - 1,
+            ..limits.clone()
+        };
+        assert_eq!(
+            lattice_form(&layout, gpu, (&small, true)),
+            LatticeForm::Corners
+        );
+        let cpu = wgpu::DeviceType::Cpu;
+        assert_eq!(
+            lattice_form(&layout, cpu, (&limits, true)),
+            LatticeForm::Hashed
+        );
         assert!(
             layout.buffer_bytes(true) < 8 << 20,
             "{}",
@@ -395,7 +555,10 @@ mod tests {
         scene.fog.area *= 100.0;
         let huge = LatticeLayout::new(&FogKnobs::new(&scene, View::Fog), &scene.fog);
         assert!(!huge.fits());
-        assert!(!reads_lattice(&huge, wgpu::DeviceType::DiscreteGpu));
+        assert_eq!(
+            lattice_form(&huge, gpu, (&limits, true)),
+            LatticeForm::Hashed
+        );
         assert_eq!(
             huge.buffer_bytes(false),
             std::mem::size_of::<LatticeHeader>() as u64 + CELL_BYTES

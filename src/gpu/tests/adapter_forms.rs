@@ -10,52 +10,64 @@
 //! and sample 0 kept aside by texture copies.
 
 use super::*;
-use crate::gpu::shader_forms::{FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ};
+use crate::gpu::passes::fog_lattice::LatticeForm;
+use crate::gpu::shader_forms::{
+    FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ, FORCE_LATTICE_CORNERS,
+};
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
-/// The frame rendered for `config` by a renderer in a GPU's forms, by one in a CPU adapter's
-/// (the loops over the scene's fires unrolled, the raster fog's fragments given the fires, the
-/// knobs, the eye and the projection as inputs), by one in a CPU adapter's with the fragments
-/// reading the uniforms, and by one in a CPU adapter's with the loops left rolled (the glow by
-/// the in-range bits; with no fires, the same as the second).
+/// The frame rendered for `config` by a renderer in a GPU's forms with the lattice's corners,
+/// by one in a CPU adapter's (the loops over the scene's fires unrolled, the raster fog's
+/// fragments given the fires, the knobs, the eye and the projection as inputs), by one in a CPU
+/// adapter's with the fragments reading the uniforms, by one in a CPU adapter's with the loops
+/// left rolled (the glow by the in-range bits; with no fires, the same as the second), and by
+/// one in a GPU's forms with the lattice's points.
 fn in_each_form(
     ctx: &GpuContext,
     scene: &Scene,
     config: &RenderConfig,
     inputs: &FrameInputs<'_>,
-) -> [Frame; 4] {
-    let made = |device_type, rolled, uniforms| {
+) -> [Frame; 5] {
+    let made = |device_type, rolled, uniforms, corners| {
         FORCE_DEVICE_TYPE.set(Some(device_type));
         FORCE_FIRES_ROLLED.set(rolled);
         FORCE_FOG_UNIFORMS_READ.set(uniforms);
+        FORCE_LATTICE_CORNERS.set(corners);
         let made = Renderer::new(ctx, scene, config);
         FORCE_DEVICE_TYPE.set(None);
         FORCE_FIRES_ROLLED.set(false);
         FORCE_FOG_UNIFORMS_READ.set(false);
+        FORCE_LATTICE_CORNERS.set(false);
         made.unwrap_or_else(|e| panic!("renderer: {e}"))
     };
     // The lattice, the glow by bits, the unrolled count and the uniforms as inputs.
     let forms = |renderer: &Renderer| {
         let frame = &renderer.frame;
         let glow = (frame.fire_glow_by_mask, frame.fires_unrolled);
-        (frame.fog_noise_lattice, glow, frame.fog_uniforms_as_inputs)
+        (frame.fog_lattice.form, glow, frame.fog_uniforms_as_inputs)
     };
     let fires = scene.fires.len() as u32;
-    let mut lattice = made(wgpu::DeviceType::DiscreteGpu, false, false);
-    assert_eq!(forms(&lattice), (true, (false, 0), false));
-    let mut unrolled = made(wgpu::DeviceType::Cpu, false, false);
+    let gpu = wgpu::DeviceType::DiscreteGpu;
+    let mut lattice = made(gpu, false, false, true);
+    assert_eq!(forms(&lattice), (LatticeForm::Corners, (false, 0), false));
+    let cpu = wgpu::DeviceType::Cpu;
+    let mut unrolled = made(cpu, false, false, false);
     // With no fires nothing is unrolled, and the (empty) glow goes by the bits.
-    assert_eq!(forms(&unrolled), (false, (fires == 0, fires), true));
-    let mut uniforms = made(wgpu::DeviceType::Cpu, false, true);
-    assert_eq!(forms(&uniforms), (false, (fires == 0, fires), false));
-    let mut by_mask = made(wgpu::DeviceType::Cpu, true, false);
-    assert_eq!(forms(&by_mask), (false, (true, 0), fires == 0));
+    let hashed = LatticeForm::Hashed;
+    assert_eq!(forms(&unrolled), (hashed, (fires == 0, fires), true));
+    let mut uniforms = made(cpu, false, true, false);
+    assert_eq!(forms(&uniforms), (hashed, (fires == 0, fires), false));
+    let mut by_mask = made(cpu, true, false, false);
+    assert_eq!(forms(&by_mask), (hashed, (true, 0), fires == 0));
+    let mut points = made(gpu, false, false, false);
+    assert_eq!(forms(&points), (LatticeForm::Points, (false, 0), false));
     [
         render(&mut lattice, inputs),
         render(&mut unrolled, inputs),
         render(&mut uniforms, inputs),
         render(&mut by_mask, inputs),
+        render(&mut points, inputs),
     ]
 }
 
@@ -97,7 +109,7 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
         );
         for compositor in compositors {
             let config = fog_config((96, 54), compositor, Readback::default());
-            let [lattice, unrolled, uniforms, by_mask] =
+            let [lattice, unrolled, uniforms, by_mask, points] =
                 in_each_form(&ctx, &scene, &config, &inputs);
             let cpu_forms = [
                 (&unrolled, "unrolled, uniforms as inputs"),
@@ -111,6 +123,18 @@ fn the_gpu_forms_give_the_cpu_forms_bytes() {
             assert!(
                 distinct_pixels(&lattice) > 200,
                 "{compositor:?}: a flat frame"
+            );
+            // The points through the sampler: a level at most, in few pixels.
+            let (largest, differing) = (
+                max_difference(&points, &lattice),
+                pixels_differing(&points, &lattice),
+            );
+            eprintln!(
+                "{compositor:?} from {camera:?}: points differ by {largest} in {differing} pixels"
+            );
+            assert!(
+                largest <= 1,
+                "{compositor:?} from {camera:?}: points differ by {largest}"
             );
         }
     }
@@ -130,7 +154,7 @@ fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
     let inputs = playback.frame_inputs(&state);
     // An odd size: the CPU adapter's edge mask marks 2 × 2 quads, the last ones cut short.
     let config = fog_config((97, 55), Compositor::Raster, Readback::default());
-    let [gpu, inputs_form, uniforms_form, _] = in_each_form(&ctx, &scene, &config, &inputs);
+    let [gpu, inputs_form, uniforms_form, _, _] = in_each_form(&ctx, &scene, &config, &inputs);
     for (cpu, form) in [(&inputs_form, "inputs"), (&uniforms_form, "uniforms")] {
         assert_eq!(pixels_differing(&gpu, cpu), 0, "{form}");
     }
