@@ -94,6 +94,10 @@ const CELL_BYTES: u64 = 32;
 /// keep in sync with shaders/fog_lattice.wgsl: lattice_points
 const POINTS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 
+/// The format of the one texel bound in the points' place when the fog does not read them:
+/// filterable on every device, so the frame's bind group is valid without `FLOAT32_FILTERABLE`.
+const UNREAD_POINTS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
+
 /// Invocations of the points' fill along each axis of a workgroup.
 ///
 /// keep in sync with shaders/fog_lattice.wgsl: cs_fog_lattice_points
@@ -134,9 +138,17 @@ impl NoiseLattice {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let [width, height, depth] = match form {
-            LatticeForm::Points => layout.points_extent(),
-            _ => [1; 3],
+        let ([width, height, depth], format, usage) = match form {
+            LatticeForm::Points => (
+                layout.points_extent(),
+                POINTS_FORMAT,
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+            ),
+            _ => (
+                [1; 3],
+                UNREAD_POINTS_FORMAT,
+                wgpu::TextureUsages::TEXTURE_BINDING,
+            ),
         };
         let points = device.create_texture(&wgpu::TextureDescriptor {
             label: Some(&build.label("points")),
@@ -148,8 +160,8 @@ impl NoiseLattice {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D3,
-            format: POINTS_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+            format,
+            usage,
             view_formats: &[],
         });
         NoiseLattice {
@@ -563,6 +575,27 @@ mod tests {
             huge.buffer_bytes(false),
             std::mem::size_of::<LatticeHeader>() as u64 + CELL_BYTES
         );
+    }
+
+    /// The points' format is written as storage and filtered with `FLOAT32_FILTERABLE` (the
+    /// points form asks for it); the texel bound in its place is filterable on any device.
+    #[test]
+    fn points_formats_are_filterable_where_bound() {
+        let flags = |format: wgpu::TextureFormat, features| {
+            format.guaranteed_format_features(features).flags
+        };
+        let filterable = wgpu::TextureFormatFeatureFlags::FILTERABLE;
+        let none = wgpu::Features::empty();
+        let with_float32 = wgpu::Features::FLOAT32_FILTERABLE;
+        assert!(!flags(POINTS_FORMAT, none).contains(filterable));
+        assert!(flags(POINTS_FORMAT, with_float32).contains(filterable));
+        let storage = POINTS_FORMAT.guaranteed_format_features(none);
+        assert!(
+            storage
+                .allowed_usages
+                .contains(wgpu::TextureUsages::STORAGE_BINDING)
+        );
+        assert!(flags(UNREAD_POINTS_FORMAT, none).contains(filterable));
     }
 
     #[test]
