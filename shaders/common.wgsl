@@ -69,11 +69,12 @@ fn ambient_in_medium() -> vec3<f32> {
 @group(0) @binding(10) var texel_gather: sampler;
 
 // Two filtered reads for speed: a bilinear, clamp-to-edge sampler (`medium_filter`: the fog's
-// shadow grid, which only the physical medium has) and its comparing twin (`shadow_compare`:
-// the moon's shadow map, lit where the stored depth is no nearer than the reference). One
-// filtered read replaces four loads and their blend. A sampler blends with as few as 8
-// fractional bits on some GPUs, so these reads differ from adapter to adapter by a fraction of
-// a level. Scenes without the physical medium or moon shadows never take them.
+// shadow grid, which only the physical medium has, and on GPUs the noise lattice's points,
+// fog.wgsl) and its comparing twin (`shadow_compare`: the moon's shadow map, lit where the
+// stored depth is no nearer than the reference). One filtered read replaces four or eight loads
+// and their blend. A sampler blends with as few as 8 fractional bits on some GPUs, so these
+// reads differ from adapter to adapter by a fraction of a level. On a CPU adapter, scenes
+// without the physical medium or moon shadows never take them.
 @group(0) @binding(11) var medium_filter: sampler;
 @group(0) @binding(12) var shadow_compare: sampler_comparison;
 
