@@ -375,6 +375,9 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
         1u,
     );
     for (var i = 0u; i < fire_count(); i += 1u) {
+        if FIRES_UNROLLED == 0u && !fire_on_ray(i) {
+            continue;
+        }
         let color = fire_lights.fires[i].light_color.rgb * fire_flicker_of(i);
         let fire_world = fires_now.fires[i].light_world;
         light += point_light_in_medium(pos_world, ray_world, fire_world, color, throughs, 2u);
@@ -734,6 +737,8 @@ fn march_medium(
         return RayFog(color, transmittance);
     }
     let step_world = (t_stop - t_start) / f32(steps);
+    // Only the fires in range of the marched stretch can light it (`fires_on_ray`).
+    fires_on_ray = fires_along_ray(eye_world, ray_world, t_start, t_stop);
     for (var i = 0u; i < steps; i += 1u) {
         let t_world = t_start + (f32(i) + offset) * step_world;
         let pos_world = eye_world + ray_world * t_world;

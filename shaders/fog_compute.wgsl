@@ -55,6 +55,9 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     // A level ray sees every sheet edge-on and crosses none.
     if ray_world.y != 0.0 {
         let slab_world = sheet_slab_world(ray_world, fog);
+        // A crossing is shaded back along the ray by at most half a slab, and never past the
+        // scene: only the fires in range of that stretch can glow along it.
+        fires_on_ray = fires_along_ray(eye_world, ray_world, -0.5 * slab_world, t_scene_world);
         // Looking down the sheets below the eye come highest first; looking up, those above
         // come lowest first. The others lie behind the eye and are skipped.
         let down = ray_world.y < 0.0;

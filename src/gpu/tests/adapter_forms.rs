@@ -160,3 +160,31 @@ fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
     }
     assert!(distinct_pixels(&gpu) > 200, "a flat frame");
 }
+
+/// The moonlit hall's physical medium lights its fog by the fires as point lights: a GPU skips
+/// those its ray never reaches (`fires_on_ray`), a CPU adapter tests each in turn. The same
+/// bytes with each per-pixel compositor.
+#[test]
+fn the_physical_medium_in_the_gpu_forms_gives_the_cpu_forms_bytes() {
+    let Some(ctx) = context() else { return };
+    let mut scene = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
+        .unwrap_or_else(|e| panic!("scenes/moonlit.ron does not load: {e:?}"))
+        .scene;
+    assert!(scene.fires.len() >= 2);
+    scene.fluid.grid = 48;
+    let mut playback = Playback::new(&scene);
+    let state = playback.advance_to(120, || {});
+    let inputs = playback.frame_inputs(&state);
+    for compositor in [Compositor::Compute, Compositor::Raymarch { steps: 32 }] {
+        let config = fog_config((96, 54), compositor, Readback::default());
+        let [lattice, unrolled, _, by_mask, _] = in_each_form(&ctx, &scene, &config, &inputs);
+        for (cpu, form) in [(&unrolled, "unrolled"), (&by_mask, "by mask")] {
+            let differing = pixels_differing(&lattice, cpu);
+            assert_eq!(differing, 0, "{compositor:?}, {form}");
+        }
+        assert!(
+            distinct_pixels(&lattice) > 200,
+            "{compositor:?}: a flat frame"
+        );
+    }
+}
