@@ -306,6 +306,14 @@ fn point_light_in_medium(
     return color * (edge * edge * response);
 }
 
+// Fire `fire_index`'s light, flickering, scattered at `pos_world` along the ray, through the
+// fires' octave factors (component z of `throughs`).
+fn fire_in_medium(fire_index: u32, pos_world: vec3<f32>, ray_world: vec3<f32>, throughs: OctaveThroughs) -> vec3<f32> {
+    let color = fire_lights.fires[fire_index].light_color.rgb * fire_flicker_of(fire_index);
+    let fire_world = fires_now.fires[fire_index].light_world;
+    return point_light_in_medium(pos_world, ray_world, fire_world, color, throughs, 2u);
+}
+
 // The lamps scattered at `pos_world` along the ray: each lamp's colour, range fade, cone and
 // shadow map (`lamp_shadow`, as `lamp_light_in_fog` reads it), by the phase, through the lamps'
 // octave factors (component w of `throughs`).
@@ -374,13 +382,20 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
         throughs,
         1u,
     );
-    for (var i = 0u; i < fire_count(); i += 1u) {
-        if FIRES_UNROLLED == 0u && !fire_on_ray(i) {
-            continue;
+    if FIRES_UNROLLED > 0u {
+        // A CPU adapter runs every branch of a block but leaves a loop once no pixel of the
+        // block has a turn left: it takes the fires in range here (`fires_in_range`), lowest
+        // first, so the sum keeps a loop's order.
+        var in_range = fires_in_range(pos_world);
+        while (in_range.x | in_range.y) != 0u {
+            light += fire_in_medium(take_lowest_fire(&in_range), pos_world, ray_world, throughs);
         }
-        let color = fire_lights.fires[i].light_color.rgb * fire_flicker_of(i);
-        let fire_world = fires_now.fires[i].light_world;
-        light += point_light_in_medium(pos_world, ray_world, fire_world, color, throughs, 2u);
+    } else {
+        for (var i = 0u; i < fire_count(); i += 1u) {
+            if fire_on_ray(i) {
+                light += fire_in_medium(i, pos_world, ray_world, throughs);
+            }
+        }
     }
     if lamp_count() > 0u {
         light += lamps_in_medium(pos_world, ray_world, throughs);
