@@ -121,35 +121,6 @@ fn take_lowest_fire(in_range: ptr<function, vec2<u32>>) -> u32 {
     return select(32u, 0u, low) + firstTrailingBit(word);
 }
 
-// The fires whose range the ray a per-pixel pass is shading can reach: one bit each, as
-// `fires_in_range`. `march_fog` and `march_medium` set it from their ray (`fires_along_ray`)
-// before they shade along it; every other caller leaves every bit set. On a GPU the fog's
-// glow and the physical medium's fires skip a fire left out. Such a fire is out of range at
-// every point the ray shades, so the test there would fail anyway: the sums keep their bytes.
-var<private> fires_on_ray: vec2<u32> = vec2<u32>(4294967295u, 4294967295u);
-
-// The fires whose range reaches some point of the ray from `origin_world` along the unit
-// `ray_world` between `near_world` and `far_world` (distances along it), as bits. A fire's
-// nearest point of that stretch is tested against its range with a margin, so a point on the
-// ray that `fires_in_range` would count is never left out by rounding.
-fn fires_along_ray(origin_world: vec3<f32>, ray_world: vec3<f32>, near_world: f32, far_world: f32) -> vec2<u32> {
-    var on_ray = vec2<u32>(0u);
-    for (var i = 0u; i < fire_count(); i += 1u) {
-        let light = fires_now.fires[i].light_world;
-        let to_light = light.xyz - origin_world;
-        let t_world = clamp(dot(to_light, ray_world), near_world, far_world);
-        let miss_world = length(to_light - ray_world * t_world);
-        let reach_world = light.w * 1.001 + 0.01;
-        on_ray[i / 32u] |= select(0u, 1u << (i % 32u), miss_world < reach_world);
-    }
-    return on_ray;
-}
-
-// Whether fire `fire_index` is among `fires_on_ray`.
-fn fire_on_ray(fire_index: u32) -> bool {
-    return ((fires_on_ray[fire_index / 32u] >> (fire_index % 32u)) & 1u) != 0u;
-}
-
 // The light every fire casts on a surface at `pos_world` facing `normal_world` in this frame:
 // the ball lamp's model (Lambert, fading as the square of 1 - distance / range), flickering.
 fn fire_light_on_surface(pos_world: vec3<f32>, normal_world: vec3<f32>) -> vec3<f32> {
@@ -251,10 +222,6 @@ fn fire_glow_in_fog(pos_world: vec3<f32>) -> vec3<f32> {
     var glow = vec3<f32>(0.0);
     if !FIRE_GLOW_BY_MASK {
         for (var i = 0u; i < fire_count(); i += 1u) {
-            // A GPU skips the fires its ray never reaches; a CPU adapter runs every branch.
-            if FIRES_UNROLLED == 0u && !fire_on_ray(i) {
-                continue;
-            }
             let fire = fire_glow_source(i);
             let distance_world = length(pos_world - fire.light_world.xyz);
             let in_range = distance_world < fire.light_world.w;

@@ -392,9 +392,7 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
         }
     } else {
         for (var i = 0u; i < fire_count(); i += 1u) {
-            if fire_on_ray(i) {
-                light += fire_in_medium(i, pos_world, ray_world, throughs);
-            }
+            light += fire_in_medium(i, pos_world, ray_world, throughs);
         }
     }
     if lamp_count() > 0u {
@@ -752,8 +750,6 @@ fn march_medium(
         return RayFog(color, transmittance);
     }
     let step_world = (t_stop - t_start) / f32(steps);
-    // Only the fires in range of the marched stretch can light it (`fires_on_ray`).
-    fires_on_ray = fires_along_ray(eye_world, ray_world, t_start, t_stop);
     for (var i = 0u; i < steps; i += 1u) {
         let t_world = t_start + (f32(i) + offset) * step_world;
         let pos_world = eye_world + ray_world * t_world;

@@ -25,16 +25,11 @@
 // The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
 @group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
 
-// Distance along the unit ray from the eye to the near plane, where the rasteriser clips. Along
-// the ray the clip depth is A + B / t (`scene_distance_through`), 0 at t = −B / A.
-fn near_plane_distance_world(eye_world: vec3<f32>, ray_world: vec3<f32>) -> f32 {
-    let at_1 = frame.clip_from_world * vec4<f32>(eye_world + ray_world, 1.0);
-    let at_2 = frame.clip_from_world * vec4<f32>(eye_world + ray_world * 2.0, 1.0);
-    let depth_1 = at_1.z / at_1.w;
-    let depth_2 = at_2.z / at_2.w;
-    let b = (depth_1 - depth_2) * 2.0;
-    let a = depth_1 - b;
-    return -b / a;
+// Depth in clip space (0 at the near plane, 1 at the far plane) of a point, as the rasteriser
+// stores it.
+fn clip_depth(pos_world: vec3<f32>) -> f32 {
+    let clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
+    return clip.z / clip.w;
 }
 
 // The fog along one pixel's ray: premultiplied colour (linear) and what is left of the light
@@ -60,10 +55,6 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
     // A level ray sees every sheet edge-on and crosses none.
     if ray_world.y != 0.0 {
         let slab_world = sheet_slab_world(ray_world, fog);
-        let near_world = near_plane_distance_world(eye_world, ray_world);
-        // A crossing is shaded back along the ray by at most half a slab, and never past the
-        // scene: only the fires in range of that stretch can glow along it.
-        fires_on_ray = fires_along_ray(eye_world, ray_world, -0.5 * slab_world, t_scene_world);
         // Looking down the sheets below the eye come highest first; looking up, those above
         // come lowest first. The others lie behind the eye and are skipped.
         let down = ray_world.y < 0.0;
@@ -81,7 +72,7 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
                 break;
             }
             // Nearer than the near plane, where the rasteriser clips the quad.
-            if t_world < near_world {
+            if clip_depth(on_sheet_world) < 0.0 {
                 continue;
             }
             // Off the sheet's quad: the raster pass draws no fragment here.

@@ -8,11 +8,6 @@
 //! same `shade_sheet` as the raster pass, stops at the scene's depth or once the fog is
 //! opaque, and writes the fog over the scene (ARCHITECTURE.md, "Data flow").
 //!
-//! Before its first crossing a ray works out two things once: the distance to the near plane,
-//! where the rasteriser would clip a sheet, and which fires' ranges the stretch it shades can
-//! reach (fires.wgsl, `fires_on_ray`). On a GPU the fog's glow and the physical medium's
-//! fires then skip the other fires; the sums keep their bytes.
-//!
 //! The pass reads the scene colour from a copy it makes of the picture, reads the scene depth,
 //! and writes the picture through a storage binding, so the `flame`, `overlay` and `encode`
 //! passes after it read the picture where they always do. [`Compositor`] chooses between the

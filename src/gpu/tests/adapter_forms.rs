@@ -161,8 +161,8 @@ fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
     assert!(distinct_pixels(&gpu) > 200, "a flat frame");
 }
 
-/// The moonlit hall's physical medium lights its fog by the fires as point lights: a GPU skips
-/// those its ray never reaches (`fires_on_ray`), a CPU adapter tests each in turn. The same
+/// The moonlit hall's physical medium lights its fog by the fires as point lights: a GPU loops
+/// over every fire, a CPU adapter over those in range of the point (`fires_in_range`). The same
 /// bytes with each per-pixel compositor.
 #[test]
 fn the_physical_medium_in_the_gpu_forms_gives_the_cpu_forms_bytes() {
