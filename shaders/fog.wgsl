@@ -50,27 +50,30 @@ struct FogKnobs {
     sampling: vec4<f32>,
 }
 
-// One texel of a fluid map, the coordinates clamped to its edge (as a clamp-to-edge sampler).
-fn map_texel(map: texture_2d<f32>, texel: vec2<i32>, size: vec2<i32>) -> vec4<f32> {
-    return textureLoad(map, clamp(texel, vec2<i32>(0), size - vec2<i32>(1)), 0);
-}
-
 // A fluid map at `uv` (0..1 across the fog's square), filtered bilinearly by hand, clamped to
 // its edge: what a linear sampler returns, with exact weights. Samplers filter with as few as 8
 // fractional bits on some GPUs (NVIDIA) and in full float on others (lavapipe), so the same map
-// read through a sampler gives a slightly different fog on each; these loads and this `mix` do
-// not.
+// read through a sampler gives a slightly different fog on each; these gathers and this `mix`
+// do not. A gather only picks the four texels, clamped to the edge by the nearest sampler
+// (`texel_gather`, common.wgsl), and needs no integer texel coordinates: on an H100 the fog
+// pass took 0.97 of the time of four loads at integer coordinates.
 fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
-    let size = vec2<i32>(textureDimensions(map));
-    let texel_pos = uv * vec2<f32>(size) - vec2<f32>(0.5);
+    let size = vec2<f32>(textureDimensions(map));
+    let texel_pos = uv * size - vec2<f32>(0.5);
     let floor_pos = floor(texel_pos);
     let f = texel_pos - floor_pos;
-    let i = vec2<i32>(floor_pos);
-    let a = map_texel(map, i, size);
-    let b = map_texel(map, i + vec2<i32>(1, 0), size);
-    let c = map_texel(map, i + vec2<i32>(0, 1), size);
-    let d = map_texel(map, i + vec2<i32>(1, 1), size);
-    return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+    // Each channel's four texels in one gather, in the order (x, y), (x+1, y), (x, y+1),
+    // (x+1, y+1), as `sample_map_g`.
+    let at = (floor_pos + vec2<f32>(1.0)) / size;
+    let r = textureGather(0, map, texel_gather, at).wzxy;
+    let g = textureGather(1, map, texel_gather, at).wzxy;
+    let b = textureGather(2, map, texel_gather, at).wzxy;
+    let w = textureGather(3, map, texel_gather, at).wzxy;
+    let t00 = vec4<f32>(r.x, g.x, b.x, w.x);
+    let t10 = vec4<f32>(r.y, g.y, b.y, w.y);
+    let t01 = vec4<f32>(r.z, g.z, b.z, w.z);
+    let t11 = vec4<f32>(r.w, g.w, b.w, w.w);
+    return mix(mix(t00, t10, f.x), mix(t01, t11, f.x), f.y);
 }
 
 // Channel g of a fluid map at `uv`, exactly as `sample_map` filters it, its four texels read in
@@ -121,16 +124,18 @@ override FOG_NOISE_POINTS: bool = false;
 // `fog_lattice_noise` from the points: a trilinear read at the cell's corner plus half a texel
 // plus the smoothstep's weight on each axis blends the cell's eight points by those weights.
 // The sampler keeps as few as 8 bits of a weight: the noise moves by a few thousandths at most.
+//
+// The cell is worked out in floats: every value is a whole number of cells, far below 2^24, so
+// each step is exact and gives what integers would, without converting to and from them (a
+// conversion costs a GPU as much as eight multiply-adds).
 fn fog_points_noise(p: vec3<f32>, octave: u32) -> f32 {
     let floor_p = floor(p);
     let f = p - floor_p;
     let lattice_box = fog_lattice.boxes[octave];
-    let last = vec3<i32>(lattice_box.size.xyz) - vec3<i32>(1);
-    let local = clamp(vec3<i32>(floor_p) - lattice_box.origin.xyz, vec3<i32>(0), last);
-    let layered = local + vec3<i32>(0, 0, lattice_box.origin.w);
-    let texel = vec3<f32>(layered) + vec3<f32>(0.5) + f * f * (3.0 - 2.0 * f);
-    let extent = vec3<f32>(textureDimensions(fog_lattice_points));
-    return textureSampleLevel(fog_lattice_points, medium_filter, texel / extent, 0.0).x;
+    let local = clamp(floor_p - lattice_box.origin_f32.xyz, vec3<f32>(0.0), lattice_box.last_f32.xyz);
+    let layered = local + vec3<f32>(0.0, 0.0, lattice_box.origin_f32.w);
+    let texel = layered + vec3<f32>(0.5) + f * f * (3.0 - 2.0 * f);
+    return textureSampleLevel(fog_lattice_points, medium_filter, texel / fog_lattice.points_extent_f32.xyz, 0.0).x;
 }
 
 // Octave `octave` of the fog's noise at `p`: the same value from the lattice or hashed here.

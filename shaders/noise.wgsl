@@ -93,6 +93,10 @@ struct FogLatticeBox {
     origin: vec4<i32>,
     // xyz: how many cells along each axis; w: how many in all.
     size: vec4<u32>,
+    // `origin` as floats (`fog_points_noise` converts no integer per sample).
+    origin_f32: vec4<f32>,
+    // xyz: the last cell along each axis (`size` − 1) as floats.
+    last_f32: vec4<f32>,
 }
 
 // The fog's noise lattice for one frame (`fog_lattice` pass): the corners of every cell each
@@ -100,6 +104,8 @@ struct FogLatticeBox {
 // run x fastest, then y, then z.
 struct FogLattice {
     boxes: array<FogLatticeBox, 3>,
+    // xyz: the points texture's texels along each axis, as floats.
+    points_extent_f32: vec4<f32>,
     corners: array<FogCellCorners>,
 }
 

@@ -182,6 +182,9 @@ pub(crate) struct FrameBinding {
     pub distance_fog: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
+    /// The nearest sampler of binding 10, for passes that bind group 0 their own way
+    /// (`fog_shadow`): fog.wgsl's `sample_map` gathers through it.
+    pub texel_gather: wgpu::Sampler,
     /// Whether the scene has any lamp: lamps.wgsl's `LAMPS_IN_SCENE` (see [`Self::lamp_constants`]).
     pub lamps_in_scene: bool,
     /// Whether the moon casts shadows: lamps.wgsl's `MOON_SHADOWS`.
@@ -407,6 +410,7 @@ impl FrameBinding {
             distance_fog,
             layout,
             bind_group,
+            texel_gather,
             lamps_in_scene: lamps.lamp_count > 0,
             moon_shadows: lamps.moon_view.is_some(),
             fog_lattice: noise,

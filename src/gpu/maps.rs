@@ -10,8 +10,9 @@
 //! Texel (i, j) is fluid cell (i, j): row j = 0 is the fog square's edge at the smallest z, so
 //! `uv = (pos.xz - area_min) / area_size` reads a world point's cell with the texel centres at
 //! the cell centres (the sim's `GridMapping`). The fog shaders filter them bilinearly by hand
-//! from single texels, clamped to the edge (`sample_map` in shaders/fog.wgsl: a sampler's
-//! filtering weights differ between GPUs); the `overlay` pass reads single texels.
+//! from the four texels a gather picks, clamped to the edge (`sample_map` in
+//! shaders/fog.wgsl: a sampler's filtering weights differ between GPUs); the `overlay` pass
+//! reads single texels.
 
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;

@@ -186,21 +186,30 @@ impl NoiseLattice {
 ///
 /// keep in sync with shaders/noise.wgsl: FogLatticeBox
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct LatticeBox {
     /// xyz: the lowest cell; w: the index of its corners in the buffer's cells.
     pub origin: [i32; 4],
     /// xyz: cells along each axis; w: cells in all.
     pub size: [u32; 4],
+    /// `origin` as floats, for the points' reads (`fog_points_noise`), which then convert no
+    /// integer per sample: xyz the lowest cell, w the first layer of points.
+    pub origin_f32: [f32; 4],
+    /// xyz: the last cell along each axis (`size` − 1) as floats; w: 0.
+    pub last_f32: [f32; 4],
 }
 
-/// The boxes of the three octaves, at the start of the lattice buffer.
+/// The boxes of the three octaves, at the start of the lattice buffer, and the points
+/// texture's extent.
 ///
 /// keep in sync with shaders/noise.wgsl: FogLattice
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct LatticeHeader {
     pub boxes: [LatticeBox; 3],
+    /// xyz: the points texture's texels along each axis as floats ([`LatticeLayout::points_extent`]
+    /// with [`LatticeForm::Points`], else 1); w: 0.
+    pub points_extent_f32: [f32; 4],
 }
 
 /// Where the noise of a scene's fog can be read, octave by octave, before the wind's offset.
@@ -302,9 +311,12 @@ impl LatticeLayout {
                     - 1
             });
             let cells = size[0] * size[1] * size[2];
+            let origin = [origin[0], origin[1], origin[2], first as i32];
             let lattice_box = LatticeBox {
-                origin: [origin[0], origin[1], origin[2], first as i32],
+                origin,
                 size: [size[0], size[1], size[2], cells],
+                origin_f32: origin.map(|cell| cell as f32),
+                last_f32: [size[0] - 1, size[1] - 1, size[2] - 1, 0].map(|cell| cell as f32),
             };
             first += match form {
                 LatticeForm::Points => size[2] + 1,
@@ -312,7 +324,17 @@ impl LatticeLayout {
             };
             lattice_box
         });
-        LatticeHeader { boxes }
+        let points_extent_f32 = match form {
+            LatticeForm::Points => {
+                let [x, y, z] = self.points_extent();
+                [x as f32, y as f32, z as f32, 0.0]
+            }
+            _ => [1.0, 1.0, 1.0, 0.0],
+        };
+        LatticeHeader {
+            boxes,
+            points_extent_f32,
+        }
     }
 }
 

@@ -195,6 +195,13 @@ impl FogShadowPass {
             uniform(3, compute),
             uniform(5, compute),
             storage_buffer(8, compute),
+            // The fluid map's gathers (fog.wgsl, `sample_map`).
+            wgpu::BindGroupLayoutEntry {
+                binding: 10,
+                visibility: compute,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                count: None,
+            },
         ]);
         let fog_layout = build.bind_group_layout(&[
             uniform(0, ALL_STAGES),
@@ -217,7 +224,13 @@ impl FogShadowPass {
                 .map(|(binding, buffer)| wgpu::BindGroupEntry {
                     binding,
                     resource: buffer.as_entire_binding(),
-                }),
+                })
+                .into_iter()
+                .chain([wgpu::BindGroupEntry {
+                    binding: 10,
+                    resource: wgpu::BindingResource::Sampler(&frame.texel_gather),
+                }])
+                .collect::<Vec<_>>(),
             }),
             build.bind_group(
                 &fog_layout,
