@@ -25,11 +25,13 @@
 // The sheets' heights (world), lowest first: the heights the raster pass draws its quads at.
 @group(1) @binding(5) var<storage, read> sheet_heights_world: array<f32>;
 
-// Depth in clip space (0 at the near plane, 1 at the far plane) of a point, as the rasteriser
-// stores it.
-fn clip_depth(pos_world: vec3<f32>) -> f32 {
-    let clip = frame.clip_from_world * vec4<f32>(pos_world, 1.0);
-    return clip.z / clip.w;
+// Whether a point in front of the eye lies nearer than the near plane, where the rasteriser
+// clips: its clip-space z below 0, before any division (clip w is positive in front of the
+// eye). Only the z row of the projection is worked out.
+fn before_near_plane(pos_world: vec3<f32>) -> bool {
+    let m = frame.clip_from_world;
+    let clip_z = m[0].z * pos_world.x + m[1].z * pos_world.y + m[2].z * pos_world.z + m[3].z;
+    return clip_z < 0.0;
 }
 
 // The fog along one pixel's ray: premultiplied colour (linear) and what is left of the light
@@ -72,7 +74,7 @@ fn march_fog(id: vec2<u32>) -> FogAlongRay {
                 break;
             }
             // Nearer than the near plane, where the rasteriser clips the quad.
-            if clip_depth(on_sheet_world) < 0.0 {
+            if before_near_plane(on_sheet_world) {
                 continue;
             }
             // Off the sheet's quad: the raster pass draws no fragment here.
