@@ -50,6 +50,20 @@ struct FogKnobs {
     sampling: vec4<f32>,
 }
 
+// The fluid maps' texels along each side (the scene's fluid grid) as a pipeline constant, or 0:
+// read from the map. Set by the passes that read the fog (`FrameBinding::fog_constants`): a
+// GPU converts the map's integer size to floats at every read, which cost the temple's fog
+// pass 2 % of its time on an H100.
+override FLUID_MAP_TEXELS: f32 = 0.0;
+
+// Texels of the fluid map `map` along x and y, as floats.
+fn fluid_map_size(map: texture_2d<f32>) -> vec2<f32> {
+    if FLUID_MAP_TEXELS > 0.0 {
+        return vec2<f32>(FLUID_MAP_TEXELS);
+    }
+    return vec2<f32>(textureDimensions(map));
+}
+
 // A fluid map at `uv` (0..1 across the fog's square), filtered bilinearly by hand, clamped to
 // its edge: what a linear sampler returns, with exact weights. Samplers filter with as few as 8
 // fractional bits on some GPUs (NVIDIA) and in full float on others (lavapipe), so the same map
@@ -58,7 +72,7 @@ struct FogKnobs {
 // (`texel_gather`, common.wgsl), and needs no integer texel coordinates: on an H100 the fog
 // pass took 0.97 of the time of four loads at integer coordinates.
 fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
-    let size = vec2<f32>(textureDimensions(map));
+    let size = fluid_map_size(map);
     let texel_pos = uv * size - vec2<f32>(0.5);
     let floor_pos = floor(texel_pos);
     let f = texel_pos - floor_pos;
@@ -79,7 +93,7 @@ fn sample_map(map: texture_2d<f32>, uv: vec2<f32>) -> vec4<f32> {
 // Channel g of a fluid map at `uv`, exactly as `sample_map` filters it, its four texels read in
 // one gather (`texel_gather`, common.wgsl).
 fn sample_map_g(map: texture_2d<f32>, uv: vec2<f32>) -> f32 {
-    let size = vec2<f32>(textureDimensions(map));
+    let size = fluid_map_size(map);
     let texel_pos = uv * size - vec2<f32>(0.5);
     let floor_pos = floor(texel_pos);
     let f = texel_pos - floor_pos;

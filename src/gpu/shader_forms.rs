@@ -165,9 +165,9 @@ impl FrameBinding {
     /// ([`NoiseLattice::constants`](crate::gpu::passes::fog_lattice::NoiseLattice::constants)), `FIRE_GLOW_BY_MASK`, on for a CPU adapter whose loops over the
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
     /// `FOG_MEDIUM` ([`medium_constant`]), `MEDIUM_OCTAVES` ([`medium_octaves_constant`]),
-    /// [`Self::fog_shadow_constants`] and sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
-    /// ([`sky_constants`]).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 12] {
+    /// [`Self::fog_shadow_constants`], sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
+    /// ([`sky_constants`]), and `FLUID_MAP_TEXELS`, the fluid maps' side (the scene's grid).
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 13] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
         let [fires] = self.fire_constants();
@@ -194,6 +194,7 @@ impl FrameBinding {
             shadowing,
             water,
             clouds,
+            ("FLUID_MAP_TEXELS", f64::from(scene.fluid.grid)),
         ]
     }
 
