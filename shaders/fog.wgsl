@@ -401,7 +401,7 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
         throughs,
         1u,
     );
-    if FIRES_UNROLLED > 0u {
+    if FIRES_ON_CPU && FIRES_UNROLLED > 0u {
         // A CPU adapter runs every branch of a block but leaves a loop once no pixel of the
         // block has a turn left: it takes the fires in range here (`fires_in_range`), lowest
         // first, so the sum keeps a loop's order.

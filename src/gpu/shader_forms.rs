@@ -16,10 +16,12 @@
 //!   `wet_stone`.
 //! - `DISTANCE_FOG_FORM` ([`FrameBinding::distance_fog_constants`]) compiles out the distance
 //!   fog's modes not taken and, with no height falloff, its exponentials.
-//! - `FIRES_UNROLLED` ([`FrameBinding::fire_constants`]): on a CPU adapter with at most
-//!   [`MAX_FIRES_UNROLLED`] fires, every loop over the fires has a constant count, so each
-//!   fire's uniforms are read at a constant index. With more fires the fog's glow goes by a
-//!   bit mask of the fires in range (`FIRE_GLOW_BY_MASK`).
+//! - `FIRES_UNROLLED` ([`FrameBinding::fire_constants`]): with at most
+//!   [`MAX_FIRES_UNROLLED`] fires, every loop over the fires has a constant count, so the
+//!   compiler unrolls it and reads each fire's uniforms at a constant index. `FIRES_ON_CPU`
+//!   gives those loops a CPU adapter's shapes: the fog's glow keeps or drops a fire by a
+//!   select, and the physical medium loops over the bits of the fires in range. With more fires
+//!   a CPU adapter's glow goes by those bits too (`FIRE_GLOW_BY_MASK`).
 //! - `FOG_NOISE_LATTICE` and `FOG_NOISE_POINTS`: on a GPU, where the lattice fits, the fog
 //!   reads its noise from the lattice the `fog_lattice` pass hashed, as filtered points or,
 //!   where the points texture is too large, as each cell's corners; a CPU adapter, which loads
@@ -60,8 +62,11 @@ pub(super) fn distance_fog_form(fog: &DistanceFogParams) -> u32 {
     fog.mode[0] | flat
 }
 
-/// The most fires a CPU adapter's shaders unroll their loops over (`FIRES_UNROLLED`); with more
-/// the loops read the count from the uniforms and the fog's glow goes by the in-range bits.
+/// The most fires the shaders unroll their loops over (`FIRES_UNROLLED`); with more the loops
+/// read the count from the uniforms, and a CPU adapter's fog glow goes by the in-range bits.
+///
+/// A GPU gains too: with the temple's five fires a constant count took its `fog_compute` pass
+/// from 0.871 to 0.800 ms (H100, 1920 × 1080; `benches/runs/2026-12-07-h100-i`).
 pub(crate) const MAX_FIRES_UNROLLED: u32 = 8;
 
 /// The most fires the raster fog hands its fragments as inputs (`FIRE_GLOW_FROM_INPUTS`), two
@@ -107,10 +112,10 @@ impl FrameBinding {
     /// raster fog's uniforms as inputs.
     pub(super) fn choose_forms(&mut self, device: &wgpu::Device, cpu: bool) {
         #[cfg(test)]
-        let cpu_unrolls = !FORCE_FIRES_ROLLED.get();
+        let unrolls = !FORCE_FIRES_ROLLED.get();
         #[cfg(not(test))]
-        let cpu_unrolls = true;
-        self.fires_unrolled = if cpu && cpu_unrolls && self.fire_count <= MAX_FIRES_UNROLLED {
+        let unrolls = true;
+        self.fires_unrolled = if unrolls && self.fire_count <= MAX_FIRES_UNROLLED {
             self.fire_count
         } else {
             0
@@ -143,11 +148,15 @@ impl FrameBinding {
     }
 
     /// The pipeline constants of a pass whose module includes fires.wgsl: `FIRES_UNROLLED`,
-    /// the scene's fire count on a CPU adapter (up to [`MAX_FIRES_UNROLLED`] fires), so the
-    /// loops over the fires unroll and read each fire at a constant index; 0 elsewhere (the
-    /// count read from the uniforms). The same fires in the same order, so the same picture.
-    pub(crate) fn fire_constants(&self) -> [(&'static str, f64); 1] {
-        [("FIRES_UNROLLED", f64::from(self.fires_unrolled))]
+    /// the scene's fire count (up to [`MAX_FIRES_UNROLLED`] fires), so the loops over the
+    /// fires unroll and read each fire at a constant index, or 0 (the count read from the
+    /// uniforms); and `FIRES_ON_CPU`, on for a CPU adapter, which gives those loops the shapes
+    /// that suit it. The same fires in the same order, so the same picture.
+    pub(crate) fn fire_constants(&self) -> [(&'static str, f64); 2] {
+        [
+            ("FIRES_UNROLLED", f64::from(self.fires_unrolled)),
+            ("FIRES_ON_CPU", f64::from(u8::from(self.cpu_adapter))),
+        ]
     }
 
     /// The pipeline constants of a pass that applies the distance fog (common.wgsl):
@@ -167,10 +176,10 @@ impl FrameBinding {
     /// `FOG_MEDIUM` ([`medium_constant`]), `MEDIUM_OCTAVES` ([`medium_octaves_constant`]),
     /// [`Self::fog_shadow_constants`], sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
     /// ([`sky_constants`]), and `FLUID_MAP_TEXELS`, the fluid maps' side (the scene's grid).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 13] {
+    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 14] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
-        let [fires] = self.fire_constants();
+        let [fires, fires_on_cpu] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
         let [water, clouds] = sky_constants(scene);
         let [lattice, points] = self.fog_lattice.constants();
@@ -185,6 +194,7 @@ impl FrameBinding {
             points,
             by_mask,
             fires,
+            fires_on_cpu,
             distance_fog,
             ("FOG_MEDIUM", f64::from(medium_constant(&scene.fog.medium))),
             (

@@ -117,7 +117,8 @@ impl ScenePass {
             "WEATHER_IN_SCENE",
             f64::from(u8::from(scene.weather.is_some())),
         );
-        let [fires] = frame.fire_constants();
+        // Only the count: the scene's loops over the fires have one shape on every adapter.
+        let [fires, _] = frame.fire_constants();
         let [distance_fog] = frame.distance_fog_constants();
         let [shadowing] = frame.fog_shadow_constants();
         // sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS` (`gpu/sky.rs`).

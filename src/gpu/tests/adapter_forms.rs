@@ -17,12 +17,12 @@ use crate::gpu::shader_forms::{
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
 
-/// The frame rendered for `config` by a renderer in a GPU's forms with the lattice's corners,
-/// by one in a CPU adapter's (the loops over the scene's fires unrolled, the raster fog's
+/// The frame rendered for `config` by a renderer in a GPU's forms with the lattice's corners
+/// and the loops over the fires left rolled, by one in a CPU adapter's (the loops over the scene's fires unrolled, the raster fog's
 /// fragments given the fires, the knobs, the eye and the projection as inputs), by one in a CPU
 /// adapter's with the fragments reading the uniforms, by one in a CPU adapter's with the loops
 /// left rolled (the glow by the in-range bits; with no fires, the same as the second), and by
-/// one in a GPU's forms with the lattice's points.
+/// one in a GPU's forms with the lattice's points and the loops unrolled.
 fn in_each_form(
     ctx: &GpuContext,
     scene: &Scene,
@@ -49,7 +49,9 @@ fn in_each_form(
     };
     let fires = scene.fires.len() as u32;
     let gpu = wgpu::DeviceType::DiscreteGpu;
-    let mut lattice = made(gpu, false, false, true);
+    // A GPU's loops over the fires left rolled here (as with many fires), unrolled with the
+    // points below.
+    let mut lattice = made(gpu, true, false, true);
     assert_eq!(forms(&lattice), (LatticeForm::Corners, (false, 0), false));
     let cpu = wgpu::DeviceType::Cpu;
     let mut unrolled = made(cpu, false, false, false);
@@ -61,7 +63,7 @@ fn in_each_form(
     let mut by_mask = made(cpu, true, false, false);
     assert_eq!(forms(&by_mask), (hashed, (true, 0), fires == 0));
     let mut points = made(gpu, false, false, false);
-    assert_eq!(forms(&points), (LatticeForm::Points, (false, 0), false));
+    assert_eq!(forms(&points), (LatticeForm::Points, (false, fires), false));
     [
         render(&mut lattice, inputs),
         render(&mut unrolled, inputs),
