@@ -40,6 +40,12 @@ struct FrameUniforms {
     medium_octaves: array<vec4<f32>, 8>,
     // The clouds and the water in this sample (sky.wgsl); zeros in a scene with neither.
     sky: SkyParams,
+    // Where the fog's noise points lie this moment, as the `fog_lattice` pass filled them
+    // (fog.wgsl, `fog_points_noise`): 2n and 2n + 1 the `origin_f32` and `last_f32` of octave
+    // n's box, 6 the points texture's extent. The lattice's header holds them too, but a GPU
+    // reads a uniform's fields as operands and a storage buffer's by loads. Zeros where the
+    // fog hashes its noise.
+    noise_points: array<vec4<f32>, 7>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;

@@ -145,11 +145,14 @@ override FOG_NOISE_POINTS: bool = false;
 fn fog_points_noise(p: vec3<f32>, octave: u32) -> f32 {
     let floor_p = floor(p);
     let f = p - floor_p;
-    let lattice_box = fog_lattice.boxes[octave];
-    let local = clamp(floor_p - lattice_box.origin_f32.xyz, vec3<f32>(0.0), lattice_box.last_f32.xyz);
-    let layered = local + vec3<f32>(0.0, 0.0, lattice_box.origin_f32.w);
+    // The box's `origin_f32` and `last_f32` from the frame uniforms (common.wgsl,
+    // `noise_points`), the same values as the lattice's header.
+    let origin = frame.noise_points[2u * octave];
+    let last = frame.noise_points[2u * octave + 1u];
+    let local = clamp(floor_p - origin.xyz, vec3<f32>(0.0), last.xyz);
+    let layered = local + vec3<f32>(0.0, 0.0, origin.w);
     let texel = layered + vec3<f32>(0.5) + f * f * (3.0 - 2.0 * f);
-    return textureSampleLevel(fog_lattice_points, medium_filter, texel / fog_lattice.points_extent_f32.xyz, 0.0).x;
+    return textureSampleLevel(fog_lattice_points, medium_filter, texel / frame.noise_points[6].xyz, 0.0).x;
 }
 
 // Octave `octave` of the fog's noise at `p`: the same value from the lattice or hashed here.

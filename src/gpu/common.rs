@@ -72,6 +72,10 @@ pub(crate) struct FrameUniforms {
     /// The clouds and the water in this sample (`gpu/sky.rs`); zeros in a scene with neither,
     /// whose shaders read none of it.
     pub sky: SkyParams,
+    /// Where the fog's noise points lie this moment
+    /// ([`FogLatticePass::noise_points`](crate::gpu::passes::fog_lattice::FogLatticePass::noise_points));
+    /// zeros where the fog hashes its noise.
+    pub noise_points: [[f32; 4]; 7],
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -150,6 +154,7 @@ impl FrameUniforms {
             sky: statics.sky.as_ref().map_or(SkyParams::zeroed(), |look| {
                 look.params(inputs.camera.eye_world, inputs.weather.as_ref())
             }),
+            noise_points: [[0.0; 4]; 7],
         }
     }
 }
@@ -470,7 +475,8 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 + nine vec4 + the medium's eight lobes + the sky (64 + 144 + 128 + 96).
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 432);
+        // mat4x4 + nine vec4 + the medium's eight lobes + the sky + the noise points
+        // (64 + 144 + 128 + 96 + 112).
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 544);
     }
 }

@@ -438,8 +438,9 @@ impl Renderer {
                     let own_moment = k == 0 || moving;
                     let staged = upload.is_some().then(StagedWrites::default);
                     let writes = staged.as_ref().map_or(queue as &dyn BufferWrites, |s| s);
-                    let (uniforms, fog_now) =
+                    let (mut uniforms, fog_now) =
                         passes.uniforms((statics, weather_look.as_ref()), inputs, size_px, k);
+                    moment.fill_uniforms(&mut uniforms, inputs);
                     if let (true, Some(fog)) = (own_moment, &fog_now) {
                         frame.write_distance_fog(queue, fog);
                     }

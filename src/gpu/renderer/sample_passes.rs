@@ -85,6 +85,14 @@ pub(crate) struct MomentPasses {
 }
 
 impl MomentPasses {
+    /// Sets what `uniforms` carry of the moment's passes for `inputs`: where the fog's noise
+    /// points lie.
+    pub(super) fn fill_uniforms(&self, uniforms: &mut FrameUniforms, inputs: &FrameInputs<'_>) {
+        if let Some(fog_lattice) = &self.fog_lattice {
+            uniforms.noise_points = fog_lattice.noise_points(inputs);
+        }
+    }
+
     /// Queues what the moment's passes read of `inputs` (applied at the next submit).
     pub(super) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         if let Some(fog_lattice) = &self.fog_lattice {
