@@ -46,6 +46,11 @@ struct FrameUniforms {
     // reads a uniform's fields as operands and a storage buffer's by loads. Zeros where the
     // fog hashes its noise.
     noise_points: array<vec4<f32>, 7>,
+    // The box the fog's shadow grid spans (world), this moment: xyz its lowest corner and its
+    // size (`fog_light_depths`, src/gpu/passes/fog_shadow.rs: `GridBox`). Zeros where the fog
+    // does not shadow itself.
+    fog_shadow_low: vec4<f32>,
+    fog_shadow_size: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
@@ -262,15 +267,6 @@ override FOG_SELF_SHADOWING: bool = false;
 // keep in sync with src/gpu/passes/fog_shadow.rs: GRID_CELLS
 const FOG_SHADOW_GRID: vec3<u32> = vec3<u32>(64u, 16u, 64u);
 
-// The box the grid spans (world), written by the CPU: xyz its lowest corner and its size.
-// keep in sync with src/gpu/passes/fog_shadow.rs: GridBox
-struct FogShadowBox {
-    low: vec4<f32>,
-    size: vec4<f32>,
-}
-
-@group(0) @binding(8) var<storage, read> fog_shadow_box: FogShadowBox;
-
 // Each cell's four depths: texel (x, z) of layer `height` (a texture, not a storage buffer:
 // CPU adapters fetch texels as vectors but load a storage buffer lane by lane), in half floats,
 // so a sampler filters them.
@@ -281,7 +277,7 @@ struct FogShadowBox {
 // Each of the two layers round the point is read bilinearly by `medium_filter`, and the two are
 // blended by hand: one filtered read a layer instead of four loads.
 fn fog_light_depths(pos_world: vec3<f32>) -> vec4<f32> {
-    let unit = (pos_world - fog_shadow_box.low.xyz) / fog_shadow_box.size.xyz;
+    let unit = (pos_world - frame.fog_shadow_low.xyz) / frame.fog_shadow_size.xyz;
     let layer_pos = unit.y * f32(FOG_SHADOW_GRID.y) - 0.5;
     let below = floor(layer_pos);
     let last = i32(FOG_SHADOW_GRID.y) - 1;

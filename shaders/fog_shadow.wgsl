@@ -82,8 +82,8 @@ fn cs_fog_shadow(@builtin(global_invocation_id) id: vec3<u32>) {
     let z = (index / cells.x) % cells.z;
     let y = index / (cells.x * cells.z);
     let knobs = fog;
-    let low = fog_shadow_box.low.xyz;
-    let size = fog_shadow_box.size.xyz;
+    let low = frame.fog_shadow_low.xyz;
+    let size = frame.fog_shadow_size.xyz;
     let cell = vec3<f32>(f32(x), f32(y), f32(z)) + vec3<f32>(0.5);
     let p_world = low + cell / vec3<f32>(cells) * size;
     // One step a cell's height: the profile changes fastest upward.

@@ -7,7 +7,7 @@
 //!
 //! Group 0 ([`FrameBinding`]): 0 the frame uniforms, 1 the fires, 2 the distance fog, 3 the
 //! lamps, 4 their shadow maps, 5 each fire in this frame (`fire_flicker` pass), 6 the fog's
-//! noise lattice (`fog_lattice` pass), 7 the edge mask, 8 and 9 the fog's shadow grid, 10 a
+//! noise lattice (`fog_lattice` pass), 7 the edge mask, 9 the fog's shadow grid, 10 a
 //! nearest sampler for gathers, 11 a bilinear sampler (the shadow grid, the noise's points), 12
 //! a comparing one (the moon's shadow map), 13 the noise lattice's points.
 //!
@@ -76,6 +76,11 @@ pub(crate) struct FrameUniforms {
     /// ([`FogLatticePass::noise_points`](crate::gpu::passes::fog_lattice::FogLatticePass::noise_points));
     /// zeros where the fog hashes its noise.
     pub noise_points: [[f32; 4]; 7],
+    /// The box the fog's shadow grid spans this moment
+    /// ([`FogShadowPass::grid_box`](crate::gpu::passes::fog_shadow::FogShadowPass::grid_box)):
+    /// its lowest corner and its size; zeros where the fog does not shadow itself.
+    pub fog_shadow_low: [f32; 4],
+    pub fog_shadow_size: [f32; 4],
 }
 
 /// The parts of the scene the frame uniforms need, converted once.
@@ -155,6 +160,8 @@ impl FrameUniforms {
                 look.params(inputs.camera.eye_world, inputs.weather.as_ref())
             }),
             noise_points: [[0.0; 4]; 7],
+            fog_shadow_low: [0.0; 4],
+            fog_shadow_size: [0.0; 4],
         }
     }
 }
@@ -166,9 +173,9 @@ impl FrameUniforms {
 /// `shadow` pass, which does not bind this group); binding 5 each fire in this frame (flicker,
 /// light, range; written each frame by the `fire_flicker` pass, `passes/fire_flicker.rs`);
 /// binding 6 the fog's noise lattice (written each frame by the `fog_lattice` pass,
-/// `passes/fog_lattice.rs`); binding 7 the edge mask; bindings 8 and 9 the box and the optical
-/// depths from the fog to its lights (the depths written each frame by the `fog_shadow` pass,
-/// `passes/fog_shadow.rs`); binding 10 a nearest sampler for gathers; binding 11 a bilinear
+/// `passes/fog_lattice.rs`); binding 7 the edge mask; binding 9 the optical depths from the
+/// fog to its lights (written each frame by the `fog_shadow` pass, `passes/fog_shadow.rs`,
+/// their box in the frame uniforms); binding 10 a nearest sampler for gathers; binding 11 a bilinear
 /// sampler for the shadow grid and binding 12 a comparing one for the moon's shadow map
 /// (common.wgsl, `medium_filter` and `shadow_compare`); binding 13 the fog's noise lattice as
 /// points (one texel unless the fog reads them).
@@ -346,8 +353,7 @@ impl FrameBinding {
             storage_buffer(6, FRAGMENT_AND_COMPUTE),
             // The edge mask (`passes/edges.rs`), read by the compute passes.
             texture(7, FRAGMENT_AND_COMPUTE, wgpu::TextureSampleType::Uint),
-            // The fog's optical depths to its lights (`passes/fog_shadow.rs`): the box, the depths.
-            storage_buffer(8, FRAGMENT_AND_COMPUTE),
+            // The fog's optical depths to its lights (`passes/fog_shadow.rs`).
             fog_shadow::as_array(texture(
                 9,
                 FRAGMENT_AND_COMPUTE,
@@ -385,23 +391,24 @@ impl FrameBinding {
                 count: None,
             },
         ]);
-        let bind_group = build.bind_group(
+        // Binding 8 is free: the fog's shadow grid's box rides in the frame uniforms.
+        let bind_group = build.bind_group_at(
+            "bind_group",
             &layout,
             [
-                buffer.as_entire_binding(),
-                fire_lights.as_entire_binding(),
-                distance_fog.as_entire_binding(),
-                lamps.buffer.as_entire_binding(),
-                wgpu::BindingResource::TextureView(&lamps.maps_view),
-                fire_flicker.as_entire_binding(),
-                noise.buffer.as_entire_binding(),
-                wgpu::BindingResource::TextureView(edge_mask),
-                fog_shadow.box_buffer.as_entire_binding(),
-                wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
-                wgpu::BindingResource::Sampler(&texel_gather),
-                wgpu::BindingResource::Sampler(&medium_filter),
-                wgpu::BindingResource::Sampler(&shadow_compare),
-                wgpu::BindingResource::TextureView(&noise.points),
+                (0, buffer.as_entire_binding()),
+                (1, fire_lights.as_entire_binding()),
+                (2, distance_fog.as_entire_binding()),
+                (3, lamps.buffer.as_entire_binding()),
+                (4, wgpu::BindingResource::TextureView(&lamps.maps_view)),
+                (5, fire_flicker.as_entire_binding()),
+                (6, noise.buffer.as_entire_binding()),
+                (7, wgpu::BindingResource::TextureView(edge_mask)),
+                (9, wgpu::BindingResource::TextureView(&fog_shadow.depths_view)),
+                (10, wgpu::BindingResource::Sampler(&texel_gather)),
+                (11, wgpu::BindingResource::Sampler(&medium_filter)),
+                (12, wgpu::BindingResource::Sampler(&shadow_compare)),
+                (13, wgpu::BindingResource::TextureView(&noise.points)),
             ],
         );
         // The fire lights never change; the flicker changes each frame, the distance fog with
@@ -475,8 +482,8 @@ mod tests {
 
     #[test]
     fn frame_uniforms_match_wgsl_size() {
-        // mat4x4 + nine vec4 + the medium's eight lobes + the sky + the noise points
-        // (64 + 144 + 128 + 96 + 112).
-        assert_eq!(std::mem::size_of::<FrameUniforms>(), 544);
+        // mat4x4 + nine vec4 + the medium's eight lobes + the sky + the noise points + the
+        // shadow grid's box (64 + 144 + 128 + 96 + 112 + 32).
+        assert_eq!(std::mem::size_of::<FrameUniforms>(), 576);
     }
 }

@@ -15,8 +15,8 @@
 //! share one, the mean of their depths weighted by how much of each one's light reaches the
 //! cell, and so do the lamps: exact where one fire outshines the others, a blend between two
 //! fires of like strength. The pass runs only for a physical medium with `self_shadowing` (its
-//! default); the grid is then bound at group 0, bindings 8 and 9, of every pass that reads the
-//! fog or lights the hall
+//! default); the grid is then bound at group 0, binding 9, of every pass that reads the fog or
+//! lights the hall, and its box rides in the frame uniforms
 //! ([`FrameBinding::fog_shadow`](crate::gpu::common::FrameBinding::fog_shadow)).
 
 use bytemuck::{Pod, Zeroable};
@@ -24,8 +24,7 @@ use bytemuck::{Pod, Zeroable};
 use crate::frame::FrameInputs;
 use crate::gpu::GpuError;
 use crate::gpu::passes::builder::{
-    ALL_STAGES, PassBuilder, PassContext, filterable_texture, storage_buffer, storage_texture,
-    uniform,
+    ALL_STAGES, PassBuilder, PassContext, filterable_texture, storage_texture, uniform,
 };
 use crate::gpu::passes::fog::FogKnobs;
 use crate::gpu::shaders::ShaderName;
@@ -87,20 +86,19 @@ pub(crate) fn shadows_itself(scene: &Scene) -> bool {
         .is_some_and(|physical| physical.self_shadowing)
 }
 
-/// The grid the frame binds: its box at binding 8 and its depths at binding 9, a 2D array
-/// texture of [`GRID_CELLS`] texels (x, z, and one layer a cell of height) when the fog shadows
-/// itself, else one texel that nothing reads.
+/// The grid the frame binds: its depths at binding 9, a 2D array texture of [`GRID_CELLS`]
+/// texels (x, z, and one layer a cell of height) when the fog shadows itself, else one texel
+/// that nothing reads.
 ///
 /// The depths are a texture, not a storage buffer: CPU adapters (lavapipe) fetch texels as
 /// vectors but load a storage buffer lane by lane, and each fog sample reads eight cells. The
 /// moonlit scene's fog pass takes 0.72 times as long on lavapipe (985 against 1372 ms a frame
-/// at 640×360, `benches/runs/2026-12-05-dev-fog-costs`). The box stays a read-only
-/// storage buffer, read at one address by every lane: as one more uniform buffer of the frame's
-/// group it corrupted lavapipe's heap (Mesa 22.3.6) in about one run in six.
+/// at 640×360, `benches/runs/2026-12-05-dev-fog-costs`). The box rides in the frame uniforms
+/// ([`FogShadowPass::grid_box`]): a storage buffer costs lavapipe a load a lane at every fog
+/// sample, and one more uniform buffer in the frame's group corrupted its heap (Mesa 22.3.6)
+/// in about one run in six.
 #[derive(Clone)]
 pub(crate) struct Grid {
-    /// The box ([`GridBox`]), a read-only storage buffer.
-    pub box_buffer: wgpu::Buffer,
     /// The depths, written by the pass as a storage texture, read by the frame's passes.
     pub depths_view: wgpu::TextureView,
 }
@@ -109,12 +107,6 @@ impl Grid {
     /// The grid of a scene whose fog shadows itself or not.
     pub(crate) fn new(device: &wgpu::Device, shadows_itself: bool) -> Self {
         let build = PassBuilder::new(device, ShaderName::FogShadow.name());
-        let box_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(&build.label("box")),
-            size: std::mem::size_of::<GridBox>() as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let [width, layers, depth] = if shadows_itself { GRID_CELLS } else { [1; 3] };
         let depths = device.create_texture(&wgpu::TextureDescriptor {
             label: Some(&build.label("depths")),
@@ -138,10 +130,7 @@ impl Grid {
             dimension: Some(wgpu::TextureViewDimension::D2Array),
             ..Default::default()
         });
-        Grid {
-            box_buffer,
-            depths_view,
-        }
+        Grid { depths_view }
     }
 }
 
@@ -162,7 +151,6 @@ pub(crate) struct FogShadowPass {
     bind_groups: [wgpu::BindGroup; 3],
     knobs: FogKnobs,
     knobs_buffer: wgpu::Buffer,
-    box_buffer: wgpu::Buffer,
 }
 
 impl FogShadowPass {
@@ -194,7 +182,6 @@ impl FogShadowPass {
             uniform(1, compute),
             uniform(3, compute),
             uniform(5, compute),
-            storage_buffer(8, compute),
             // The fluid map's gathers (fog.wgsl, `sample_map`).
             wgpu::BindGroupLayoutEntry {
                 binding: 10,
@@ -219,7 +206,6 @@ impl FogShadowPass {
                     (1, &frame.fire_lights),
                     (3, &frame.lamp_lights),
                     (5, &frame.fire_flicker),
-                    (8, &frame.fog_shadow.box_buffer),
                 ]
                 .map(|(binding, buffer)| wgpu::BindGroupEntry {
                     binding,
@@ -254,18 +240,21 @@ impl FogShadowPass {
             bind_groups,
             knobs,
             knobs_buffer,
-            box_buffer: frame.fog_shadow.box_buffer.clone(),
         }))
     }
 
-    /// Queues the fog's knobs for this moment and the grid's box (applied at the next
-    /// submit). The frame's uniforms (the moon's direction, the ball's light) are the frame's
-    /// own.
+    /// Queues the fog's knobs for this moment (applied at the next submit). The frame's
+    /// uniforms (the moon's direction, the ball's light, the grid's box) are the frame's own.
     pub(crate) fn prepare(&self, queue: &wgpu::Queue, inputs: &FrameInputs<'_>) {
         let knobs = self.knobs.for_frame(inputs);
         queue.write_buffer(&self.knobs_buffer, 0, bytemuck::bytes_of(&knobs));
-        let grid_box = GridBox::new(&knobs);
-        queue.write_buffer(&self.box_buffer, 0, bytemuck::bytes_of(&grid_box));
+    }
+
+    /// The box the grid spans for the moment of `inputs`, for the frame uniforms
+    /// (`fog_shadow_low`, `fog_shadow_size`): its lowest corner and its size.
+    pub(crate) fn grid_box(&self, inputs: &FrameInputs<'_>) -> [[f32; 4]; 2] {
+        let GridBox { low, size } = GridBox::new(&self.knobs.for_frame(inputs));
+        [low, size]
     }
 
     /// Records the pass: one invocation a cell.
@@ -304,7 +293,7 @@ mod tests {
 
     #[test]
     fn the_box_matches_wgsl_and_spans_the_fog() {
-        // Two vec4, as the uniform's struct lays them out.
+        // Two vec4, as the frame uniforms lay them out.
         assert_eq!(std::mem::size_of::<GridBox>(), 32);
         let scene = Scene::default();
         let grid_box = GridBox::new(&FogKnobs::new(&scene, crate::frame::View::Fog));

@@ -86,10 +86,13 @@ pub(crate) struct MomentPasses {
 
 impl MomentPasses {
     /// Sets what `uniforms` carry of the moment's passes for `inputs`: where the fog's noise
-    /// points lie.
+    /// points lie, and the box its shadow grid spans.
     pub(super) fn fill_uniforms(&self, uniforms: &mut FrameUniforms, inputs: &FrameInputs<'_>) {
         if let Some(fog_lattice) = &self.fog_lattice {
             uniforms.noise_points = fog_lattice.noise_points(inputs);
+        }
+        if let Some(fog_shadow) = &self.fog_shadow {
+            [uniforms.fog_shadow_low, uniforms.fog_shadow_size] = fog_shadow.grid_box(inputs);
         }
     }
 
