@@ -404,7 +404,10 @@ impl FrameBinding {
                 (5, fire_flicker.as_entire_binding()),
                 (6, noise.buffer.as_entire_binding()),
                 (7, wgpu::BindingResource::TextureView(edge_mask)),
-                (9, wgpu::BindingResource::TextureView(&fog_shadow.depths_view)),
+                (
+                    9,
+                    wgpu::BindingResource::TextureView(&fog_shadow.depths_view),
+                ),
                 (10, wgpu::BindingResource::Sampler(&texel_gather)),
                 (11, wgpu::BindingResource::Sampler(&medium_filter)),
                 (12, wgpu::BindingResource::Sampler(&shadow_compare)),
