@@ -396,6 +396,41 @@ fn tile_work_for(local: u32, tile: vec2<u32>, drawn: bool) -> u32 {
     return workgroupUniformLoad(&tile_work);
 }
 
+// Gathers into `tile_triangles` those of the `count` triangles of `tile_work_for`, from the
+// `batch`th on (at most `TILE_PIXELS` of them), whose boxes meet `tile`; returns how many.
+// Every invocation of the workgroup calls it; it ends on a barrier.
+fn tile_gather(batch: u32, count: u32, local: u32, tile: vec2<u32>) -> u32 {
+    let tile_low = vec2<i32>(tile * TILE_SIDE_PX);
+    let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
+    if local == 0u {
+        atomicStore(&tile_triangle_count, 0u);
+    }
+    workgroupBarrier();
+    let at = batch + local;
+    if at < count {
+        // The big triangles, then the tile's range (whose boxes all meet the tile).
+        let index = bin_triangles[select(tile_range_start + at, at, at < tile_big_count)];
+        let box_px = triangles[index].box_px;
+        if all(box_px.xy <= tile_high) && all(box_px.zw >= tile_low) {
+            let gathered = atomicAdd(&tile_triangle_count, 1u);
+            tile_triangles[gathered] = index;
+            tile_boxes[gathered] = box_px;
+        }
+    }
+    workgroupBarrier();
+    return atomicLoad(&tile_triangle_count);
+}
+
+// The nearest of the `gathered` triangles in `tile_triangles` along the ray from the eye along
+// `ray_world` through `pixel`, or `hit` if none is nearer.
+fn gathered_nearest_hit(gathered: u32, pixel: vec2<i32>, ray_world: vec3<f32>, hit: Hit) -> Hit {
+    var nearest = hit;
+    for (var k = 0u; k < gathered; k += 1u) {
+        test_triangle(k, pixel, ray_world, &nearest);
+    }
+    return nearest;
+}
+
 // The nearest of the `count` triangles of `tile_work_for` along the ray from the eye along
 // `ray_world` through `pixel`; no hit where `drawn` is false. Every invocation of the workgroup
 // runs every batch (the barriers need the whole workgroup), also those whose pixel is not
@@ -408,31 +443,11 @@ fn tile_nearest_hit(
     drawn: bool,
     ray_world: vec3<f32>,
 ) -> Hit {
-    let tile_low = vec2<i32>(tile * TILE_SIDE_PX);
-    let tile_high = tile_low + i32(TILE_SIDE_PX) - 1;
     var hit = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
     for (var batch = 0u; batch < count; batch += TILE_PIXELS) {
-        if local == 0u {
-            atomicStore(&tile_triangle_count, 0u);
-        }
-        workgroupBarrier();
-        let at = batch + local;
-        if at < count {
-            // The big triangles, then the tile's range (whose boxes all meet the tile).
-            let index = bin_triangles[select(tile_range_start + at, at, at < tile_big_count)];
-            let box_px = triangles[index].box_px;
-            if all(box_px.xy <= tile_high) && all(box_px.zw >= tile_low) {
-                let gathered = atomicAdd(&tile_triangle_count, 1u);
-                tile_triangles[gathered] = index;
-                tile_boxes[gathered] = box_px;
-            }
-        }
-        workgroupBarrier();
-        let gathered = atomicLoad(&tile_triangle_count);
+        let gathered = tile_gather(batch, count, local, tile);
         if drawn {
-            for (var k = 0u; k < gathered; k += 1u) {
-                test_triangle(k, pixel, ray_world, &hit);
-            }
+            hit = gathered_nearest_hit(gathered, pixel, ray_world, hit);
         }
         workgroupBarrier();
     }
@@ -471,11 +486,12 @@ fn cs_scene_raster(
 // Without a shutter the later samples of `--edge-samples` differ from sample 0 only in their
 // sub-pixel offsets, and the compute compositor lays over them the fog kept once a frame
 // (fog_compute.wgsl, `cs_fog_reuse_edges`). So `cs_scene_edge_batch` draws them all in one
-// dispatch: each tile with a listed pixel gathers its triangles once a sample, and each listed
-// pixel casts one ray a sample, shades the hit, lays the wet floor's mirror (a scene with
-// weather) and the fog kept for the nearest surface over it and adds the result to its slot's
-// sum. Each sample's depth is kept for the flames
-// (flame.wgsl, `fs_flame_edge_batch`), and the `edges` pass's resolve adds sample 0's picture.
+// dispatch. Each tile with a listed pixel gathers its triangles: once for every sample where
+// at most 256 of them meet the tile, else once a sample. Each listed pixel casts one ray a
+// sample, shades the hit, lays the wet floor's mirror (a scene with weather) and the fog kept
+// for the nearest surface over it, and adds the result to its slot's sum. Each sample's depth
+// is kept for the flames (flame.wgsl, `fs_flame_edge_batch`), and the `edges` pass's resolve
+// adds sample 0's picture.
 
 // Group 2, bindings 1 to 4 and 6 (binding 0 is the depth fill's, 5 the raster path's list). Samples a pixel in all, sample 0
 // included.
@@ -574,6 +590,21 @@ fn cs_scene_edge_batch(
     let listed = batch_slot(pixel);
     let count = tile_work_for(local, tile.xy, listed != 0u);
     var sum = vec4<f32>(0.0);
+    if count <= TILE_PIXELS {
+        // One gathering holds all the tile's triangles, and every sample tests them.
+        let gathered = tile_gather(0u, count, local, tile.xy);
+        if listed != 0u {
+            for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
+                let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
+                let none = Hit(3.0e38, vec2<f32>(0.0), NO_TRIANGLE);
+                let hit = gathered_nearest_hit(gathered, pixel, ray_world, none);
+                sum += edge_batch_sample(pixel, listed - 1u, k, hit, ray_world);
+            }
+            batch_sums[listed - 1u] = sum;
+        }
+        return;
+    }
+    // More than one gathering: each sample gathers them again.
     for (var k = 1u; k < EDGE_BATCH_SAMPLES; k += 1u) {
         let ray_world = offset_ray_world(pixel, batch_offsets[k].xy);
         let hit = tile_nearest_hit(count, local, tile.xy, pixel, listed != 0u, ray_world);

@@ -8,15 +8,16 @@
 //! draws. So the batch draws them all in three steps after sample 0 and the edge mask:
 //!
 //! 1. `cs_scene_edge_batch` (shaders/scene_compute.wgsl, recorded by the `scene` pass): each
-//!    tile with a listed pixel gathers its triangles once a sample; each listed pixel casts one
-//!    ray a sample, shades the hit, lays the kept fog of the nearest surface over it (as
-//!    `cs_fog_reuse_edges` does) and sums the samples into its slot ([`EdgeBatch::sums`]). In a
-//!    scene with weather the wet floor's mirror, kept per listed pixel after sample 0 by the
-//!    `reflection` pass ([`EdgeBatch::mirror`]), goes under that fog. It keeps each sample's
-//!    depth ([`EdgeBatch::depths`]). The raster compositor draws sample 0
-//!    with the raster pipeline and runs on CPU adapters, where a workgroup barrier is a
-//!    coroutine switch: its `scene` pass bins the triangles once a frame for the batch alone
-//!    and runs `cs_scene_edge_batch_by_pixel`, one invocation a listed pixel with no barrier.
+//!    tile with a listed pixel gathers its triangles, once for every sample where at most 256
+//!    meet the tile. Each listed pixel casts one ray a sample, shades the hit, lays the kept
+//!    fog of the nearest surface over it (as `cs_fog_reuse_edges` does) and sums the samples
+//!    into its slot ([`EdgeBatch::sums`]). In a scene with weather the wet floor's mirror, kept
+//!    per listed pixel after sample 0 by the `reflection` pass ([`EdgeBatch::mirror`]), goes
+//!    under that fog. It keeps each sample's depth ([`EdgeBatch::depths`]). The raster
+//!    compositor draws sample 0 with the raster pipeline and runs on CPU adapters, where a
+//!    workgroup barrier is a coroutine switch: its `scene` pass bins the triangles once a frame
+//!    for the batch alone and runs `cs_scene_edge_batch_by_pixel`, one invocation a listed
+//!    pixel with no barrier.
 //! 2. `fs_flame_edge_batch` (shaders/flame.wgsl, recorded by the `flame` pass): the fires'
 //!    quads once, each listed pixel's fragment adding the flame light of every later sample,
 //!    each at its offset along the quad's derivatives and tested against that sample's depth.
