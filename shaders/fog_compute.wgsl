@@ -136,17 +136,50 @@ fn edge_slot(pixel: vec2<i32>) -> u32 {
     return textureLoad(edge_mask, pixel, 0).x;
 }
 
+// Keeps `fog_here`, the fog along listed pixel `listed`'s centre ray, in the list's slot `slot`
+// with the distance to the scene along that ray.
+fn store_edge_fog(slot: u32, listed: vec2<u32>, fog_here: FogAlongRay) {
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(listed), 0).x;
+    let t_scene_world = scene_distance_world(frame.eye_world.xyz, pixel_ray_world(listed), depth_scene);
+    edge_fog[2u * slot] = vec4<f32>(fog_here.color, fog_here.transmittance);
+    edge_fog[2u * slot + 1u] = vec4<f32>(t_scene_world, 0.0, 0.0, 0.0);
+}
+
 @compute @workgroup_size(64)
 fn cs_fog_store_edges(@builtin(global_invocation_id) id: vec3<u32>) {
     let listed = listed_pixel(id.x);
     if listed.z == 0u {
         return;
     }
-    let fog_here = march_fog(listed.xy);
-    let depth_scene = textureLoad(scene_depth, vec2<i32>(listed.xy), 0).x;
-    let t_scene_world = scene_distance_world(frame.eye_world.xyz, pixel_ray_world(listed.xy), depth_scene);
-    edge_fog[2u * id.x] = vec4<f32>(fog_here.color, fog_here.transmittance);
-    edge_fog[2u * id.x + 1u] = vec4<f32>(t_scene_world, 0.0, 0.0, 0.0);
+    store_edge_fog(id.x, listed.xy, march_fog(listed.xy));
+}
+
+// Where the march over the whole picture is sample 0's (the compute compositor), it keeps each
+// pixel's fog (`cs_fog_keeping`), and the listed pixels copy theirs (`cs_fog_copy_edges`)
+// instead of marching it again. A march is a pixel's costliest work; a copy of the picture's
+// fog is 16 bytes a pixel.
+
+// Pixel (x, y)'s fog at index x + y × width: premultiplied colour, transmittance.
+@group(1) @binding(14) var<storage, read_write> fog_kept: array<vec4<f32>>;
+
+@compute @workgroup_size(8, 8)
+fn cs_fog_keeping(@builtin(global_invocation_id) id: vec3<u32>) {
+    if !in_picture(id.xy) {
+        return;
+    }
+    let fog_here = march_fog(id.xy);
+    fog_kept[id.y * march.size.x + id.x] = vec4<f32>(fog_here.color, fog_here.transmittance);
+    composite_over_scene(vec2<i32>(id.xy), fog_here.color, fog_here.transmittance);
+}
+
+@compute @workgroup_size(64)
+fn cs_fog_copy_edges(@builtin(global_invocation_id) id: vec3<u32>) {
+    let listed = listed_pixel(id.x);
+    if listed.z == 0u {
+        return;
+    }
+    let kept = fog_kept[listed.y * march.size.x + listed.x];
+    store_edge_fog(id.x, listed.xy, FogAlongRay(kept.rgb, kept.a));
 }
 
 @compute @workgroup_size(64)

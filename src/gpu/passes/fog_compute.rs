@@ -17,8 +17,11 @@
 //! With the fog layer (`--layers`, `fog_layer.rs`) the pass runs the shader's
 //! `cs_fog_with_layer` entry point instead of `cs_fog`, which also writes the fog alone, the
 //! premultiplied colour and coverage its march summed anyway, into the layer through a second
-//! storage binding, so no raster pass has to draw the sheets a second time. Without the layer
-//! the pipeline, its bindings and its work are as they were.
+//! storage binding, so no raster pass has to draw the sheets a second time.
+//!
+//! With `--edge-samples` sample 0's march keeps every pixel's fog (`cs_fog_keeping`), and the
+//! listed pixels at an edge copy theirs for the later samples (`cs_fog_copy_edges`) instead
+//! of marching it again, as they do on the raster compositor.
 //!
 //! With `output.fog_resolution: Half` the pass owns a [`FogHalf`] (`fog_half.rs`) and runs
 //! `cs_fog_half`: the march at half width and height against the half-size depth, the fog alone
@@ -83,7 +86,8 @@ struct EdgeMarch {
     /// Each later sample's: the kept fog chosen by depth (`cs_fog_reuse_edges`), or the
     /// raymarch's own march (`cs_raymarch_edges`).
     per_sample: wgpu::ComputePipeline,
-    /// Once a frame, after the mask: the sheets' fog marched and kept (`cs_fog_store_edges`).
+    /// Once a frame, after the mask: the sheets' fog kept for each listed pixel, copied from
+    /// sample 0's march (`cs_fog_copy_edges`) or marched again (`cs_fog_store_edges`).
     once: Option<wgpu::ComputePipeline>,
     /// The list's indirect dispatch.
     dispatch: wgpu::Buffer,
@@ -281,6 +285,18 @@ impl FogComputePass {
             layout_entries.push(storage_buffer(11, compute));
             resources.push(list.scene.as_entire_binding());
         }
+        // Binding 14: each pixel's fog, kept by sample 0's march for the listed pixels.
+        let fog_kept = edge_list
+            .filter(|_| whole && entry_point == plain && matches!(marched, Marched::Sheets))
+            .and_then(|_| kept_fog_buffer(&build, (width, height)));
+        if let Some(kept) = &fog_kept {
+            layout_entries.push(read_write_storage_buffer(14, compute));
+            resources.push(kept.as_entire_binding());
+        }
+        let (entry_point, store_edges) = match fog_kept {
+            Some(_) => ("cs_fog_keeping", "cs_fog_copy_edges"),
+            None => (entry_point, "cs_fog_store_edges"),
+        };
         let layout = build.bind_group_layout(&layout_entries);
         let bindings = layout_entries.iter().map(|entry| entry.binding);
         let bind_group = build.bind_group_at("bind_group", &layout, bindings.zip(resources));
@@ -312,7 +328,7 @@ impl FogComputePass {
             // The sheets' fog is marched once a frame and chosen by depth; the raymarch, the
             // reference, marches every sample.
             let (per_sample, once) = match marched {
-                Marched::Sheets => ("cs_fog_reuse_edges", Some("cs_fog_store_edges")),
+                Marched::Sheets => ("cs_fog_reuse_edges", Some(store_edges)),
                 Marched::Medium { .. } => ("cs_raymarch_edges", None),
             };
             EdgeMarch {
@@ -512,6 +528,22 @@ impl FogComputePass {
             1,
         );
     }
+}
+
+/// The buffer of each pixel's fog kept by sample 0's march (`cs_fog_keeping`), 16 bytes a
+/// pixel; `None` where the adapter's storage bindings are smaller.
+fn kept_fog_buffer(build: &PassBuilder<'_>, (width, height): (u32, u32)) -> Option<wgpu::Buffer> {
+    let bytes = 16 * u64::from(width) * u64::from(height);
+    let limits = build.device().limits();
+    let largest_bytes = limits.max_storage_buffer_binding_size;
+    (bytes <= largest_bytes.min(limits.max_buffer_size)).then(|| {
+        build.device().create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&build.label("fog_kept")),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        })
+    })
 }
 
 impl SamplePass for FogComputePass {
