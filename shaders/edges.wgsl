@@ -110,8 +110,15 @@ fn cs_edge_mask(
         slot = atomicAdd(&group_marked, 1u);
     }
     workgroupBarrier();
+    // Only a workgroup with a marked pixel touches the list's count: every workgroup's atomic
+    // on the one count would queue behind the others'.
     if local == 0u {
-        group_first_slot = atomicAdd(&edge_list.count, atomicLoad(&group_marked));
+        let group_count = atomicLoad(&group_marked);
+        var first = 0u;
+        if group_count > 0u {
+            first = atomicAdd(&edge_list.count, group_count);
+        }
+        group_first_slot = first;
     }
     let first_slot = workgroupUniformLoad(&group_first_slot);
     if marked {
