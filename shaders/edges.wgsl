@@ -59,8 +59,10 @@ struct EdgeList {
     pixels: array<u32>,
 }
 @group(0) @binding(3) var<storage, read_write> edge_list: EdgeList;
-// The indirect dispatch over the list, EDGE_LIST_WORKGROUP invocations a workgroup.
-@group(0) @binding(4) var<storage, read_write> edge_dispatch: array<u32, 3>;
+// The indirect dispatch over the list, EDGE_LIST_WORKGROUP invocations a workgroup, then the
+// indirect draw of one point a listed pixel (`vs_edge_point`): vertices, instances, first
+// vertex, first instance.
+@group(0) @binding(4) var<storage, read_write> edge_dispatch: array<u32, 7>;
 
 // Set from src/gpu/targets.rs: EDGE_LIST_WORKGROUP.
 override EDGE_LIST_WORKGROUP: u32 = 64u;
@@ -201,6 +203,10 @@ fn cs_edge_dispatch() {
     edge_dispatch[0] = (count + EDGE_LIST_WORKGROUP - 1u) / EDGE_LIST_WORKGROUP;
     edge_dispatch[1] = 1u;
     edge_dispatch[2] = 1u;
+    edge_dispatch[3] = count;
+    edge_dispatch[4] = 1u;
+    edge_dispatch[5] = 0u;
+    edge_dispatch[6] = 0u;
 }
 
 // ---- the raster compositor's depth: nearest outside the edges, far on them ----
@@ -223,16 +229,30 @@ fn fs_outside_edges(@builtin(position) position: vec4<f32>) -> @builtin(frag_dep
 // ---- the later edge samples drawn in one go: the mean (src/gpu/passes/edge_batch.rs) ----
 //
 // `cs_scene_edge_batch` summed each listed pixel's later samples into its slot, and the flames
-// of those samples were added to the picture, which holds sample 0. `fs_edge_batch_resolve`
-// draws each listed pixel's sum over the picture, both weighted by 1/N through the blend
-// constant: the mean of the N samples.
+// of those samples were added to the picture, which holds sample 0. The resolve draws one point
+// at each listed pixel's centre (`vs_edge_point`, by the indirect draw `cs_edge_dispatch`
+// sized), and `fs_edge_batch_resolve` draws the pixel's sum over the picture, both weighted by
+// 1/N through the blend constant: the mean of the N samples. No fragment runs off the list.
 @group(0) @binding(6) var<storage, read> batch_sums: array<vec4<f32>>;
+// The list (`EdgeList`) read as plain words: the count, then each listed pixel.
+@group(0) @binding(7) var<storage, read> point_list: array<u32>;
+
+struct EdgePoint {
+    @builtin(position) pos_clip: vec4<f32>,
+    // The listed pixel's slot.
+    @location(0) @interpolate(flat) slot: u32,
+}
+
+@vertex
+fn vs_edge_point(@builtin(vertex_index) slot: u32) -> EdgePoint {
+    let packed = point_list[slot + 1u];
+    let pixel = vec2<f32>(f32(packed & 0xffffu), f32(packed >> 16u)) + 0.5;
+    let size = vec2<f32>(textureDimensions(mask_read));
+    let ndc = vec2<f32>(pixel.x / size.x * 2.0 - 1.0, 1.0 - pixel.y / size.y * 2.0);
+    return EdgePoint(vec4<f32>(ndc, 0.0, 1.0), slot);
+}
 
 @fragment
-fn fs_edge_batch_resolve(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
-    let listed = textureLoad(mask_read, vec2<i32>(position.xy), 0).x;
-    if listed == 0u {
-        discard;
-    }
-    return batch_sums[listed - 1u];
+fn fs_edge_batch_resolve(in: EdgePoint) -> @location(0) vec4<f32> {
+    return batch_sums[in.slot];
 }

@@ -58,7 +58,8 @@ pub(crate) struct EdgeList {
     /// A count, then each marked pixel as `x | y << 16`, in no fixed order (every pass that
     /// reads it writes each pixel's own result, so the order never reaches a picture).
     pub pixels: wgpu::Buffer,
-    /// The indirect dispatch over the list: [`EDGE_LIST_WORKGROUP`] invocations a workgroup.
+    /// The indirect dispatch over the list ([`EDGE_LIST_WORKGROUP`] invocations a workgroup),
+    /// then from byte [`EDGE_POINTS_OFFSET`] the indirect draw of a point a listed pixel.
     pub dispatch: wgpu::Buffer,
     /// Two `vec4<f32>` a slot: the fog the sheets' march kept for the listed pixel, and the
     /// distance to its scene (shaders/fog_compute.wgsl, `cs_fog_store_edges`).
@@ -76,6 +77,11 @@ pub(crate) struct EdgeList {
 /// the `_edge` entry points)
 pub(crate) const EDGE_LIST_WORKGROUP: u32 = 64;
 
+/// Where [`EdgeList::dispatch`] holds the draw of a point a listed pixel, in bytes.
+///
+/// keep in sync with shaders/edges.wgsl: cs_edge_dispatch
+pub(crate) const EDGE_POINTS_OFFSET: u64 = 12;
+
 impl EdgeList {
     fn new(device: &wgpu::Device, (width, height): (u32, u32)) -> Self {
         let capacity = width * height;
@@ -87,7 +93,7 @@ impl EdgeList {
         });
         let dispatch = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("targets.edge_dispatch"),
-            size: 12,
+            size: 4 * 7,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
             mapped_at_creation: false,
         });

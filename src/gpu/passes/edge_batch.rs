@@ -23,7 +23,7 @@
 //!    each at its offset along the quad's derivatives and tested against that sample's depth.
 //!    Flames add light, so their sum can go into the picture, which holds sample 0.
 //! 3. `fs_edge_batch_resolve` (shaders/edges.wgsl, here): each listed pixel's sum drawn over the
-//!    picture, both weighted 1/N by the blend constant: the mean of the N samples.
+//!    picture as a point, both weighted 1/N by the blend constant: the mean of the N samples.
 //! 4. With weather, the bolt and the rain, which sample 0 left out: drawn once over the mean,
 //!    each fragment weighing its quad at every sample's offset and testing each against that
 //!    sample's depth (shaders/over_samples.wgsl), so they are anti-aliased wherever they are,
@@ -50,7 +50,7 @@ use crate::gpu::passes::fog_compute::Compositor;
 use crate::gpu::passes::overlay::OverlayPass;
 use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::shaders::ShaderName;
-use crate::gpu::targets::{COLOR_FORMAT, EdgeList, Targets};
+use crate::gpu::targets::{COLOR_FORMAT, EDGE_POINTS_OFFSET, EdgeList, Targets};
 use crate::samples::SampleSchedule;
 use crate::scene::{FogResolution, Scene};
 use wgpu::util::DeviceExt;
@@ -117,6 +117,8 @@ pub(crate) struct EdgeBatch {
     pub(crate) depths: wgpu::Buffer,
     resolve: wgpu::RenderPipeline,
     resolve_group: wgpu::BindGroup,
+    /// The list's indirect arguments, whose draw of a point a listed pixel the resolve runs.
+    points: wgpu::Buffer,
     /// Whether the scene has weather, so a wet floor mirrors the hall in every sample.
     mirrored: bool,
     /// One `vec4<f32>` a list slot: the mirror over the listed pixel's centre, premultiplied,
@@ -160,9 +162,11 @@ impl EdgeBatch {
         let module = ShaderName::Edges.create_module(device, errors)?;
         let build = PassBuilder::new(device, "edge_batch");
         let fragment = wgpu::ShaderStages::FRAGMENT;
+        let vertex = wgpu::ShaderStages::VERTEX;
         let layout = build.bind_group_layout(&[
-            texture(2, fragment, wgpu::TextureSampleType::Uint),
+            texture(2, vertex, wgpu::TextureSampleType::Uint),
             storage_buffer(6, fragment),
+            storage_buffer(7, vertex),
         ]);
         let resolve_group = build.bind_group_at(
             "resolve",
@@ -173,6 +177,7 @@ impl EdgeBatch {
                     wgpu::BindingResource::TextureView(&targets.edge_mask_view),
                 ),
                 (6, sums.as_entire_binding()),
+                (7, list.pixels.as_entire_binding()),
             ],
         );
         // Both the sum and the picture weighted by the blend constant, 1/N.
@@ -184,11 +189,11 @@ impl EdgeBatch {
         let resolve = build.raster_pipeline(&RasterPipeline {
             part: Some("resolve"),
             module: &module,
-            vertex_entry: "vs_outside_edges",
+            vertex_entry: "vs_edge_point",
             fragment_entry: "fs_edge_batch_resolve",
             buffers: &[],
             bind_group_layouts: &[&layout],
-            topology: wgpu::PrimitiveTopology::TriangleList,
+            topology: wgpu::PrimitiveTopology::PointList,
             cull_mode: None,
             depth: None,
             format: COLOR_FORMAT,
@@ -207,6 +212,7 @@ impl EdgeBatch {
             depths,
             resolve,
             resolve_group,
+            points: list.dispatch.clone(),
             mirrored,
             mirror,
         })
@@ -314,6 +320,6 @@ impl EdgeBatch {
         });
         pass.set_pipeline(&self.resolve);
         pass.set_bind_group(0, &self.resolve_group, &[]);
-        pass.draw(0..3, 0..1);
+        pass.draw_indirect(&self.points, EDGE_POINTS_OFFSET);
     }
 }
