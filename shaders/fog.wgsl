@@ -423,6 +423,22 @@ fn medium_light(pos_world: vec3<f32>, ray_world: vec3<f32>) -> MediumLight {
     return MediumLight(moon * frame.medium.x, light * frame.medium.x);
 }
 
+// Whether the fog may be drawn in the `fluid` view (the knobs' `optics.z`), a pipeline
+// constant: on (any pipeline that does not say, and the seed medium) the shaders test the knob
+// at run time; off (`FrameBinding::fog_constants`, the physical medium in every other view)
+// the view's code is compiled out. A CPU adapter runs both sides of a branch on a knob: with
+// the knob, each of the physical medium's sheet fragments also worked out the seed's colour
+// and the lights a second time (`sample_sheet`).
+override FOG_FLUID_VIEW: bool = true;
+
+// How much the `fluid` view shows (0 or 1): the knob, or 0 where no pipeline draws that view.
+fn fluid_view_of(knobs: FogKnobs) -> f32 {
+    if FOG_FLUID_VIEW {
+        return knobs.optics.z;
+    }
+    return 0.0;
+}
+
 // The fog's height profile at `p_world` where the fluid holds `amount` of fog thrown `lift`
 // high: x the profile (0..1), y the height within the column (0 its floor, 1 its top). The
 // layer grows upward where it was thrown, and thins a little underneath. With the
@@ -463,7 +479,7 @@ fn fog_medium(
     lift_map: texture_2d<f32>,
 ) -> FogMedium {
     let p = pos_world;
-    let debug = knobs.optics.z;
+    let debug = fluid_view_of(knobs);
     let here = fog_density(p, knobs, fluid_map, lift_map);
     // No fog here at all (the result would be fully transparent anyway).
     if !here.present && debug <= 0.0 {
@@ -522,7 +538,7 @@ fn fog_density(
     lift_map: texture_2d<f32>,
 ) -> FogDensity {
     let uv = (p.xz - knobs.area.xy) / knobs.area.zw;
-    let debug = knobs.optics.z;
+    let debug = fluid_view_of(knobs);
 
     // What the fluid says here: how much fog, where the air carried it, how high it was thrown
     // (the lift rides in the fluid map's fourth channel: one map read, not two).
@@ -652,7 +668,7 @@ fn sample_sheet(
 ) -> SheetSample {
     let slab_world = sheet_slab_world(ray_world, knobs);
     let pos_world = on_sheet_world - ray_world * (0.5 * (slab_world - visible_world));
-    if FOG_MEDIUM != FOG_MEDIUM_SEED && knobs.optics.z <= 0.0 {
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && fluid_view_of(knobs) <= 0.0 {
         let shaded = physical_slab(pos_world, ray_world, visible_world, knobs, fluid_map, lift_map);
         return SheetSample(shaded, pos_world);
     }

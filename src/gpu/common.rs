@@ -229,6 +229,10 @@ pub(crate) struct FrameBinding {
     /// Whether the adapter is a CPU adapter (lavapipe): the raster `scene` pass then draws the
     /// floor last (`ScenePass::record_raster`).
     pub cpu_adapter: bool,
+    /// Whether every fog pipeline reads the view from its knobs (fog.wgsl's `FOG_FLUID_VIEW`
+    /// on whatever the view and medium, see [`Self::fog_constants`]): set by tests alone, to
+    /// compare that form's bytes.
+    pub fluid_view_read: bool,
     /// The scene's distance fog as common.wgsl's `DISTANCE_FOG_FORM` (see
     /// [`Self::distance_fog_constants`]).
     pub distance_fog_form: u32,
@@ -303,6 +307,7 @@ impl FrameBinding {
         binding.fires_unrolled = self.fires_unrolled;
         binding.fog_uniforms_as_inputs = self.fog_uniforms_as_inputs;
         binding.cpu_adapter = self.cpu_adapter;
+        binding.fluid_view_read = self.fluid_view_read;
         binding.fog_shadows_itself = self.fog_shadows_itself;
         binding
     }
@@ -435,6 +440,7 @@ impl FrameBinding {
             fires_unrolled: 0,
             fog_uniforms_as_inputs: false,
             cpu_adapter: false,
+            fluid_view_read: false,
             distance_fog_form,
             edge_mask: edge_mask.clone(),
         }

@@ -33,6 +33,7 @@
 //! stands on it ([`FrameBinding::cpu_adapter`]). The `edges` and `accumulate` passes say theirs.
 
 use super::common::FrameBinding;
+use crate::frame::View;
 use crate::gpu::distance_fog::DistanceFogParams;
 use crate::gpu::medium::{medium_constant, medium_octaves_constant};
 use crate::gpu::sky::sky_constants;
@@ -104,12 +105,16 @@ thread_local! {
     /// points read its corners instead (the hashed noise's bytes).
     pub(crate) static FORCE_LATTICE_CORNERS: std::cell::Cell<bool> =
         const { std::cell::Cell::new(false) };
+    /// Tests only: frame bindings made on this thread leave `FOG_FLUID_VIEW` on, so every fog
+    /// pipeline tests the `fluid` view's knob at run time (the same bytes).
+    pub(crate) static FORCE_FLUID_VIEW_READ: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
 }
 
 impl FrameBinding {
     /// Chooses the forms that depend on the kind of adapter (`cpu`: a CPU adapter) and on what
     /// `device` allows: the unrolled loops over the fires, the glow by the in-range bits, the
-    /// raster fog's uniforms as inputs.
+    /// raster fog's uniforms as inputs (and, in tests, whether the fog reads its view).
     pub(super) fn choose_forms(&mut self, device: &wgpu::Device, cpu: bool) {
         #[cfg(test)]
         let unrolls = !FORCE_FIRES_ROLLED.get();
@@ -130,6 +135,10 @@ impl FrameBinding {
             self.fires_unrolled == self.fire_count && self.fire_count <= MAX_FIRES_AS_INPUTS;
         self.fog_uniforms_as_inputs = cpu && cpu_inputs && inputs_fit && fires_fit;
         self.cpu_adapter = cpu;
+        #[cfg(test)]
+        {
+            self.fluid_view_read = FORCE_FLUID_VIEW_READ.get();
+        }
     }
 
     /// The pipeline constants of a pass whose module includes lamps.wgsl (with
@@ -175,14 +184,19 @@ impl FrameBinding {
     /// fires are not unrolled, [`Self::fire_constants`], [`Self::distance_fog_constants`],
     /// `FOG_MEDIUM` ([`medium_constant`]), `MEDIUM_OCTAVES` ([`medium_octaves_constant`]),
     /// [`Self::fog_shadow_constants`], sky.wgsl's `WATER_IN_SCENE` and `SKY_CLOUDS`
-    /// ([`sky_constants`]), and `FLUID_MAP_TEXELS`, the fluid maps' side (the scene's grid).
-    pub(crate) fn fog_constants(&self, scene: &Scene) -> [(&'static str, f64); 14] {
+    /// ([`sky_constants`]), `FLUID_MAP_TEXELS`, the fluid maps' side (the scene's grid), and
+    /// `FOG_FLUID_VIEW`, off for the physical medium outside the `fluid` view. The seed
+    /// medium keeps it on: there the view's code is arithmetic, not a branch, so compiling it
+    /// out saves lavapipe nothing, and it moved some of its pixels by a level.
+    pub(crate) fn fog_constants(&self, scene: &Scene, view: View) -> [(&'static str, f64); 15] {
         let [shadowing] = self.fog_shadow_constants();
         let [lamps, moon] = self.lamp_constants();
         let [fires, fires_on_cpu] = self.fire_constants();
         let [distance_fog] = self.distance_fog_constants();
         let [water, clouds] = sky_constants(scene);
         let [lattice, points] = self.fog_lattice.constants();
+        let seed = scene.fog.medium.physical().is_none();
+        let fluid_view = self.fluid_view_read || view == View::Fluid || seed;
         let by_mask = (
             "FIRE_GLOW_BY_MASK",
             f64::from(u8::from(self.fire_glow_by_mask)),
@@ -205,6 +219,7 @@ impl FrameBinding {
             water,
             clouds,
             ("FLUID_MAP_TEXELS", f64::from(scene.fluid.grid)),
+            ("FOG_FLUID_VIEW", f64::from(u8::from(fluid_view))),
         ]
     }
 

@@ -181,7 +181,7 @@ impl FlamePass {
         } = *ctx;
         let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
-        let fog = frame.fog_constants(scene);
+        let fog = frame.fog_constants(scene, view);
         // The reflection's mirrored flames (below) set five of them alone, by name.
         let [lamps, _moon, lattice, glow, fires, distance_fog, ..] = fog;
         let reads = (

@@ -276,7 +276,7 @@ impl FogPass {
         let module = ShaderName::Fog.create_module(device, errors)?;
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the
         // fragments.
-        let mut constants = frame.fog_constants(scene).to_vec();
+        let mut constants = frame.fog_constants(scene, view).to_vec();
         let (vertex_entry, fragment_entry) = if frame.fog_uniforms_as_inputs {
             let fires = frame.fires_unrolled > 0;
             constants.push(("FIRE_GLOW_FROM_INPUTS", f64::from(u8::from(fires))));

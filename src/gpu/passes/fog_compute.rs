@@ -186,7 +186,7 @@ impl FogComputePass {
         };
         let name = shader.name();
         let module = shader.create_module(device, errors)?;
-        let constants = frame.fog_constants(scene);
+        let constants = frame.fog_constants(scene, view);
         let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = match marched {
             Marched::Sheets => FogKnobs::new(scene, view),

@@ -7,12 +7,14 @@
 //! compositor, the flames' fog included, from the scene's camera and from one standing in the
 //! fog, with the wind having carried the noise far from where it started. The temple's default
 //! samples its edges, so the edge passes' forms meet too: the mask's pixels listed one by one,
-//! and sample 0 kept aside by texture copies.
+//! and sample 0 kept aside by texture copies. The physical medium's fog with the `fluid`
+//! view's code compiled out meets the form that reads the view (`FORCE_FLUID_VIEW_READ`).
 
 use super::*;
 use crate::gpu::passes::fog_lattice::LatticeForm;
 use crate::gpu::shader_forms::{
-    FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FOG_UNIFORMS_READ, FORCE_LATTICE_CORNERS,
+    FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FLUID_VIEW_READ, FORCE_FOG_UNIFORMS_READ,
+    FORCE_LATTICE_CORNERS,
 };
 use crate::playback::Playback;
 use crate::scene::{Camera, FixedCamera};
@@ -187,6 +189,44 @@ fn the_physical_medium_in_the_gpu_forms_gives_the_cpu_forms_bytes() {
         assert!(
             distinct_pixels(&lattice) > 200,
             "{compositor:?}: a flat frame"
+        );
+    }
+}
+
+/// The moonlit scene's physical medium outside the `fluid` view compiles that view's code out
+/// (fog.wgsl's `FOG_FLUID_VIEW` off): the same bytes as the form that tests the view's knob at
+/// each point, with the raster sheets and the compute march. The `fluid` view keeps its code,
+/// and shows the fluid instead of the lit fog.
+#[test]
+fn the_physical_medium_without_the_fluid_view_keeps_its_bytes() {
+    let Some(ctx) = context() else { return };
+    let mut scene = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
+        .unwrap_or_else(|e| panic!("scenes/moonlit.ron does not load: {e:?}"))
+        .scene;
+    scene.fluid.grid = 48;
+    let mut playback = Playback::new(&scene);
+    let state = playback.advance_to(120, || {});
+    let inputs = playback.frame_inputs(&state);
+    for compositor in [Compositor::Raster, Compositor::Compute] {
+        let config = fog_config((96, 54), compositor, Readback::default());
+        let compiled_out = render_once(&ctx, &scene, &config, &inputs);
+        FORCE_FLUID_VIEW_READ.set(true);
+        let made = Renderer::new(&ctx, &scene, &config);
+        FORCE_FLUID_VIEW_READ.set(false);
+        let mut reads_view = made.unwrap_or_else(|e| panic!("renderer: {e}"));
+        let read = render(&mut reads_view, &inputs);
+        assert_eq!(pixels_differing(&compiled_out, &read), 0, "{compositor:?}");
+        assert!(distinct_pixels(&read) > 200, "{compositor:?}: a flat frame");
+        let fluid_config = RenderConfig {
+            view: View::Fluid,
+            ..config
+        };
+        let fluid = render_once(&ctx, &scene, &fluid_config, &inputs);
+        let (differing, pixels) = (pixels_differing(&fluid, &read), 96 * 54);
+        eprintln!("{compositor:?}: the fluid view differs in {differing} of {pixels} pixels");
+        assert!(
+            differing * 2 > pixels,
+            "{compositor:?}: the fluid view differs in {differing} pixels"
         );
     }
 }
