@@ -26,6 +26,9 @@
 //!   reads its noise from the lattice the `fog_lattice` pass hashed, as filtered points or,
 //!   where the points texture is too large, as each cell's corners; a CPU adapter, which loads
 //!   slower than it hashes, hashes.
+//! - `FOG_FLUID_VIEW` ([`FrameBinding::fog_constants`]): off for the physical medium outside
+//!   the `fluid` view, whose code then leaves its pipelines. Read from the knobs, it made a CPU
+//!   adapter shade each physical fragment's seed colour and lights a second time.
 //!
 //! Other forms are not constants. On a CPU adapter the raster `fog` pass hands its fragments
 //! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]), and the raster
