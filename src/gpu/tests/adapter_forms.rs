@@ -165,17 +165,23 @@ fn the_fog_without_fires_takes_its_uniforms_as_inputs_alike() {
     assert!(distinct_pixels(&gpu) > 200, "a flat frame");
 }
 
+/// `scenes/moonlit.ron` on a 48² fluid grid.
+fn small_moonlit() -> Scene {
+    let mut scene = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
+        .unwrap_or_else(|e| panic!("scenes/moonlit.ron does not load: {e:?}"))
+        .scene;
+    scene.fluid.grid = 48;
+    scene
+}
+
 /// The moonlit hall's physical medium lights its fog by the fires as point lights: a GPU loops
 /// over every fire, a CPU adapter over those in range of the point (`fires_in_range`). The same
 /// bytes with each per-pixel compositor.
 #[test]
 fn the_physical_medium_in_the_gpu_forms_gives_the_cpu_forms_bytes() {
     let Some(ctx) = context() else { return };
-    let mut scene = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
-        .unwrap_or_else(|e| panic!("scenes/moonlit.ron does not load: {e:?}"))
-        .scene;
+    let scene = small_moonlit();
     assert!(scene.fires.len() >= 2);
-    scene.fluid.grid = 48;
     let mut playback = Playback::new(&scene);
     let state = playback.advance_to(120, || {});
     let inputs = playback.frame_inputs(&state);
@@ -200,10 +206,7 @@ fn the_physical_medium_in_the_gpu_forms_gives_the_cpu_forms_bytes() {
 #[test]
 fn the_physical_medium_without_the_fluid_view_keeps_its_bytes() {
     let Some(ctx) = context() else { return };
-    let mut scene = crate::scene::load(Some(std::path::Path::new("scenes/moonlit.ron")), &[])
-        .unwrap_or_else(|e| panic!("scenes/moonlit.ron does not load: {e:?}"))
-        .scene;
-    scene.fluid.grid = 48;
+    let scene = small_moonlit();
     let mut playback = Playback::new(&scene);
     let state = playback.advance_to(120, || {});
     let inputs = playback.frame_inputs(&state);
