@@ -962,7 +962,11 @@ fn vs_fog_with_uniforms(
     @builtin(vertex_index) vertex_index: u32,
     @location(0) height_world: f32,
 ) -> SheetWithUniformsOut {
-    let sheet = sheet_vertex(vertex_index, height_world);
+    return sheet_with_uniforms(sheet_vertex(vertex_index, height_world));
+}
+
+// The corner `sheet` with the fires and the `SheetUniforms` its fragments read.
+fn sheet_with_uniforms(sheet: SheetOut) -> SheetWithUniformsOut {
     var fires: array<FireGlow, MAX_FIRES_AS_INPUTS>;
     for (var i = 0u; i < MAX_FIRES_AS_INPUTS; i += 1u) {
         fires[i] = fire_glow_uniforms(i);
@@ -990,6 +994,11 @@ fn vs_fog_with_uniforms(
 // `fs_fog`, reading the fires and the `SheetUniforms` from the inputs.
 @fragment
 fn fs_fog_with_uniforms(in: SheetWithUniformsOut) -> @location(0) vec4<f32> {
+    return sheet_fragment(in.pos_clip, in.pos_world, uniforms_from_inputs(in));
+}
+
+// The `SheetUniforms` handed over in `in`; also sets the fires' glow from its inputs.
+fn uniforms_from_inputs(in: SheetWithUniformsOut) -> SheetUniforms {
     fire_glow_inputs = array<FireGlow, MAX_FIRES_AS_INPUTS>(
         FireGlow(in.fire_0_light, in.fire_0_glow),
         FireGlow(in.fire_1_light, in.fire_1_glow),
@@ -1021,6 +1030,5 @@ fn fs_fog_with_uniforms(in: SheetWithUniformsOut) -> @location(0) vec4<f32> {
         vec4<f32>(in.distance_fog_height_mode.xy, 0.0, 0.0),
         vec4<u32>(u32(in.distance_fog_height_mode.z), 0u, 0u, 0u),
     );
-    let uniforms = SheetUniforms(knobs, in.eye_world, clip_from_world, distance_fog_in);
-    return sheet_fragment(in.pos_clip, in.pos_world, uniforms);
+    return SheetUniforms(knobs, in.eye_world, clip_from_world, distance_fog_in);
 }

@@ -251,7 +251,9 @@ fn compute_compositor_passes_the_storm_references() {
 /// tolerance at zero, and re-blessed once, on purpose, when the fog noise became an integer
 /// hash and the maps were filtered by hand (the same fog on every adapter), and once more when
 /// the fluid's blast strengths moved from cells to world units (the tiny scene's 32-cell grid
-/// had blasts three times the temple's in world units); do not re-bless it to make this pass.
+/// had blasts three times the temple's in world units), and once more when CPU adapters began
+/// drawing the raster sheets in groups (`fog_groups.rs`: one pixel at the fog square's edge
+/// moved by 8 levels, the rest by one at most); do not re-bless it to make this pass.
 ///
 /// "Exactly" is one 8-bit level: lavapipe compiles the shaders for the host processor, and the
 /// same Mesa on another processor rounds the last bit of some fragments the other way (seen:

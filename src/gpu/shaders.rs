@@ -32,6 +32,7 @@ const PER_PIXEL_WGSL: &str = include_str!("../../shaders/per_pixel.wgsl");
 const FOG_COMPUTE_WGSL: &str = include_str!("../../shaders/fog_compute.wgsl");
 const FOG_HALF_WGSL: &str = include_str!("../../shaders/fog_half.wgsl");
 const FOG_CUTOFF_WGSL: &str = include_str!("../../shaders/fog_cutoff.wgsl");
+const FOG_GROUPS_WGSL: &str = include_str!("../../shaders/fog_groups.wgsl");
 const RAYMARCH_WGSL: &str = include_str!("../../shaders/raymarch.wgsl");
 const FLAME_WGSL: &str = include_str!("../../shaders/flame.wgsl");
 const OVER_SAMPLES_WGSL: &str = include_str!("../../shaders/over_samples.wgsl");
@@ -132,7 +133,8 @@ impl ShaderName {
             ],
             // `fog_cell_corners` and the lattice's layout come from noise.wgsl.
             ShaderName::FogLattice => &[NOISE_WGSL, FOG_LATTICE_WGSL],
-            // The cut-off depth of the raster sheets (`passes/fog_cutoff.rs`) is theirs alone.
+            // The cut-off depth of the raster sheets (`passes/fog_cutoff.rs`) and their groups
+            // (`passes/fog_groups.rs`) are theirs alone.
             ShaderName::Fog => &[
                 COMMON_WGSL,
                 NOISE_WGSL,
@@ -140,6 +142,7 @@ impl ShaderName {
                 LAMPS_WGSL,
                 FOG_WGSL,
                 FOG_CUTOFF_WGSL,
+                FOG_GROUPS_WGSL,
             ],
             // The fog's density and box, the knobs and the maps come from fog.wgsl.
             ShaderName::FogShadow => &[

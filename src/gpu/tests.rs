@@ -26,6 +26,7 @@ mod flame;
 mod fog_ceiling;
 mod fog_compute;
 mod fog_cutoff;
+mod fog_groups;
 mod fog_half;
 mod fog_medium;
 mod fog_shadow;

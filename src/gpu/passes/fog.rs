@@ -19,6 +19,10 @@
 //! the screen where its tiles of the square can hold fog (`fog_footprint.rs`): a scissored draw
 //! of the same quad, so again the same bytes.
 //!
+//! On a CPU adapter with the seed medium a fragment shades a group of up to four neighbouring
+//! sheets along its ray, and the blend lays their sum over the picture (`fog_groups.rs`):
+//! lavapipe's cost of drawing a fragment is paid once for four sheets.
+//!
 //! With `output.fog_resolution: Half` the pass owns a [`FogHalf`]: the same sheets are drawn at
 //! half width and height against a half-size depth, then brought up to the picture's size
 //! along the scene's depth (`fog_half.rs`).
@@ -49,6 +53,7 @@ use crate::gpu::passes::builder::{
 };
 use crate::gpu::passes::fog_cutoff::FogCutoff;
 use crate::gpu::passes::fog_footprint::{self, SheetDraw};
+use crate::gpu::passes::fog_groups::{self, SheetGroup};
 use crate::gpu::passes::fog_half::FogHalf;
 use crate::gpu::renderer::staged_writes::BufferWrites;
 use crate::gpu::shaders::ShaderName;
@@ -227,11 +232,16 @@ pub(crate) struct FogPass {
     bind_group: wgpu::BindGroup,
     knobs_buffer: wgpu::Buffer,
     knobs: FogKnobs,
-    /// One f32 per sheet, rewritten each frame in drawing order (instance buffer).
+    /// One f32 per sheet, or one [`SheetGroup`] per group, rewritten each frame in drawing
+    /// order (instance buffer).
     sheet_order: wgpu::Buffer,
+    /// Whether a fragment shades a group of sheets (`fog_groups.rs`): on CPU adapters.
+    grouped: bool,
     /// How many sheets (the lowest) this frame draws: those under the fog's ceiling
     /// (`sheets_under`), set by `prepare`; all of them before the first frame.
     drawn: AtomicU32,
+    /// How many instances this frame draws: `drawn` sheets, or the groups holding them.
+    instances: AtomicU32,
     /// Where each drawn sheet can show fog this frame, as scissored draws in drawing order
     /// (`fog_footprint.rs`), set by `prepare`; `None` draws every drawn sheet whole.
     footprint: Mutex<Option<Vec<SheetDraw>>>,
@@ -277,21 +287,32 @@ impl FogPass {
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the
         // fragments.
         let mut constants = frame.fog_constants(scene, view).to_vec();
-        let (vertex_entry, fragment_entry) = if frame.fog_uniforms_as_inputs {
-            let fires = frame.fires_unrolled > 0;
-            constants.push(("FIRE_GLOW_FROM_INPUTS", f64::from(u8::from(fires))));
-            ("vs_fog_with_uniforms", "fs_fog_with_uniforms")
-        } else {
-            ("vs_fog", "fs_fog")
+        let grouped = fog_groups::grouped(frame, scene);
+        let (vertex_entry, fragment_entry) = match (frame.fog_uniforms_as_inputs, grouped) {
+            (true, _) => {
+                let fires = frame.fires_unrolled > 0;
+                constants.push(("FIRE_GLOW_FROM_INPUTS", f64::from(u8::from(fires))));
+                match grouped {
+                    true => ("vs_fog_group_with_uniforms", "fs_fog_group_with_uniforms"),
+                    false => ("vs_fog_with_uniforms", "fs_fog_with_uniforms"),
+                }
+            }
+            (false, true) => ("vs_fog_group", "fs_fog_group"),
+            (false, false) => ("vs_fog", "fs_fog"),
         };
         let build = PassBuilder::new(device, name).with_constants(&constants);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let heights_world = sheet_heights(&scene.fog);
+        let instance_bytes = match grouped {
+            true => std::mem::size_of::<SheetGroup>(),
+            false => std::mem::size_of::<f32>(),
+        };
         let sheet_order = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(&build.label("sheet_order")),
-            // At least one element: a zero-sized vertex buffer cannot be bound.
-            size: (heights_world.len().max(1) * std::mem::size_of::<f32>()) as u64,
+            // At least one element: a zero-sized vertex buffer cannot be bound (a group holds
+            // at least one sheet).
+            size: (heights_world.len().max(1) * instance_bytes) as u64,
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -321,7 +342,10 @@ impl FogPass {
                 }),
             ],
         );
-        let attributes = wgpu::vertex_attr_array![0 => Float32];
+        let attributes = match grouped {
+            true => wgpu::vertex_attr_array![0 => Float32x4],
+            false => wgpu::vertex_attr_array![0 => Float32],
+        };
         let cutoff = cutoff && half.is_none();
         #[cfg(test)]
         let cutoff = cutoff && !crate::gpu::passes::fog_cutoff::FORCE_NO_CUTOFF.get();
@@ -331,7 +355,7 @@ impl FogPass {
             vertex_entry,
             fragment_entry,
             buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<f32>() as u64,
+                array_stride: instance_bytes as u64,
                 step_mode: wgpu::VertexStepMode::Instance,
                 attributes: &attributes,
             })],
@@ -360,7 +384,9 @@ impl FogPass {
             knobs_buffer,
             knobs,
             sheet_order,
+            grouped,
             drawn: AtomicU32::new(heights_world.len() as u32),
+            instances: AtomicU32::new(0),
             footprint: Mutex::new(None),
             reach_world: fog_footprint::reach_world(
                 scene.fog.sheet_spacing(),
@@ -430,22 +456,36 @@ impl FogPass {
         let drawn = self.sheets_to_draw(&heights, &knobs, inputs);
         self.drawn.store(drawn as u32, Ordering::Relaxed);
         let mut footprint = None;
-        if drawn > 0 {
-            let order = back_to_front(&heights[..drawn], inputs.camera.eye_world[1]);
+        let mut instances = 0;
+        let eye_y_world = inputs.camera.eye_world[1];
+        if drawn > 0 && self.grouped {
+            let (width, height) = self.picture_size_px;
+            let aspect = width as f32 / height.max(1) as f32;
+            let guard_world = fog_groups::near_guard_world(inputs.camera.fov_y_deg, aspect);
+            let groups = fog_groups::sheet_groups(&heights, drawn, eye_y_world, guard_world);
+            queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&groups));
+            let sheets = groups.iter().map(|group| &heights[group.indices()]);
+            footprint = self.footprint_of(sheets, &knobs, inputs);
+            instances = groups.len();
+        } else if drawn > 0 {
+            let order = back_to_front(&heights[..drawn], eye_y_world);
             queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&order));
-            footprint = self.footprint_of(&order, &knobs, inputs);
+            footprint = self.footprint_of(order.chunks(1), &knobs, inputs);
+            instances = drawn;
         }
+        self.instances.store(instances as u32, Ordering::Relaxed);
         *self
             .footprint
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = footprint;
     }
 
-    /// The scissored draws of the sheets `order` (drawing order) for `inputs`; `None` in the
-    /// `fluid` view, which shows a band of every column, fog or not.
-    fn footprint_of(
+    /// The scissored draws of the instances `order` (drawing order, each given by its sheets'
+    /// heights) for `inputs`; `None` in the `fluid` view, which shows a band of every column,
+    /// fog or not.
+    fn footprint_of<'h>(
         &self,
-        order: &[f32],
+        order: impl IntoIterator<Item = &'h [f32]>,
         knobs: &FogKnobs,
         inputs: &FrameInputs<'_>,
     ) -> Option<Vec<SheetDraw>> {
@@ -463,7 +503,7 @@ impl FogPass {
             self.reach_world,
         );
         let clip_from_world = camera::frame_clip_from_world(inputs, self.picture_size_px);
-        Some(fog_footprint::sheet_draws(
+        Some(fog_footprint::group_draws(
             order,
             &ceilings,
             clip_from_world,
@@ -514,7 +554,7 @@ impl FogPass {
         frame: &FrameBinding,
     ) {
         let mut pass = begin_over_read_only_depth(encoder, self.name, color_view, load, cutoff);
-        let drawn = self.drawn.load(Ordering::Relaxed);
+        let drawn = self.instances.load(Ordering::Relaxed);
         if drawn == 0 {
             return;
         }

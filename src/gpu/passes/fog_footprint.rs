@@ -159,8 +159,22 @@ fn tile_edges(corner: f32, size: f32, index: usize) -> (f32, f32) {
 /// `clip_from_world` on a `width_px` × `height_px` picture: each sheet over the cells its
 /// tiles under their ceiling cover, a sheet spacing of margin (`spacing_world`) below the
 /// ceiling, two pixels round each tile. Sheets with no fog on screen are not drawn.
+#[cfg(test)]
 pub(crate) fn sheet_draws(
     heights_world: &[f32],
+    ceilings: &TileCeilings,
+    clip_from_world: Mat4,
+    size_px: (u32, u32),
+    spacing_world: f32,
+) -> Vec<SheetDraw> {
+    let groups = heights_world.chunks(1);
+    group_draws(groups, ceilings, clip_from_world, size_px, spacing_world)
+}
+
+/// [`sheet_draws`] for groups of sheets drawn together (`fog_groups.rs`), each given by its
+/// sheets' heights: a group draws over the cells of all its sheets.
+pub(crate) fn group_draws<'h>(
+    groups: impl IntoIterator<Item = &'h [f32]>,
     ceilings: &TileCeilings,
     clip_from_world: Mat4,
     (width_px, height_px): (u32, u32),
@@ -170,27 +184,29 @@ pub(crate) fn sheet_draws(
     let mut cells = vec![false; (COLUMNS * ROWS) as usize];
     let pad = [2.0 / width_px.max(1) as f32, 2.0 / height_px.max(1) as f32];
     let area = ceilings.area;
-    for (sheet, &height_world) in heights_world.iter().enumerate() {
+    for (group, heights_world) in groups.into_iter().enumerate() {
         cells.fill(false);
-        for (tile, &ceiling_world) in ceilings.ceilings_world.iter().enumerate() {
-            if height_world - spacing_world > ceiling_world {
-                continue;
+        'sheets: for &height_world in heights_world {
+            for (tile, &ceiling_world) in ceilings.ceilings_world.iter().enumerate() {
+                if height_world - spacing_world > ceiling_world {
+                    continue;
+                }
+                let (x_from, x_to) = tile_edges(area[0], area[2], tile % TILES);
+                let (z_from, z_to) = tile_edges(area[1], area[3], tile / TILES);
+                let corners = [
+                    (x_from, z_from),
+                    (x_to, z_from),
+                    (x_from, z_to),
+                    (x_to, z_to),
+                ];
+                let Some(bounds) = screen_bounds(clip_from_world, height_world, corners) else {
+                    cells.fill(true);
+                    break 'sheets;
+                };
+                mark_cells(&mut cells, bounds, pad);
             }
-            let (x_from, x_to) = tile_edges(area[0], area[2], tile % TILES);
-            let (z_from, z_to) = tile_edges(area[1], area[3], tile / TILES);
-            let corners = [
-                (x_from, z_from),
-                (x_to, z_from),
-                (x_from, z_to),
-                (x_to, z_to),
-            ];
-            let Some(bounds) = screen_bounds(clip_from_world, height_world, corners) else {
-                cells.fill(true);
-                break;
-            };
-            mark_cells(&mut cells, bounds, pad);
         }
-        merge_cells(&cells, sheet as u32, &mut draws);
+        merge_cells(&cells, group as u32, &mut draws);
     }
     draws
 }

@@ -17,6 +17,7 @@ pub(crate) mod fog;
 pub(crate) mod fog_compute;
 pub(crate) mod fog_cutoff;
 pub(crate) mod fog_footprint;
+pub(crate) mod fog_groups;
 pub(crate) mod fog_half;
 pub(crate) mod fog_lattice;
 pub(crate) mod fog_layer;

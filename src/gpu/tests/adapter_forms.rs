@@ -9,8 +9,11 @@
 //! samples its edges, so the edge passes' forms meet too: the mask's pixels listed one by one,
 //! and sample 0 kept aside by texture copies. The physical medium's fog with the `fluid`
 //! view's code compiled out meets the form that reads the view (`FORCE_FLUID_VIEW_READ`).
+//! Every form here draws the raster sheets one by one: their groups on a CPU adapter are
+//! `fog_groups.rs`'s tests.
 
 use super::*;
+use crate::gpu::passes::fog_groups::FORCE_GROUPS;
 use crate::gpu::passes::fog_lattice::LatticeForm;
 use crate::gpu::shader_forms::{
     FORCE_DEVICE_TYPE, FORCE_FIRES_ROLLED, FORCE_FLUID_VIEW_READ, FORCE_FOG_UNIFORMS_READ,
@@ -31,6 +34,8 @@ fn in_each_form(
     config: &RenderConfig,
     inputs: &FrameInputs<'_>,
 ) -> [Frame; 5] {
+    // Every form draws the raster sheets one by one (their groups: `fog_groups.rs`).
+    FORCE_GROUPS.set(Some(false));
     let made = |device_type, rolled, uniforms, corners| {
         FORCE_DEVICE_TYPE.set(Some(device_type));
         FORCE_FIRES_ROLLED.set(rolled);

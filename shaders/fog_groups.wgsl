@@ -1,0 +1,143 @@
+// fog_groups.wgsl: the raster `fog` pass's sheets in groups, each fragment shading up to
+// `SHEETS_PER_GROUP` sheets along its ray (src/gpu/passes/fog_groups.rs: which sheets, and
+// why a CPU adapter draws them so).
+//
+// Needs common.wgsl and fog.wgsl in front of it (the knobs, the maps, the scene's depth,
+// `sample_sheet`, the inputs' form).
+
+// keep in sync with src/gpu/passes/fog_groups.rs: SHEETS_PER_GROUP
+const SHEETS_PER_GROUP: u32 = 4u;
+
+// How far past the widened quad's edges it is drawn, as a share of the square's size: the
+// rasteriser's coverage and the fragments' own test of the square may differ at the edge.
+const GROUP_QUAD_PAD: f32 = 0.01;
+
+// The corner `vertex_index` of a group's quad. `group` (keep in sync with
+// src/gpu/passes/fog_groups.rs: SheetGroup) holds x the height of the sheet nearest the eye's
+// height, the quad's plane; y the farthest sheet's height; z, w the farthest and nearest
+// sheets' indices. The quad covers the fog's square and the farthest sheet's square as seen
+// from the eye, which the plane nearer the eye sees smaller, moved toward the eye's foot.
+fn group_vertex(vertex_index: u32, group: vec4<f32>) -> SheetOut {
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), vec2<f32>(0.0, 1.0),
+    );
+    let eye_world = frame.eye_world.xyz;
+    // The farthest sheet's square from the eye on the quad's plane: scaled by `seen` about the
+    // eye's foot (1 for a group of one).
+    let seen = (group.x - eye_world.y) / (group.y - eye_world.y);
+    let low = fog.area.xy;
+    let high = fog.area.xy + fog.area.zw;
+    let pad = fog.area.zw * GROUP_QUAD_PAD;
+    let from_xz = min(low, eye_world.xz + (low - eye_world.xz) * seen) - pad;
+    let to_xz = max(high, eye_world.xz + (high - eye_world.xz) * seen) + pad;
+    let xz_world = mix(from_xz, to_xz, corners[vertex_index]);
+    let pos_world = vec3<f32>(xz_world.x, group.x, xz_world.y);
+    return SheetOut(frame.clip_from_world * vec4<f32>(pos_world, 1.0), pos_world);
+}
+
+// The group's sheets from `sheets` (x the farthest's index, y the nearest's) along the ray
+// through `pos_world`, the fragment's point on the quad: each crossed inside the fog's square
+// shaded as the sheets one by one shade it (`sheet_fragment`), laid over the ones behind it.
+// Premultiplied, for the same blend.
+fn group_fragment(
+    pos_clip: vec4<f32>,
+    pos_world: vec3<f32>,
+    uniforms: SheetUniforms,
+    sheets: vec2<f32>,
+) -> vec4<f32> {
+    let knobs = uniforms.knobs;
+    let eye_world = uniforms.eye_world.xyz;
+    let ray_world = normalize(pos_world - eye_world);
+    let depth_scene = textureLoad(scene_depth, vec2<i32>(pos_clip.xy), 0).x;
+    let t_scene_world =
+        scene_distance_through(uniforms.clip_from_world, eye_world, ray_world, depth_scene);
+    let slab_world = sheet_slab_world(ray_world, knobs);
+    let along = GroupRay(eye_world, ray_world, t_scene_world, slab_world, sheets);
+    // Unrolled: lavapipe keeps a loop's values in memory.
+    var sum = group_sheet(0u, along, uniforms, vec4<f32>(0.0));
+    sum = group_sheet(1u, along, uniforms, sum);
+    sum = group_sheet(2u, along, uniforms, sum);
+    sum = group_sheet(3u, along, uniforms, sum);
+    if sum.a <= 0.0 {
+        discard;
+    }
+    return sum;
+}
+
+// What every sheet of a group reads alike along a fragment's ray.
+struct GroupRay {
+    eye_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    t_scene_world: f32,
+    slab_world: f32,
+    // x, y: the farthest and the nearest sheet's index.
+    sheets: vec2<f32>,
+}
+
+// The group's sheet `k` (0 the farthest) along `along`, laid over `behind`: as
+// `sheet_fragment` shades it, nothing where the ray does not cross it inside the fog's square,
+// in front of the scene, or where the group has no sheet `k`.
+fn group_sheet(k: u32, along: GroupRay, uniforms: SheetUniforms, behind: vec4<f32>) -> vec4<f32> {
+    let knobs = uniforms.knobs;
+    let sheets = along.sheets;
+    let index = sheets.x + sign(sheets.y - sheets.x) * f32(k);
+    let t_sheet_world =
+        (sheet_height_world(u32(index), knobs) - along.eye_world.y) / along.ray_world.y;
+    let on_sheet = along.eye_world + along.ray_world * t_sheet_world;
+    let visible_world =
+        visible_slab_world(t_sheet_world, along.slab_world, along.t_scene_world, knobs);
+    let sample = sample_sheet(on_sheet, along.ray_world, visible_world, knobs, fluid_map, lift_map);
+    let color = apply_distance_fog_from(
+        sample.shaded.rgb,
+        sample.pos_world,
+        along.eye_world,
+        uniforms.distance_fog,
+    );
+    let inside = all(on_sheet.xz >= knobs.area.xy)
+        && all(on_sheet.xz <= knobs.area.xy + knobs.area.zw);
+    let in_group = f32(k) <= abs(sheets.y - sheets.x);
+    let drawn = in_group && t_sheet_world > 0.0 && inside && visible_world > 0.0;
+    let alpha = select(0.0, sample.shaded.a, drawn);
+    return vec4<f32>(color * alpha, alpha) + behind * (1.0 - alpha);
+}
+
+// A group's corner with its sheets for the fragments.
+struct GroupOut {
+    @builtin(position) pos_clip: vec4<f32>,
+    @location(0) pos_world: vec3<f32>,
+    // x, y: the farthest and the nearest sheet's index.
+    @location(1) @interpolate(flat) sheets: vec2<f32>,
+}
+
+// One group's quad per instance (`vs_fog` for groups).
+@vertex
+fn vs_fog_group(@builtin(vertex_index) vertex_index: u32, @location(0) group: vec4<f32>) -> GroupOut {
+    let corner = group_vertex(vertex_index, group);
+    return GroupOut(corner.pos_clip, corner.pos_world, group.zw);
+}
+
+@fragment
+fn fs_fog_group(in: GroupOut) -> @location(0) vec4<f32> {
+    let uniforms = SheetUniforms(fog, frame.eye_world, frame.clip_from_world, distance_fog);
+    return group_fragment(in.pos_clip, in.pos_world, uniforms, in.sheets);
+}
+
+// `vs_fog_with_uniforms` for groups. The sheets' indices ride in two lanes the fragments do
+// not read: the eye's w (the time) and the distance fog's last lane.
+@vertex
+fn vs_fog_group_with_uniforms(
+    @builtin(vertex_index) vertex_index: u32,
+    @location(0) group: vec4<f32>,
+) -> SheetWithUniformsOut {
+    var out = sheet_with_uniforms(group_vertex(vertex_index, group));
+    out.eye_world.w = group.z;
+    out.distance_fog_height_mode.w = group.w;
+    return out;
+}
+
+@fragment
+fn fs_fog_group_with_uniforms(in: SheetWithUniformsOut) -> @location(0) vec4<f32> {
+    let sheets = vec2<f32>(in.eye_world.w, in.distance_fog_height_mode.w);
+    return group_fragment(in.pos_clip, in.pos_world, uniforms_from_inputs(in), sheets);
+}
