@@ -32,8 +32,18 @@ pub(crate) fn clip_from_world(pose: &CameraPose, aspect: f32) -> Mat4 {
     };
     let view_from_world = view::look_to_mat4(eye, forward, up);
 
-    let fov_y_deg = if pose.fov_y_deg.is_finite() {
-        pose.fov_y_deg.clamp(1.0, 179.0)
+    let (fov_y_deg, aspect) = usable_view(pose.fov_y_deg, aspect);
+    // Right-handed view space into WebGPU's clip space (depth 0..1, y up): glam's "directx".
+    let clip_from_view =
+        directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
+    clip_from_view * view_from_world
+}
+
+/// A field of view (degrees) and aspect from a scene made usable: the field of view clamped
+/// to 1..179 degrees (50 where it is not a number), the aspect 1 where it is not positive.
+pub(crate) fn usable_view(fov_y_deg: f32, aspect: f32) -> (f32, f32) {
+    let fov_y_deg = if fov_y_deg.is_finite() {
+        fov_y_deg.clamp(1.0, 179.0)
     } else {
         50.0
     };
@@ -42,10 +52,7 @@ pub(crate) fn clip_from_world(pose: &CameraPose, aspect: f32) -> Mat4 {
     } else {
         1.0
     };
-    // Right-handed view space into WebGPU's clip space (depth 0..1, y up): glam's "directx".
-    let clip_from_view =
-        directx::perspective(fov_y_deg.to_radians(), aspect, NEAR_WORLD, FAR_WORLD);
-    clip_from_view * view_from_world
+    (fov_y_deg, aspect)
 }
 
 /// World to clip space for the frame `inputs` on a picture of `size_px` (width, height): the

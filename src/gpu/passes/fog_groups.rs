@@ -28,7 +28,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::gpu::camera::NEAR_WORLD;
+use crate::gpu::camera::{NEAR_WORLD, usable_view};
 use crate::gpu::common::FrameBinding;
 use crate::scene::{FogMedium, Scene};
 
@@ -85,16 +85,7 @@ impl SheetGroup {
 /// corner, so `Δh` must reach the near plane's distance over `cos θ`; a quarter more for the
 /// samples' offsets and rounding.
 pub(crate) fn near_guard_world(fov_y_deg: f32, aspect: f32) -> f32 {
-    let fov_y_deg = if fov_y_deg.is_finite() {
-        fov_y_deg.clamp(1.0, 179.0)
-    } else {
-        50.0
-    };
-    let aspect = if aspect.is_finite() && aspect > 0.0 {
-        aspect
-    } else {
-        1.0
-    };
+    let (fov_y_deg, aspect) = usable_view(fov_y_deg, aspect);
     let half_diagonal =
         ((fov_y_deg.to_radians() * 0.5).tan() * (1.0 + aspect * aspect).sqrt()).atan();
     NEAR_WORLD * 1.25 / half_diagonal.cos().max(1e-6)
