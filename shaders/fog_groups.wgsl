@@ -6,7 +6,7 @@
 // `sample_sheet`, the inputs' form).
 
 // keep in sync with src/gpu/passes/fog_groups.rs: SHEETS_PER_GROUP
-const SHEETS_PER_GROUP: u32 = 4u;
+const SHEETS_PER_GROUP: u32 = 2u;
 
 // How far past the widened quad's edges it is drawn, as a share of the square's size: the
 // rasteriser's coverage and the fragments' own test of the square may differ at the edge.
@@ -54,11 +54,9 @@ fn group_fragment(
         scene_distance_through(uniforms.clip_from_world, eye_world, ray_world, depth_scene);
     let slab_world = sheet_slab_world(ray_world, knobs);
     let along = GroupRay(eye_world, ray_world, t_scene_world, slab_world, sheets);
-    // Unrolled: lavapipe keeps a loop's values in memory.
-    var sum = group_sheet(0u, along, uniforms, vec4<f32>(0.0));
-    sum = group_sheet(1u, along, uniforms, sum);
-    sum = group_sheet(2u, along, uniforms, sum);
-    sum = group_sheet(3u, along, uniforms, sum);
+    // Unrolled, one call a sheet of `SHEETS_PER_GROUP`: lavapipe keeps a loop's values in
+    // memory.
+    let sum = group_sheet(1u, along, uniforms, group_sheet(0u, along, uniforms, vec4<f32>(0.0)));
     if sum.a <= 0.0 {
         discard;
     }

@@ -34,7 +34,7 @@
 //! the uniforms as flat inputs ([`FrameBinding::fog_uniforms_as_inputs`]), and the raster
 //! `scene` pass draws the floor last, for the depth test to spare the floor's noise behind what
 //! stands on it ([`FrameBinding::cpu_adapter`]). The `edges` and `accumulate` passes say theirs.
-//! With the seed medium a CPU adapter draws the raster sheets four to a fragment
+//! With the seed medium a CPU adapter draws the raster sheets two to a fragment
 //! (`passes/fog_groups.rs`): the one form that rounds the sums otherwise, by a level or so.
 
 use super::common::FrameBinding;

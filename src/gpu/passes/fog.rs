@@ -19,9 +19,9 @@
 //! the screen where its tiles of the square can hold fog (`fog_footprint.rs`): a scissored draw
 //! of the same quad, so again the same bytes.
 //!
-//! On a CPU adapter with the seed medium a fragment shades a group of up to four neighbouring
-//! sheets along its ray, and the blend lays their sum over the picture (`fog_groups.rs`):
-//! lavapipe's cost of drawing a fragment is paid once for four sheets.
+//! On a CPU adapter with the seed medium a fragment shades a pair of neighbouring sheets along
+//! its ray, and the blend lays their sum over the picture (`fog_groups.rs`): lavapipe's cost of
+//! drawing a fragment is paid once for two sheets.
 //!
 //! With `output.fog_resolution: Half` the pass owns a [`FogHalf`]: the same sheets are drawn at
 //! half width and height against a half-size depth, then brought up to the picture's size
@@ -462,7 +462,8 @@ impl FogPass {
             let (width, height) = self.picture_size_px;
             let aspect = width as f32 / height.max(1) as f32;
             let guard_world = fog_groups::near_guard_world(inputs.camera.fov_y_deg, aspect);
-            let groups = fog_groups::sheet_groups(&heights, drawn, eye_y_world, guard_world);
+            let blocks = (drawn, fog_groups::SHEETS_PER_GROUP);
+            let groups = fog_groups::sheet_groups(&heights, blocks, eye_y_world, guard_world);
             queue.write_buffer(&self.sheet_order, 0, bytemuck::cast_slice(&groups));
             let sheets = groups.iter().map(|group| &heights[group.indices()]);
             footprint = self.footprint_of(sheets, &knobs, inputs);

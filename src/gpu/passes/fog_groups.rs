@@ -10,7 +10,10 @@
 //! 32-bit floats, where the sheets one by one are blended in half floats).
 //!
 //! A group is a run of sheets on one side of the eye's height, inside one block of
-//! [`SHEETS_PER_GROUP`] sheets counted from the lowest. Its quad lies on its sheet nearest the
+//! [`SHEETS_PER_GROUP`] sheets counted from the lowest. Two: the temple's fog pass took about
+//! 0.9 of the time with groups of two, three or four alike, and a group's shader, which
+//! lavapipe compiles when the renderer is built, grows with each sheet
+//! (`benches/runs/2026-12-07-dev-sheet-groups`). Its quad lies on its sheet nearest the
 //! eye's height, widened to cover the farthest sheet's square as seen from the eye: any ray
 //! that crosses a sheet of the group crosses that plane first, in front of the others. So the
 //! cut-off's depth test (`fog_cutoff.rs`) rejects a fragment only where every sheet of the
@@ -41,7 +44,7 @@ thread_local! {
 
 /// Whether the raster sheets of `scene` are drawn in groups for `frame`'s adapter: on CPU
 /// adapters, with the seed medium. The physical medium's sheets cost lavapipe far more than
-/// drawing them, and four to a fragment its fog pass took 1.04 times as long.
+/// drawing them: two to a fragment its fog pass took as long, four 1.04 times as long.
 pub(crate) fn grouped(frame: &FrameBinding, scene: &Scene) -> bool {
     #[cfg(test)]
     if let Some(on) = FORCE_GROUPS.get() {
@@ -53,7 +56,7 @@ pub(crate) fn grouped(frame: &FrameBinding, scene: &Scene) -> bool {
 /// The most sheets a fragment of the grouped form shades.
 ///
 /// keep in sync with shaders/fog_groups.wgsl: SHEETS_PER_GROUP
-pub(crate) const SHEETS_PER_GROUP: usize = 4;
+pub(crate) const SHEETS_PER_GROUP: usize = 2;
 
 /// One group as the vertices read it (an instance of the grouped form).
 ///
@@ -91,12 +94,13 @@ pub(crate) fn near_guard_world(fov_y_deg: f32, aspect: f32) -> f32 {
     NEAR_WORLD * 1.25 / half_diagonal.cos().max(1e-6)
 }
 
-/// The groups of `heights_world` (every sheet of the sample, lowest first) for an eye at
-/// `eye_y_world`, in drawing order: below the eye the lowest first, above it the highest
-/// first. Only groups with a sheet among the lowest `drawn` are kept.
+/// The groups of `heights_world` (every sheet of the sample, lowest first) in blocks of
+/// `per_group` ([`SHEETS_PER_GROUP`] in the shaders) for an eye at `eye_y_world`, in drawing
+/// order: below the eye the lowest first, above it the highest first. Only groups with a sheet
+/// among the lowest `drawn` are kept.
 pub(crate) fn sheet_groups(
     heights_world: &[f32],
-    drawn: usize,
+    (drawn, per_group): (usize, usize),
     eye_y_world: f32,
     guard_world: f32,
 ) -> Vec<SheetGroup> {
@@ -108,8 +112,8 @@ pub(crate) fn sheet_groups(
         far_index: far as f32,
         near_index: near as f32,
     };
-    for block in (0..heights_world.len()).step_by(SHEETS_PER_GROUP) {
-        let end = (block + SHEETS_PER_GROUP).min(heights_world.len());
+    for block in (0..heights_world.len()).step_by(per_group.max(1)) {
+        let end = (block + per_group.max(1)).min(heights_world.len());
         let near_eye = |i: usize| (heights_world[i] - eye_y_world).abs() < guard_world;
         let below_eye = |i: &usize| heights_world[*i] < eye_y_world;
         let (low, high): (Vec<usize>, Vec<usize>) =
@@ -154,7 +158,7 @@ mod tests {
     #[test]
     fn an_eye_above_groups_blocks_from_the_lowest_sheet() {
         let heights: Vec<f32> = (0..10).map(|i| 0.1 * i as f32).collect();
-        let groups = sheet_groups(&heights, 10, 5.0, 0.2);
+        let groups = sheet_groups(&heights, (10, 4), 5.0, 0.2);
         assert_eq!(indices(&groups), [(0, 3), (4, 7), (8, 9)]);
         // The quad lies on the sheet nearest the eye's height, widened by the farthest.
         assert_eq!(groups[0].near_height_world, heights[3]);
@@ -164,7 +168,7 @@ mod tests {
     #[test]
     fn an_eye_below_draws_the_highest_group_first() {
         let heights: Vec<f32> = (0..8).map(|i| 1.0 + 0.1 * i as f32).collect();
-        let groups = sheet_groups(&heights, 8, -2.0, 0.2);
+        let groups = sheet_groups(&heights, (8, 4), -2.0, 0.2);
         assert_eq!(indices(&groups), [(7, 4), (3, 0)]);
     }
 
@@ -172,7 +176,7 @@ mod tests {
     fn an_eye_among_the_sheets_splits_blocks_and_keeps_its_neighbours_alone() {
         let heights: Vec<f32> = (0..8).map(|i| 0.1 * i as f32).collect();
         // Sheets 3 and 4 lie within the guard of the eye at 0.36.
-        let groups = sheet_groups(&heights, 8, 0.36, 0.07);
+        let groups = sheet_groups(&heights, (8, 4), 0.36, 0.07);
         assert_eq!(indices(&groups), [(0, 2), (3, 3), (7, 5), (4, 4)]);
         // Every sheet is in exactly one group.
         let mut all: Vec<usize> = groups.iter().flat_map(|g| g.indices()).collect();
@@ -183,11 +187,18 @@ mod tests {
     #[test]
     fn groups_do_not_depend_on_how_many_sheets_are_drawn() {
         let heights: Vec<f32> = (0..12).map(|i| 0.1 * i as f32).collect();
-        let every = sheet_groups(&heights, 12, 3.0, 0.2);
-        let some = sheet_groups(&heights, 6, 3.0, 0.2);
+        let every = sheet_groups(&heights, (12, 4), 3.0, 0.2);
+        let some = sheet_groups(&heights, (6, 4), 3.0, 0.2);
         // The lowest six sheets lie in the first two groups, which stay whole.
         assert_eq!(some, every[..2]);
-        assert!(sheet_groups(&heights, 0, 3.0, 0.2).is_empty());
+        assert!(sheet_groups(&heights, (0, 4), 3.0, 0.2).is_empty());
+    }
+
+    #[test]
+    fn the_shipped_groups_are_pairs() {
+        let heights: Vec<f32> = (0..5).map(|i| 0.1 * i as f32).collect();
+        let groups = sheet_groups(&heights, (5, SHEETS_PER_GROUP), 5.0, 0.2);
+        assert_eq!(indices(&groups), [(0, 1), (2, 3), (4, 4)]);
     }
 
     #[test]
