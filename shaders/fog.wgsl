@@ -701,6 +701,31 @@ fn physical_slab(
     fluid_map: texture_2d<f32>,
     lift_map: texture_2d<f32>,
 ) -> vec4<f32> {
+    let pieces = slab_pieces(middle_world, ray_world, visible_world, knobs, fluid_map, lift_map);
+    if pieces.alpha <= 0.0 {
+        return vec4<f32>(0.0);
+    }
+    return slab_lit_by(pieces, medium_light(middle_world, ray_world));
+}
+
+// What a physical slab's pieces leave for its light (`slab_pieces`): its opacity, and the
+// share of its light that the moon's shadow map lets through.
+struct SlabPieces {
+    alpha: f32,
+    // The moon's light through the shadow map, per unit of `alpha` (0 where `alpha` is 0).
+    moon_share: f32,
+}
+
+// The pieces of a physical slab (`physical_slab`): each piece's density and moon shadow,
+// composited front to back.
+fn slab_pieces(
+    middle_world: vec3<f32>,
+    ray_world: vec3<f32>,
+    visible_world: f32,
+    knobs: FogKnobs,
+    fluid_map: texture_2d<f32>,
+    lift_map: texture_2d<f32>,
+) -> SlabPieces {
     let spacing_world = knobs.layer.w;
     let pieces = clamp(ceil(visible_world / (SLAB_PIECE_SPACINGS * spacing_world)), 1.0, MAX_SLAB_PIECES);
     let piece_world = visible_world / pieces;
@@ -720,11 +745,12 @@ fn physical_slab(
         through *= 1.0 - alpha;
     }
     let alpha = 1.0 - through;
-    if alpha <= 0.0 {
-        return vec4<f32>(0.0);
-    }
-    let light = medium_light(middle_world, ray_world);
-    return vec4<f32>(light.moon * (moonlit / alpha) + light.rest, clamp(alpha, 0.0, 1.0));
+    return SlabPieces(alpha, select(0.0, moonlit / alpha, alpha > 0.0));
+}
+
+// A physical slab's straight-alpha colour and opacity: its pieces lit by `light`.
+fn slab_lit_by(pieces: SlabPieces, light: MediumLight) -> vec4<f32> {
+    return vec4<f32>(light.moon * pieces.moon_share + light.rest, clamp(pieces.alpha, 0.0, 1.0));
 }
 
 // A pseudo-random fraction in [0, 1) per pixel with no pattern (white noise): a PCG-style

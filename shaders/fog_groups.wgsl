@@ -39,7 +39,8 @@ fn group_vertex(vertex_index: u32, group: vec4<f32>) -> SheetOut {
 // The group's sheets from `sheets` (x the farthest's index, y the nearest's) along the ray
 // through `pos_world`, the fragment's point on the quad: each crossed inside the fog's square
 // shaded as the sheets one by one shade it (`sheet_fragment`), laid over the ones behind it.
-// Premultiplied, for the same blend.
+// The physical medium's sheets share one light (`physical_group`). Premultiplied, for the
+// same blend.
 fn group_fragment(
     pos_clip: vec4<f32>,
     pos_world: vec3<f32>,
@@ -54,9 +55,14 @@ fn group_fragment(
         scene_distance_through(uniforms.clip_from_world, eye_world, ray_world, depth_scene);
     let slab_world = sheet_slab_world(ray_world, knobs);
     let along = GroupRay(eye_world, ray_world, t_scene_world, slab_world, sheets);
-    // Unrolled, one call a sheet of `SHEETS_PER_GROUP`: lavapipe keeps a loop's values in
-    // memory.
-    let sum = group_sheet(1u, along, uniforms, group_sheet(0u, along, uniforms, vec4<f32>(0.0)));
+    var sum: vec4<f32>;
+    if FOG_MEDIUM != FOG_MEDIUM_SEED && fluid_view_of(knobs) <= 0.0 {
+        sum = physical_group(along, uniforms);
+    } else {
+        // Unrolled, one call a sheet of `SHEETS_PER_GROUP`: lavapipe keeps a loop's values in
+        // memory.
+        sum = group_sheet(1u, along, uniforms, group_sheet(0u, along, uniforms, vec4<f32>(0.0)));
+    }
     if sum.a <= 0.0 {
         discard;
     }
@@ -73,11 +79,16 @@ struct GroupRay {
     sheets: vec2<f32>,
 }
 
-// The group's sheet `k` (0 the farthest) along `along`, laid over `behind`: as
-// `sheet_fragment` shades it, nothing where the ray does not cross it inside the fog's square,
-// in front of the scene, or where the group has no sheet `k`.
-fn group_sheet(k: u32, along: GroupRay, uniforms: SheetUniforms, behind: vec4<f32>) -> vec4<f32> {
-    let knobs = uniforms.knobs;
+// Where the ray of `along` crosses the group's sheet `k` (0 the farthest): the point on the
+// sheet, how much of its slab lies in front of the scene, and whether it is drawn: crossed in
+// front of the eye, inside the fog's square, in front of the scene, and in the group at all.
+struct GroupCrossing {
+    on_sheet_world: vec3<f32>,
+    visible_world: f32,
+    drawn: bool,
+}
+
+fn group_crossing(k: u32, along: GroupRay, knobs: FogKnobs) -> GroupCrossing {
     let sheets = along.sheets;
     let index = sheets.x + sign(sheets.y - sheets.x) * f32(k);
     let t_sheet_world =
@@ -85,19 +96,86 @@ fn group_sheet(k: u32, along: GroupRay, uniforms: SheetUniforms, behind: vec4<f3
     let on_sheet = along.eye_world + along.ray_world * t_sheet_world;
     let visible_world =
         visible_slab_world(t_sheet_world, along.slab_world, along.t_scene_world, knobs);
-    let sample = sample_sheet(on_sheet, along.ray_world, visible_world, knobs, fluid_map, lift_map);
+    let inside = all(on_sheet.xz >= knobs.area.xy)
+        && all(on_sheet.xz <= knobs.area.xy + knobs.area.zw);
+    let in_group = f32(k) <= abs(sheets.y - sheets.x);
+    let drawn = in_group && t_sheet_world > 0.0 && inside && visible_world > 0.0;
+    return GroupCrossing(on_sheet, visible_world, drawn);
+}
+
+// The group's sheet `k` (0 the farthest) along `along`, laid over `behind`: as
+// `sheet_fragment` shades it, nothing where it is not drawn (`group_crossing`).
+fn group_sheet(k: u32, along: GroupRay, uniforms: SheetUniforms, behind: vec4<f32>) -> vec4<f32> {
+    let knobs = uniforms.knobs;
+    let crossing = group_crossing(k, along, knobs);
+    let sample = sample_sheet(
+        crossing.on_sheet_world,
+        along.ray_world,
+        crossing.visible_world,
+        knobs,
+        fluid_map,
+        lift_map,
+    );
     let color = apply_distance_fog_from(
         sample.shaded.rgb,
         sample.pos_world,
         along.eye_world,
         uniforms.distance_fog,
     );
-    let inside = all(on_sheet.xz >= knobs.area.xy)
-        && all(on_sheet.xz <= knobs.area.xy + knobs.area.zw);
-    let in_group = f32(k) <= abs(sheets.y - sheets.x);
-    let drawn = in_group && t_sheet_world > 0.0 && inside && visible_world > 0.0;
-    let alpha = select(0.0, sample.shaded.a, drawn);
+    let alpha = select(0.0, sample.shaded.a, crossing.drawn);
     return vec4<f32>(color * alpha, alpha) + behind * (1.0 - alpha);
+}
+
+// The group's sheet `k` along `along` in the physical medium, before its light: its slab's
+// pieces (`slab_pieces`), the middle of the slab's visible part, and whether it is drawn
+// (`group_crossing`, with some fog).
+struct PhysicalGroupSheet {
+    pieces: SlabPieces,
+    middle_world: vec3<f32>,
+    drawn: bool,
+}
+
+fn physical_group_sheet(k: u32, along: GroupRay, knobs: FogKnobs) -> PhysicalGroupSheet {
+    let crossing = group_crossing(k, along, knobs);
+    let visible_world = crossing.visible_world;
+    let middle_world =
+        crossing.on_sheet_world - along.ray_world * (0.5 * (along.slab_world - visible_world));
+    var pieces = SlabPieces(0.0, 0.0);
+    if crossing.drawn {
+        pieces =
+            slab_pieces(middle_world, along.ray_world, visible_world, knobs, fluid_map, lift_map);
+    }
+    return PhysicalGroupSheet(pieces, middle_world, crossing.drawn && pieces.alpha > 0.0);
+}
+
+// The physical medium's group along `along`: each sheet's pieces as `physical_slab` takes
+// them, and one light for the group (`medium_light`) at the middle of its slabs weighted by
+// their opacity. The lights change slowly along a ray, and `physical_slab` already takes them
+// once a slab; lavapipe spent about a third of the moonlit fog pass on them.
+fn physical_group(along: GroupRay, uniforms: SheetUniforms) -> vec4<f32> {
+    let knobs = uniforms.knobs;
+    let far = physical_group_sheet(0u, along, knobs);
+    let near = physical_group_sheet(1u, along, knobs);
+    if !(far.drawn || near.drawn) {
+        return vec4<f32>(0.0);
+    }
+    // The slabs' middles weighted by their opacity: a sheet that barely shows barely moves it.
+    let far_weight = select(0.0, far.pieces.alpha, far.drawn);
+    let near_weight = select(0.0, near.pieces.alpha, near.drawn);
+    let lit_at = (far.middle_world * far_weight + near.middle_world * near_weight)
+        / (far_weight + near_weight);
+    let light = medium_light(lit_at, along.ray_world);
+    let far_lit = slab_lit_by(far.pieces, light);
+    let near_lit = slab_lit_by(near.pieces, light);
+    let eye_world = along.eye_world;
+    let far_color =
+        apply_distance_fog_from(far_lit.rgb, far.middle_world, eye_world, uniforms.distance_fog);
+    let near_color =
+        apply_distance_fog_from(near_lit.rgb, near.middle_world, eye_world, uniforms.distance_fog);
+    let far_alpha = select(0.0, far_lit.a, far.drawn);
+    let near_alpha = select(0.0, near_lit.a, near.drawn);
+    let behind = vec4<f32>(far_color * far_alpha, far_alpha);
+    return vec4<f32>(near_color * near_alpha, near_alpha) + behind * (1.0 - near_alpha);
 }
 
 // A group's corner with its sheets for the fragments.

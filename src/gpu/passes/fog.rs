@@ -287,7 +287,7 @@ impl FogPass {
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the
         // fragments.
         let mut constants = frame.fog_constants(scene, view).to_vec();
-        let grouped = fog_groups::grouped(frame, scene);
+        let grouped = fog_groups::grouped(frame);
         let (vertex_entry, fragment_entry) = match (frame.fog_uniforms_as_inputs, grouped) {
             (true, _) => {
                 let fires = frame.fires_unrolled > 0;

@@ -28,12 +28,20 @@
 //! A sheet closer to the eye's height than [`near_guard_world`] is a group of its own: its
 //! quad would be cut by the near plane where the rays go steeply down, and with it the farther
 //! sheets of a group drawn on it.
+//!
+//! The physical medium's sheets cost lavapipe far more than drawing them: grouped, each with
+//! its own lights, its fog pass took as long. So a group shares one light between its sheets
+//! (`physical_group` in the shader): `medium_light`, at the middle of the group's slabs
+//! weighted by their opacity. Each sheet keeps its own density and moon shadow, piece by
+//! piece. A single slab already takes its lights once, at its middle, so this spreads the
+//! same approximation over two slabs. The moonlit scene's fog pass took about 0.8 of the
+//! time, and its frame 200 at 1280 × 720 moved by 0.05 levels on average
+//! (`benches/runs/2026-12-07-dev-physical-groups`).
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::gpu::camera::{NEAR_WORLD, usable_view};
 use crate::gpu::common::FrameBinding;
-use crate::scene::{FogMedium, Scene};
 
 #[cfg(test)]
 thread_local! {
@@ -42,15 +50,13 @@ thread_local! {
         const { std::cell::Cell::new(None) };
 }
 
-/// Whether the raster sheets of `scene` are drawn in groups for `frame`'s adapter: on CPU
-/// adapters, with the seed medium. The physical medium's sheets cost lavapipe far more than
-/// drawing them: two to a fragment its fog pass took as long, four 1.04 times as long.
-pub(crate) fn grouped(frame: &FrameBinding, scene: &Scene) -> bool {
+/// Whether the raster sheets are drawn in groups for `frame`'s adapter: on CPU adapters.
+pub(crate) fn grouped(frame: &FrameBinding) -> bool {
     #[cfg(test)]
     if let Some(on) = FORCE_GROUPS.get() {
         return on;
     }
-    frame.cpu_adapter && scene.fog.medium == FogMedium::Seed
+    frame.cpu_adapter
 }
 
 /// The most sheets a fragment of the grouped form shades.
