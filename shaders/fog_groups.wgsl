@@ -165,17 +165,28 @@ fn physical_group(along: GroupRay, uniforms: SheetUniforms) -> vec4<f32> {
     let lit_at = (far.middle_world * far_weight + near.middle_world * near_weight)
         / (far_weight + near_weight);
     let light = medium_light(lit_at, along.ray_world);
-    let far_lit = slab_lit_by(far.pieces, light);
-    let near_lit = slab_lit_by(near.pieces, light);
-    let eye_world = along.eye_world;
-    let far_color =
-        apply_distance_fog_from(far_lit.rgb, far.middle_world, eye_world, uniforms.distance_fog);
-    let near_color =
-        apply_distance_fog_from(near_lit.rgb, near.middle_world, eye_world, uniforms.distance_fog);
-    let far_alpha = select(0.0, far_lit.a, far.drawn);
-    let near_alpha = select(0.0, near_lit.a, near.drawn);
-    let behind = vec4<f32>(far_color * far_alpha, far_alpha);
-    return vec4<f32>(near_color * near_alpha, near_alpha) + behind * (1.0 - near_alpha);
+    let behind = physical_layer(far, light, along, uniforms, vec4<f32>(0.0));
+    return physical_layer(near, light, along, uniforms, behind);
+}
+
+// A physical group's sheet lit by the group's `light`, laid over `behind`, as `group_sheet`
+// lays a sheet: nothing where it is not drawn.
+fn physical_layer(
+    sheet: PhysicalGroupSheet,
+    light: MediumLight,
+    along: GroupRay,
+    uniforms: SheetUniforms,
+    behind: vec4<f32>,
+) -> vec4<f32> {
+    let lit = slab_lit_by(sheet.pieces, light);
+    let color = apply_distance_fog_from(
+        lit.rgb,
+        sheet.middle_world,
+        along.eye_world,
+        uniforms.distance_fog,
+    );
+    let alpha = select(0.0, lit.a, sheet.drawn);
+    return vec4<f32>(color * alpha, alpha) + behind * (1.0 - alpha);
 }
 
 // A group's corner with its sheets for the fragments.

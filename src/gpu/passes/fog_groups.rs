@@ -35,7 +35,7 @@
 //! weighted by their opacity. Each sheet keeps its own density and moon shadow, piece by
 //! piece. A single slab already takes its lights once, at its middle, so this spreads the
 //! same approximation over two slabs. The moonlit scene's fog pass took about 0.8 of the
-//! time, and its frame 200 at 1280 × 720 moved by 0.05 levels on average
+//! time, and its frame 200 at 1280 × 720 moved by 0.04 levels on average
 //! (`benches/runs/2026-12-07-dev-physical-groups`).
 
 use bytemuck::{Pod, Zeroable};
