@@ -197,23 +197,56 @@ fn vs_flame(
 // picture and no depth target (src/gpu/passes/flame.rs).
 override FLAME_READS_SCENE_DEPTH: bool = false;
 
-// The flame's light at one point of its quad (linear), to be added to the picture.
+// Whether the fragment `in` shows no flame: outside the listed pixels of a later sample of
+// `--edge-samples` (common.wgsl), or behind the scene where the depth test `Less` would fail.
+fn flame_hidden(in: FlameOut) -> bool {
+    return outside_edges(vec2<u32>(in.pos_clip.xy))
+        || (FLAME_READS_SCENE_DEPTH
+        && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x);
+}
+
+// The flame's light at one point of its quad (linear), to be added to the picture, dimmed by
+// the fog on the grid (`flame_light`).
 @fragment
 fn fs_flame(in: FlameOut) -> @location(0) vec4<f32> {
-    // A later sample of `--edge-samples` shades the pixels at an edge alone (common.wgsl).
-    if outside_edges(vec2<u32>(in.pos_clip.xy)) {
-        discard;
-    }
-    // What the depth test `Less` would pass: nearer than the scene.
-    if FLAME_READS_SCENE_DEPTH
-        && in.pos_clip.z >= textureLoad(scene_depth, vec2<i32>(in.pos_clip.xy), 0).x {
+    if flame_hidden(in) {
         discard;
     }
     return vec4<f32>(flame_light(in), 0.0);
 }
 
-// The flame's light at `in.uv` on its quad (linear), dimmed by the fog in front of it.
+// `fs_flame` with the fog crossed per pixel (`flame_light_fog_per_pixel`): the raymarch.
+@fragment
+fn fs_flame_fog_per_pixel(in: FlameOut) -> @location(0) vec4<f32> {
+    if flame_hidden(in) {
+        discard;
+    }
+    return vec4<f32>(flame_light_fog_per_pixel(in), 0.0);
+}
+
+// The flame's light at `in.uv` on its quad, dimmed by the fog in front of it as the grid holds
+// it (`cs_flame_fog`).
 fn flame_light(in: FlameOut) -> vec3<f32> {
+    let light = flame_unfogged(in);
+    if all(light <= vec3<f32>(0.0)) {
+        return vec3<f32>(0.0);
+    }
+    return light * flame_fog_from_grid(min(in.fire_index, MAX_FIRES - 1u), in.uv);
+}
+
+// `flame_light` with the fog crossed for this fragment alone (`ground_fog_transmittance`).
+// A form of its own, not a branch on a pipeline constant: a CPU adapter's compiler works
+// through both sides of such a branch before dropping one, and the march is long.
+fn flame_light_fog_per_pixel(in: FlameOut) -> vec3<f32> {
+    let light = flame_unfogged(in);
+    if all(light <= vec3<f32>(0.0)) {
+        return vec3<f32>(0.0);
+    }
+    return light * ground_fog_transmittance(in.pos_world, in.pos_clip.xy);
+}
+
+// The flame's light at `in.uv` on its quad (linear), before the fog in front of it.
+fn flame_unfogged(in: FlameOut) -> vec3<f32> {
     let fire_index = min(in.fire_index, MAX_FIRES - 1u);
     let fire = fire_lights.fires[fire_index];
     let phase_rad = fire.light_color.w;
@@ -259,17 +292,7 @@ fn flame_light(in: FlameOut) -> vec3<f32> {
     let brightness = fire.flame_color.w * fire_flicker_of(fire_index);
     let seen = 1.0 - distance_fog_factor(frame.eye_world.xyz, in.pos_world, distance_fog);
     // Alpha 0 with the pass's additive blend: the flame only adds light, it hides nothing.
-    let light = color * (mask * brightness * seen);
-    if all(light <= vec3<f32>(0.0)) {
-        return vec3<f32>(0.0);
-    }
-    var transmittance: f32;
-    if FLAME_FOG_PER_PIXEL {
-        transmittance = ground_fog_transmittance(in.pos_world, in.pos_clip.xy);
-    } else {
-        transmittance = flame_fog_from_grid(fire_index, in.uv);
-    }
-    return light * transmittance;
+    return color * (mask * brightness * seen);
 }
 
 // ---- the later edge samples in one draw (src/gpu/passes/edge_batch.rs) ----
@@ -288,9 +311,19 @@ override EDGE_BATCH_SAMPLES: u32 = 8u;
 // Slot i's later samples' depths, EDGE_BATCH_SAMPLES - 1 of them, in sample order.
 @group(2) @binding(1) var<storage, read> batch_depths: array<f32>;
 
-@fragment
-fn fs_flame_edge_batch(in: FlameOut) -> @location(0) vec4<f32> {
-    // Before any branch: derivatives need the whole quad of fragments.
+// A listed pixel's later samples on a flame's quad (`edge_batch_of`): the point's rates of
+// change across the pixel and where its samples' depths start.
+struct EdgeBatchPixel {
+    uv_dx: vec2<f32>,
+    uv_dy: vec2<f32>,
+    depth_dx: f32,
+    depth_dy: f32,
+    first: u32,
+}
+
+// `in`'s pixel for the batch; discards a pixel that is not listed. Called first thing, while
+// every fragment of the quad still runs: the derivatives need them all.
+fn edge_batch_of(in: FlameOut) -> EdgeBatchPixel {
     let uv_dx = dpdx(in.uv);
     let uv_dy = dpdy(in.uv);
     let depth_dx = dpdx(in.pos_clip.z);
@@ -300,17 +333,50 @@ fn fs_flame_edge_batch(in: FlameOut) -> @location(0) vec4<f32> {
         discard;
     }
     let first = (listed - 1u) * (EDGE_BATCH_SAMPLES - 1u);
+    return EdgeBatchPixel(uv_dx, uv_dy, depth_dx, depth_dy, first);
+}
+
+// Later sample `k` of `pixel`: the fragment moved by the sample's offset along the quad, and
+// whether it lands on the quad in front of that sample's scene.
+struct EdgeBatchSample {
+    at: FlameOut,
+    shown: bool,
+}
+
+fn edge_batch_sample(in: FlameOut, pixel: EdgeBatchPixel, k: u32) -> EdgeBatchSample {
+    let offset = batch_offsets[k].xy;
+    var at = in;
+    at.uv = in.uv + pixel.uv_dx * offset.x + pixel.uv_dy * offset.y;
+    let depth = in.pos_clip.z + pixel.depth_dx * offset.x + pixel.depth_dy * offset.y;
+    let on_quad = all(at.uv >= vec2<f32>(0.0)) && all(at.uv <= vec2<f32>(1.0));
+    return EdgeBatchSample(at, on_quad && depth < batch_depths[pixel.first + k - 1u]);
+}
+
+// The later samples' flame light at a listed pixel, the fog from the grid (`flame_light`).
+// Bound by the offsets' length, not by the constant: unrolled seven times, the flame's noise
+// took lavapipe a tenth of a second more to compile.
+@fragment
+fn fs_flame_edge_batch(in: FlameOut) -> @location(0) vec4<f32> {
+    let pixel = edge_batch_of(in);
     var light = vec3<f32>(0.0);
-    // Bound by the offsets' length, not by the constant: unrolled seven times, the flame's
-    // noise took lavapipe a tenth of a second more to compile.
     for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
-        let offset = batch_offsets[k].xy;
-        var at = in;
-        at.uv = in.uv + uv_dx * offset.x + uv_dy * offset.y;
-        let depth = in.pos_clip.z + depth_dx * offset.x + depth_dy * offset.y;
-        let on_quad = all(at.uv >= vec2<f32>(0.0)) && all(at.uv <= vec2<f32>(1.0));
-        if on_quad && depth < batch_depths[first + k - 1u] {
-            light += flame_light(at);
+        let sample = edge_batch_sample(in, pixel, k);
+        if sample.shown {
+            light += flame_light(sample.at);
+        }
+    }
+    return vec4<f32>(light, 0.0);
+}
+
+// `fs_flame_edge_batch` with the fog crossed per pixel (`flame_light_fog_per_pixel`).
+@fragment
+fn fs_flame_edge_batch_fog_per_pixel(in: FlameOut) -> @location(0) vec4<f32> {
+    let pixel = edge_batch_of(in);
+    var light = vec3<f32>(0.0);
+    for (var k = 1u; k < arrayLength(&batch_offsets); k += 1u) {
+        let sample = edge_batch_sample(in, pixel, k);
+        if sample.shown {
+            light += flame_light_fog_per_pixel(sample.at);
         }
     }
     return vec4<f32>(light, 0.0);
@@ -350,16 +416,13 @@ fn flame_sheets_transmittance(pos_world: vec3<f32>) -> f32 {
 // which pays for the sheets of every pixel of a block). So the `flame` pass's compute step
 // (`cs_flame_fog`) crosses the sheets once per point of a grid over each fire's quad, and each
 // fragment blends the four points round it. The raymarch compositor, the reference, keeps its
-// per-pixel march (`FLAME_FOG_PER_PIXEL`): its random start is a pixel's.
+// per-pixel march (`fs_flame_fog_per_pixel`): its random start is a pixel's.
 
 // keep in sync with src/gpu/passes/flame.rs: FOG_GRID_COLUMNS, FOG_GRID_ROWS
 const FOG_GRID_COLUMNS: u32 = 6u;
 const FOG_GRID_ROWS: u32 = 12u;
 // Points a fire's grid holds: one more each way than it has cells.
 const FOG_GRID_POINTS: u32 = (FOG_GRID_COLUMNS + 1u) * (FOG_GRID_ROWS + 1u);
-
-// Whether each flame fragment crosses the fog itself (the raymarch) or reads the grid.
-override FLAME_FOG_PER_PIXEL: bool = false;
 
 // The grid as the fragments read it, and as the compute step writes it: fire by fire, each a
 // row of points after another from the foot up, left to right within a row.

@@ -329,7 +329,16 @@ mod tests {
                 ShaderName::FogHalf,
                 &["vs_full", "fs_half_depth", "fs_upsample"],
             ),
-            (ShaderName::Flame, &["vs_flame", "fs_flame"]),
+            (
+                ShaderName::Flame,
+                &[
+                    "vs_flame",
+                    "fs_flame",
+                    "fs_flame_fog_per_pixel",
+                    "fs_flame_edge_batch",
+                    "fs_flame_edge_batch_fog_per_pixel",
+                ],
+            ),
             (
                 ShaderName::Overlay,
                 &["vs_sheet_lines", "vs_flow_lines", "fs_lines"],

@@ -191,8 +191,17 @@ impl FlamePass {
         let per_pixel = matches!(compositor, Compositor::Raymarch { .. });
         #[cfg(test)]
         let per_pixel = per_pixel || FORCE_FLAME_FOG_PER_PIXEL.get();
-        let per_pixel = ("FLAME_FOG_PER_PIXEL", f64::from(u8::from(per_pixel)));
-        let constants: Vec<_> = fog.into_iter().chain([reads, per_pixel]).collect();
+        // Each form of the fog in front is its own entry point, not a pipeline constant: a CPU
+        // adapter compiles both sides of a branch on a constant before it drops one.
+        let (fragment_entry, batch_entry) = if per_pixel {
+            (
+                "fs_flame_fog_per_pixel",
+                "fs_flame_edge_batch_fog_per_pixel",
+            )
+        } else {
+            ("fs_flame", "fs_flame_edge_batch")
+        };
+        let constants: Vec<_> = fog.into_iter().chain([reads]).collect();
         let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
@@ -221,7 +230,7 @@ impl FlamePass {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let fog_grid = (per_pixel.1 == 0.0).then(|| {
+        let fog_grid = (!per_pixel).then(|| {
             FogGridStep::new(
                 (&build, &module, &frame.layout),
                 (&knobs_buffer, &wind_buffer, &grid_buffer),
@@ -245,7 +254,7 @@ impl FlamePass {
             part,
             module: &module,
             vertex_entry: "vs_flame",
-            fragment_entry: "fs_flame",
+            fragment_entry,
             buffers: &[],
             bind_group_layouts: &groups,
             topology: wgpu::PrimitiveTopology::TriangleList,
@@ -258,7 +267,7 @@ impl FlamePass {
         let pipeline = build.raster_pipeline(&raster(None, reads_scene_depth));
         // The reflection's mirrored flames test its own depth target (scenes with weather).
         let mirrored_pipeline = (reads_scene_depth && scene.weather.is_some()).then(|| {
-            let tested = [lamps, lattice, glow, fires, distance_fog, per_pixel];
+            let tested = [lamps, lattice, glow, fires, distance_fog];
             PassBuilder::new(device, ShaderName::Flame.name())
                 .with_constants(&tested)
                 .raster_pipeline(&raster(Some(MIRRORED), false))
@@ -281,7 +290,7 @@ impl FlamePass {
                 .with_constants(&constants)
                 .raster_pipeline(&RasterPipeline {
                     part: Some("edge_batch"),
-                    fragment_entry: "fs_flame_edge_batch",
+                    fragment_entry: batch_entry,
                     bind_group_layouts: &groups,
                     depth: None,
                     ..raster(None, true)
