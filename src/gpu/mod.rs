@@ -82,6 +82,7 @@ pub mod renderer;
 mod shader_forms;
 mod shaders;
 mod sky;
+mod specialize;
 mod targets;
 mod terrain_geometry;
 pub mod timing;

@@ -8,8 +8,9 @@
 //! A CPU adapter (lavapipe) runs every branch of a shader for every pixel, taken or not, so a
 //! discard saves nothing. It leaves a loop only once no pixel of its block has a turn left. It
 //! loads uniforms and storage one lane at a time, but reads a fragment's flat inputs once a
-//! block. Only a pipeline constant removes code there, so the forms are pipeline constants set
-//! through `PassBuilder::with_constants`:
+//! block. Only a pipeline constant removes code there, so the forms are pipeline constants,
+//! given to `ShaderName::create_module`, which drops the branches they rule out
+//! (`gpu/specialize.rs`):
 //!
 //! - `LAMPS_IN_SCENE` ([`FrameBinding::lamp_constants`]) compiles the lamps out of scenes
 //!   without any; scene.wgsl's `WEATHER_IN_SCENE` (set by the `scene` pass) does so for
@@ -146,8 +147,8 @@ impl FrameBinding {
         }
     }
 
-    /// The pipeline constants of a pass whose module includes lamps.wgsl (with
-    /// [`crate::gpu::passes::builder::PassBuilder::with_constants`]): `LAMPS_IN_SCENE`, off without lamps, so the lamps'
+    /// The pipeline constants of a pass whose module includes lamps.wgsl (given to
+    /// `ShaderName::create_module`): `LAMPS_IN_SCENE`, off without lamps, so the lamps'
     /// code is compiled out of the pipeline. The picture is the same (no lamp adds no light);
     /// a CPU adapter runs every branch of a shader, taken or not, and is faster without it.
     /// `MOON_SHADOWS`, on where the moon casts shadows; off, its lookups are compiled out.

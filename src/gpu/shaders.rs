@@ -13,8 +13,12 @@
 //! validation test both take their source from [`ShaderName::source`], so what is tested is
 //! exactly what runs.
 
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
 use crate::gpu::GpuError;
 use crate::gpu::context::{ErrorSink, scoped};
+use crate::gpu::specialize;
 
 const COMMON_WGSL: &str = include_str!("../../shaders/common.wgsl");
 const NOISE_WGSL: &str = include_str!("../../shaders/noise.wgsl");
@@ -44,6 +48,12 @@ const ENCODE_WGSL: &str = include_str!("../../shaders/encode.wgsl");
 const ACCUMULATE_WGSL: &str = include_str!("../../shaders/accumulate.wgsl");
 const EDGES_WGSL: &str = include_str!("../../shaders/edges.wgsl");
 
+/// How many modules there are ([`ShaderName`]'s variants).
+const SHADER_COUNT: usize = 18;
+
+/// A module as naga parsed and validated it.
+type Parsed = Arc<(naga::Module, naga::valid::ModuleInfo)>;
+
 /// One shader module per pass, named as the pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ShaderName {
@@ -70,7 +80,7 @@ pub(crate) enum ShaderName {
 impl ShaderName {
     /// Every module.
     #[cfg(test)]
-    pub(crate) const ALL: [ShaderName; 18] = [
+    pub(crate) const ALL: [ShaderName; SHADER_COUNT] = [
         ShaderName::FireFlicker,
         ShaderName::Shadow,
         ShaderName::Scene,
@@ -198,7 +208,24 @@ impl ShaderName {
         with_sky(parts).join("\n")
     }
 
-    /// Compiles the module on `device`; a WGSL error becomes a [`GpuError`].
+    /// The module parsed and validated by naga, once a process: every pipeline of it
+    /// specializes this.
+    fn parsed(self) -> Result<Parsed, GpuError> {
+        static PARSED: [OnceLock<Result<Parsed, String>>; SHADER_COUNT] =
+            [const { OnceLock::new() }; SHADER_COUNT];
+        let parsed =
+            PARSED[self as usize].get_or_init(|| specialize::parse(&self.source()).map(Arc::new));
+        parsed.clone().map_err(|message| GpuError::Validation {
+            during: "shader compilation",
+            message: format!("{} shader: {message}", self.name()),
+        })
+    }
+
+    /// Compiles the module on `device` for pipelines that set the WGSL `override`s
+    /// `constants` (by name; the others keep their defaults). The constants are applied here
+    /// and the branches on them dropped ([`specialize`]), so the module has no `override` left
+    /// and its pipelines set none. A WGSL error or an unknown constant becomes a
+    /// [`GpuError`].
     ///
     /// wgpu would add a counter to every loop (`force_loop_bounding`), so that a loop that
     /// never ends cannot reach the backend. The fog's march runs one loop a sheet and one a
@@ -208,11 +235,19 @@ impl ShaderName {
         self,
         device: &wgpu::Device,
         errors: &ErrorSink,
+        constants: &[(&str, f64)],
     ) -> Result<wgpu::ShaderModule, GpuError> {
-        let source = self.source();
+        let parsed = self.parsed()?;
+        let (module, info) = &*parsed;
+        let module = specialize::specialize(module, info, constants).map_err(|error| {
+            GpuError::Validation {
+                during: "shader compilation",
+                message: format!("{} shader: {error}", self.name()),
+            }
+        })?;
         let descriptor = wgpu::ShaderModuleDescriptor {
             label: Some(self.name()),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
+            source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
         };
         // Every check wgpu adds but the loop bound, for the reason above.
         let checks = wgpu::ShaderRuntimeChecks {
@@ -280,6 +315,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every module specializes with its constants' defaults, and the result validates
+    /// (`specialize` checks it again inside naga).
+    #[test]
+    fn every_module_specializes() {
+        for shader in ShaderName::ALL {
+            let parsed = shader.parsed().expect("the module parses");
+            let module = specialize::specialize(&parsed.0, &parsed.1, &[])
+                .unwrap_or_else(|e| panic!("{} shader: {e}", shader.name()));
+            assert!(module.overrides.is_empty(), "{}", shader.name());
+        }
+    }
+
+    /// The seed fog's pipelines leave the physical medium's lights behind, and the physical
+    /// medium's keep them: the branches on `FOG_MEDIUM` are gone, not only folded.
+    #[test]
+    fn the_seed_fog_leaves_the_physical_lights_out() {
+        let parsed = ShaderName::Fog.parsed().unwrap();
+        let has = |medium: f64, name: &str| {
+            let constants = [("FOG_MEDIUM", medium), ("FOG_FLUID_VIEW", 0.0)];
+            let module = specialize::specialize(&parsed.0, &parsed.1, &constants).unwrap();
+            let mut names = module.functions.iter().filter_map(|(_, f)| f.name.clone());
+            names.any(|function| function == name)
+        };
+        for physical in ["medium_light", "slab_pieces", "fire_in_medium"] {
+            assert!(!has(0.0, physical), "the seed fog keeps `{physical}`");
+            assert!(has(1.0, physical), "the physical fog lost `{physical}`");
+        }
+        // The noise is hashed here: the lattice's reads are behind `FOG_NOISE_LATTICE`.
+        assert!(!has(0.0, "fog_lattice_noise"));
+        assert!(has(0.0, "fog_fbm"));
     }
 
     /// Each module has the entry points its pass asks for.

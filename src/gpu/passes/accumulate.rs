@@ -100,9 +100,9 @@ impl AccumulatePass {
         (size_px, samples): ((u32, u32), u32),
     ) -> Result<Self, GpuError> {
         let (device, targets) = (passes.device, passes.targets);
-        let module = ShaderName::Accumulate.create_module(device, passes.errors)?;
         let weight = [("SAMPLE_WEIGHT", 1.0 / f64::from(samples.max(1)))];
-        let build = PassBuilder::new(device, ShaderName::Accumulate.name()).with_constants(&weight);
+        let module = ShaderName::Accumulate.create_module(device, passes.errors, &weight)?;
+        let build = PassBuilder::new(device, ShaderName::Accumulate.name());
         let gathering = match &targets.edge_list {
             None => Gathering::Every(EverySum::new(&build, &module, targets, size_px, samples)),
             Some(list) => {

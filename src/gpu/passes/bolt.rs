@@ -118,13 +118,13 @@ impl BoltPass {
             ..
         } = *ctx;
         let name = ShaderName::Bolt.name();
-        let module = ShaderName::Bolt.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
         let reads = [(
             "BOLT_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
         )];
-        let build = PassBuilder::new(device, name).with_constants(&reads);
+        let module = ShaderName::Bolt.create_module(device, errors, &reads)?;
+        let build = PassBuilder::new(device, name);
         let buffer = build.uniform_buffer::<BoltUniforms>("uniforms");
         // Binding 1: the scene's depth, read only with `BOLT_READS_SCENE_DEPTH`.
         let (layout, bind_group) = build.uniforms_and_scene_depth(&buffer, targets);
@@ -145,31 +145,42 @@ impl BoltPass {
         let pipeline = build.raster_pipeline(&raster(None, ADDITIVE, reads_scene_depth));
         // Labelled `weather_layer.bolt`: the pass it is drawn in.
         let layer_pipeline = layer.then(|| {
-            PassBuilder::new(device, weather_layer::NAME)
-                .with_constants(&reads)
-                .raster_pipeline(&raster(Some(name), PREMULTIPLIED_OVER, reads_scene_depth))
+            PassBuilder::new(device, weather_layer::NAME).raster_pipeline(&raster(
+                Some(name),
+                PREMULTIPLIED_OVER,
+                reads_scene_depth,
+            ))
         });
-        let mirrored_pipeline = reads_scene_depth.then(|| {
-            let tested = [("BOLT_READS_SCENE_DEPTH", 0.0)];
-            PassBuilder::new(device, name)
-                .with_constants(&tested)
-                .raster_pipeline(&raster(Some(MIRRORED), ADDITIVE, false))
-        });
+        let mirrored_pipeline = match reads_scene_depth {
+            true => {
+                let tested = [("BOLT_READS_SCENE_DEPTH", 0.0)];
+                let module = ShaderName::Bolt.create_module(device, errors, &tested)?;
+                let mirrored = RasterPipeline {
+                    module: &module,
+                    ..raster(Some(MIRRORED), ADDITIVE, false)
+                };
+                Some(build.raster_pipeline(&mirrored))
+            }
+            false => None,
+        };
         // Tested against each sample's depth in the shader: no depth attachment.
-        let over_samples = ctx.edge_batch.map(|batch| {
-            let (over_layout, group) = batch.over_samples_group(&build);
-            let widened = [("BOLT_OVER_SAMPLES", 1.0)];
-            let groups = [&frame.layout, &layout, &over_layout];
-            let pipeline = PassBuilder::new(device, name)
-                .with_constants(&widened)
-                .raster_pipeline(&RasterPipeline {
+        let over_samples = match ctx.edge_batch {
+            Some(batch) => {
+                let (over_layout, group) = batch.over_samples_group(&build);
+                let widened = [("BOLT_OVER_SAMPLES", 1.0)];
+                let module = ShaderName::Bolt.create_module(device, errors, &widened)?;
+                let groups = [&frame.layout, &layout, &over_layout];
+                let pipeline = build.raster_pipeline(&RasterPipeline {
+                    module: &module,
                     fragment_entry: "fs_bolt_over_samples",
                     bind_group_layouts: &groups,
                     depth: None,
                     ..raster(Some("over_samples"), ADDITIVE, true)
                 });
-            (pipeline, group)
-        });
+                Some((pipeline, group))
+            }
+            None => None,
+        };
         Ok(BoltPass {
             pipeline,
             reads_scene_depth,

@@ -208,32 +208,20 @@ pub(crate) struct RasterPipeline<'a> {
 pub(crate) struct PassBuilder<'a> {
     device: &'a wgpu::Device,
     name: &'a str,
-    /// The pipeline-overridable constants its pipelines set (WGSL `override`s, by name).
-    constants: &'a [(&'a str, f64)],
 }
 
 impl<'a> PassBuilder<'a> {
     /// The builder of the pass `name` (the name of its WGSL file, module and field).
     pub(crate) fn new(device: &'a wgpu::Device, name: &'a str) -> Self {
-        PassBuilder {
-            device,
-            name,
-            constants: &[],
-        }
+        PassBuilder { device, name }
     }
 
-    /// The same builder, whose pipelines set the WGSL `override`s `constants` (each must be
-    /// declared by the pipelines' module).
-    pub(crate) fn with_constants(self, constants: &'a [(&'a str, f64)]) -> Self {
-        PassBuilder { constants, ..self }
-    }
-
-    /// The compilation options of every pipeline it builds: its constants.
+    /// The compilation options of every pipeline it builds: none, since each module was
+    /// compiled for its pipelines' constants ([`ShaderName::create_module`]).
+    ///
+    /// [`ShaderName::create_module`]: crate::gpu::shaders::ShaderName::create_module
     fn compilation_options(&self) -> wgpu::PipelineCompilationOptions<'a> {
-        wgpu::PipelineCompilationOptions {
-            constants: self.constants,
-            ..Default::default()
-        }
+        wgpu::PipelineCompilationOptions::default()
     }
 
     /// The device the pass is built on.

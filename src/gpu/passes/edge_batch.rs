@@ -159,7 +159,7 @@ impl EdgeBatch {
         let later = u64::from(samples.saturating_sub(1).max(1));
         let depths = storage("edge_batch.depths", 4 * slots * later);
 
-        let module = ShaderName::Edges.create_module(device, errors)?;
+        let module = ShaderName::Edges.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, "edge_batch");
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let vertex = wgpu::ShaderStages::VERTEX;

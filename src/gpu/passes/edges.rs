@@ -88,12 +88,12 @@ impl EdgesPass {
         raster_depth: bool,
     ) -> Result<Self, GpuError> {
         let (device, errors, targets) = (passes.device, passes.errors, passes.targets);
-        let module = ShaderName::Edges.create_module(device, errors)?;
         let constants = [
             ("EDGE_CONTRAST_LEVELS", EDGE_CONTRAST_LEVELS),
             ("EDGE_LIST_WORKGROUP", f64::from(EDGE_LIST_WORKGROUP)),
         ];
-        let build = PassBuilder::new(device, ShaderName::Edges.name()).with_constants(&constants);
+        let module = ShaderName::Edges.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, ShaderName::Edges.name());
         let compute = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let mask_layout = build.bind_group_layout(&[

@@ -40,7 +40,7 @@ impl EncodePass {
         errors: &ErrorSink,
         targets: &Targets,
     ) -> Result<Self, GpuError> {
-        let module = ShaderName::Encode.create_module(device, errors)?;
+        let module = ShaderName::Encode.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, ShaderName::Encode.name());
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let linear = wgpu::BindingResource::TextureView(&targets.color_linear_view);

@@ -63,7 +63,7 @@ impl FireFlickerPass {
         if frame.fire_count == 0 {
             return Ok(None);
         }
-        let module = ShaderName::FireFlicker.create_module(device, errors)?;
+        let module = ShaderName::FireFlicker.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, ShaderName::FireFlicker.name());
         let compute = wgpu::ShaderStages::COMPUTE;
         let frame_layout = build.bind_group_layout(&[uniform(0, compute), uniform(1, compute)]);

@@ -179,7 +179,6 @@ impl FlamePass {
             view,
             edge_batch,
         } = *ctx;
-        let module = ShaderName::Flame.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
         let fog = frame.fog_constants(scene, view);
         // The reflection's mirrored flames (below) set five of them alone, by name.
@@ -202,7 +201,8 @@ impl FlamePass {
             ("fs_flame", "fs_flame_edge_batch")
         };
         let constants: Vec<_> = fog.into_iter().chain([reads]).collect();
-        let build = PassBuilder::new(device, ShaderName::Flame.name()).with_constants(&constants);
+        let module = ShaderName::Flame.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, ShaderName::Flame.name());
         let knobs = match compositor {
             Compositor::Raymarch { steps } => FogKnobs::new(scene, view).raymarched(steps),
             _ => FogKnobs::new(scene, view),
@@ -266,37 +266,46 @@ impl FlamePass {
         };
         let pipeline = build.raster_pipeline(&raster(None, reads_scene_depth));
         // The reflection's mirrored flames test its own depth target (scenes with weather).
-        let mirrored_pipeline = (reads_scene_depth && scene.weather.is_some()).then(|| {
-            let tested = [lamps, lattice, glow, fires, distance_fog];
-            PassBuilder::new(device, ShaderName::Flame.name())
-                .with_constants(&tested)
-                .raster_pipeline(&raster(Some(MIRRORED), false))
-        });
-        let edge_batch = edge_batch.filter(|_| fire_count > 0).map(|batch| {
-            let batch_layout = build
-                .bind_group_layout(&[storage_buffer(0, fragment), storage_buffer(1, fragment)]);
-            let batch_group = build.bind_group_at(
-                "edge_batch",
-                &batch_layout,
-                [
-                    (0, batch.offsets.as_entire_binding()),
-                    (1, batch.depths.as_entire_binding()),
-                ],
-            );
-            let constants = batch.constants_with(&constants);
-            let groups = [&frame.layout, &layout, &batch_layout];
-            // Over the picture with no depth target: each sample tests its own depth.
-            let pipeline = PassBuilder::new(device, ShaderName::Flame.name())
-                .with_constants(&constants)
-                .raster_pipeline(&RasterPipeline {
+        let mirrored_pipeline = match reads_scene_depth && scene.weather.is_some() {
+            true => {
+                let tested = [lamps, lattice, glow, fires, distance_fog];
+                let module = ShaderName::Flame.create_module(device, errors, &tested)?;
+                let mirrored = RasterPipeline {
+                    module: &module,
+                    ..raster(Some(MIRRORED), false)
+                };
+                Some(build.raster_pipeline(&mirrored))
+            }
+            false => None,
+        };
+        let edge_batch = match edge_batch.filter(|_| fire_count > 0) {
+            Some(batch) => {
+                let batch_layout = build
+                    .bind_group_layout(&[storage_buffer(0, fragment), storage_buffer(1, fragment)]);
+                let batch_group = build.bind_group_at(
+                    "edge_batch",
+                    &batch_layout,
+                    [
+                        (0, batch.offsets.as_entire_binding()),
+                        (1, batch.depths.as_entire_binding()),
+                    ],
+                );
+                let constants = batch.constants_with(&constants);
+                let module = ShaderName::Flame.create_module(device, errors, &constants)?;
+                let groups = [&frame.layout, &layout, &batch_layout];
+                // Over the picture with no depth target: each sample tests its own depth.
+                let pipeline = build.raster_pipeline(&RasterPipeline {
                     part: Some("edge_batch"),
+                    module: &module,
                     fragment_entry: batch_entry,
                     bind_group_layouts: &groups,
                     depth: None,
                     ..raster(None, true)
                 });
-            (pipeline, batch_group)
-        });
+                Some((pipeline, batch_group))
+            }
+            None => None,
+        };
         Ok(FlamePass {
             edge_batch,
             reads_scene_depth,

@@ -283,7 +283,6 @@ impl FogPass {
             view,
             ..
         } = *ctx;
-        let module = ShaderName::Fog.create_module(device, errors)?;
         // On CPU adapters with a few fires the vertices read the fires and the knobs for the
         // fragments.
         let mut constants = frame.fog_constants(scene, view).to_vec();
@@ -300,7 +299,8 @@ impl FogPass {
             (false, true) => ("vs_fog_group", "fs_fog_group"),
             (false, false) => ("vs_fog", "fs_fog"),
         };
-        let build = PassBuilder::new(device, name).with_constants(&constants);
+        let module = ShaderName::Fog.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, name);
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let heights_world = sheet_heights(&scene.fog);

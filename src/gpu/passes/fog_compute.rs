@@ -185,9 +185,9 @@ impl FogComputePass {
             Marched::Medium { .. } => ShaderName::Raymarch,
         };
         let name = shader.name();
-        let module = shader.create_module(device, errors)?;
         let constants = frame.fog_constants(scene, view);
-        let build = PassBuilder::new(device, name).with_constants(&constants);
+        let module = shader.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, name);
         let knobs = match marched {
             Marched::Sheets => FogKnobs::new(scene, view),
             Marched::Medium { steps } => FogKnobs::new(scene, view).raymarched(steps),

@@ -104,7 +104,7 @@ impl FogHalf {
         errors: &ErrorSink,
         targets: &Targets,
     ) -> Result<Self, GpuError> {
-        let module = ShaderName::FogHalf.create_module(device, errors)?;
+        let module = ShaderName::FogHalf.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, ShaderName::FogHalf.name());
         let picture = targets.color_linear_view.texture();
         let (width, height) = (picture.width(), picture.height());

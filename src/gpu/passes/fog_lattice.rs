@@ -384,7 +384,7 @@ impl FogLatticePass {
         if lattice.form == LatticeForm::Hashed {
             return Ok(None);
         }
-        let module = ShaderName::FogLattice.create_module(device, errors)?;
+        let module = ShaderName::FogLattice.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, ShaderName::FogLattice.name());
         let buffer = read_write_storage_buffer(0, wgpu::ShaderStages::COMPUTE);
         let (bindings, bind_group, entry) = if points {

@@ -168,10 +168,9 @@ impl FogShadowPass {
         if !shadows_itself(scene) {
             return Ok(None);
         }
-        let module = ShaderName::FogShadow.create_module(device, errors)?;
         let constants = frame.lamp_constants();
-        let build =
-            PassBuilder::new(device, ShaderName::FogShadow.name()).with_constants(&constants);
+        let module = ShaderName::FogShadow.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, ShaderName::FogShadow.name());
         let knobs = FogKnobs::new(scene, view);
         let knobs_buffer = build.uniform_buffer::<FogKnobs>("knobs");
         let compute = wgpu::ShaderStages::COMPUTE;

@@ -149,7 +149,7 @@ impl OverlayPass {
                     step_mode: wgpu::VertexStepMode::Instance,
                     attributes: &attributes,
                 };
-                let module = ShaderName::Overlay.create_module(device, errors)?;
+                let module = ShaderName::Overlay.create_module(device, errors, &[])?;
                 let pipeline = build.raster_pipeline(&line_pipeline(
                     &module,
                     "sheet_lines",
@@ -164,7 +164,7 @@ impl OverlayPass {
                 })
             }
             View::Flow => {
-                let module = ShaderName::Overlay.create_module(device, errors)?;
+                let module = ShaderName::Overlay.create_module(device, errors, &[])?;
                 let pipeline = build.raster_pipeline(&line_pipeline(
                     &module,
                     "flow_lines",

@@ -92,13 +92,13 @@ impl RainPass {
         } = *ctx;
         let (width, height) = (targets.output.width(), targets.output.height());
         let name = ShaderName::Rain.name();
-        let module = ShaderName::Rain.create_module(device, errors)?;
         let reads_scene_depth = scene_compute::reads_hit_depths(targets, view);
         let reads = [(
             "RAIN_READS_SCENE_DEPTH",
             f64::from(u8::from(reads_scene_depth)),
         )];
-        let build = PassBuilder::new(device, name).with_constants(&reads);
+        let module = ShaderName::Rain.create_module(device, errors, &reads)?;
+        let build = PassBuilder::new(device, name);
         let buffer = build.uniform_buffer::<RainUniforms>("uniforms");
         // Binding 1: the scene's depth, read only with `RAIN_READS_SCENE_DEPTH`.
         let (layout, bind_group) = build.uniforms_and_scene_depth(&buffer, targets);
@@ -116,12 +116,12 @@ impl RainPass {
             blend: Some(PREMULTIPLIED_OVER),
         });
         // Tested against each sample's depth in the shader: no depth attachment.
-        let over_samples = edge_batch.map(|batch| {
-            let (over_layout, group) = batch.over_samples_group(&build);
-            let widened = [("RAIN_OVER_SAMPLES", 1.0)];
-            let pipeline = PassBuilder::new(device, name)
-                .with_constants(&widened)
-                .raster_pipeline(&RasterPipeline {
+        let over_samples = match edge_batch {
+            Some(batch) => {
+                let (over_layout, group) = batch.over_samples_group(&build);
+                let widened = [("RAIN_OVER_SAMPLES", 1.0)];
+                let module = ShaderName::Rain.create_module(device, errors, &widened)?;
+                let pipeline = build.raster_pipeline(&RasterPipeline {
                     part: Some("over_samples"),
                     module: &module,
                     vertex_entry: "vs_rain",
@@ -134,8 +134,10 @@ impl RainPass {
                     format: COLOR_FORMAT,
                     blend: Some(PREMULTIPLIED_OVER),
                 });
-            (pipeline, group)
-        });
+                Some((pipeline, group))
+            }
+            None => None,
+        };
         let mut statics = Box::new(RainUniforms::zeroed());
         let roofs = roofs(&scene.hall);
         for (out, roof) in statics.roofs.iter_mut().zip(&roofs) {

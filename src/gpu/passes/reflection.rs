@@ -273,7 +273,7 @@ impl ReflectionPass {
             ..
         } = *ctx;
         let (width, height) = size;
-        let module = ShaderName::Reflection.create_module(device, errors)?;
+        let module = ShaderName::Reflection.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, ShaderName::Reflection.name());
         let size = (
             width.div_ceil(REFLECTION_DIVISOR).max(1),

@@ -110,7 +110,6 @@ impl ScenePass {
             view,
             ..
         } = *ctx;
-        let module = ShaderName::Scene.create_module(device, errors)?;
         let [lamps, moon] = frame.lamp_constants();
         // scene.wgsl's `WEATHER_IN_SCENE`: `wet_stone` compiled out of scenes without weather.
         let weather = (
@@ -133,7 +132,8 @@ impl ScenePass {
             water,
             clouds,
         ];
-        let build = PassBuilder::new(device, ShaderName::Scene.name()).with_constants(&constants);
+        let module = ShaderName::Scene.create_module(device, errors, &constants)?;
+        let build = PassBuilder::new(device, ShaderName::Scene.name());
 
         let mesh = build_scene_mesh(scene);
         let vertices = build.buffer_init(

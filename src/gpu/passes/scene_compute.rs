@@ -168,9 +168,8 @@ impl SceneCompute {
         (scene_knobs, constants): (&wgpu::Buffer, &[(&str, f64)]),
         batch: Option<(&EdgeBatch, &EdgeList)>,
     ) -> Result<Self, GpuError> {
-        let module = ShaderName::SceneCompute.create_module(device, errors)?;
-        let build =
-            PassBuilder::new(device, ShaderName::SceneCompute.name()).with_constants(constants);
+        let module = ShaderName::SceneCompute.create_module(device, errors, constants)?;
+        let build = PassBuilder::new(device, ShaderName::SceneCompute.name());
         let size = targets.output.size();
         let size_px = (size.width, size.height);
 
@@ -271,7 +270,7 @@ impl SceneCompute {
             }
             _ => None,
         };
-        let edge_batch = batch.map(|(batch, list)| {
+        let edge_batch = batch.map(|(batch, list)| -> Result<_, GpuError> {
             let by_pixel = picture.is_none();
             let mut entries = vec![
                 storage_buffer(1, compute),
@@ -295,7 +294,7 @@ impl SceneCompute {
             let batch_group = build.bind_group_at("edge_batch", &batch_layout, resources);
             let constants = batch.scene_constants_with(constants);
             let groups = [&frame.layout, &layout, &batch_layout];
-            let build = build.with_constants(&constants);
+            let module = ShaderName::SceneCompute.create_module(device, errors, &constants)?;
             let dispatch = match by_pixel {
                 true => BatchDispatch::ByPixel(
                     build.compute_pipeline(&module, "cs_scene_edge_batch_by_pixel", &groups),
@@ -307,8 +306,9 @@ impl SceneCompute {
                     &groups,
                 )),
             };
-            (dispatch, batch_group)
+            Ok((dispatch, batch_group))
         });
+        let edge_batch = edge_batch.transpose()?;
         Ok(SceneCompute {
             setup,
             bin_scan,

@@ -70,7 +70,7 @@ impl ShadowPass {
             return Ok(None);
         }
         let name = ShaderName::Shadow.name();
-        let module = ShaderName::Shadow.create_module(device, errors)?;
+        let module = ShaderName::Shadow.create_module(device, errors, &[])?;
         let build = PassBuilder::new(device, name);
         let mesh = build_scene_mesh(scene);
         let vertices = build.buffer_init(
