@@ -274,33 +274,17 @@ fn stores_in(
     expressions: &Arena<Expression>,
     stored: &mut Vec<Handle<LocalVariable>>,
 ) {
-    let blocks = |block: &Block, stored: &mut Vec<_>| {
-        for inner in block.iter() {
-            stores_in(inner, expressions, stored);
-        }
-    };
     match statement {
         Statement::Store { pointer, .. } => stored.extend(local_of(*pointer, expressions)),
         Statement::Call { arguments, .. } => {
             stored.extend(arguments.iter().filter_map(|&a| local_of(a, expressions)))
         }
-        Statement::If { accept, reject, .. } => {
-            blocks(accept, stored);
-            blocks(reject, stored);
-        }
-        Statement::Block(inner) => blocks(inner, stored),
-        Statement::Loop {
-            body, continuing, ..
-        } => {
-            blocks(body, stored);
-            blocks(continuing, stored);
-        }
-        Statement::Switch { cases, .. } => {
-            for case in cases {
-                blocks(&case.body, stored);
-            }
-        }
         _ => {}
+    }
+    for block in nested_blocks(statement) {
+        for inner in block.iter() {
+            stores_in(inner, expressions, stored);
+        }
     }
 }
 
@@ -315,24 +299,25 @@ fn worked_out_in(block: &Block, worked_out: &mut HashSet<Handle<Expression>>) {
             } => {
                 worked_out.insert(*result);
             }
-            Statement::If { accept, reject, .. } => {
-                worked_out_in(accept, worked_out);
-                worked_out_in(reject, worked_out);
-            }
-            Statement::Block(inner) => worked_out_in(inner, worked_out),
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                worked_out_in(body, worked_out);
-                worked_out_in(continuing, worked_out);
-            }
-            Statement::Switch { cases, .. } => {
-                for case in cases {
-                    worked_out_in(&case.body, worked_out);
-                }
-            }
             _ => {}
         }
+        for inner in nested_blocks(statement) {
+            worked_out_in(inner, worked_out);
+        }
+    }
+}
+
+/// The blocks inside `statement`: an `if`'s two sides, a block, a loop's body and continuing,
+/// a switch's cases.
+fn nested_blocks(statement: &Statement) -> Vec<&Block> {
+    match statement {
+        Statement::If { accept, reject, .. } => vec![accept, reject],
+        Statement::Block(inner) => vec![inner],
+        Statement::Loop {
+            body, continuing, ..
+        } => vec![body, continuing],
+        Statement::Switch { cases, .. } => cases.iter().map(|case| &case.body).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -367,17 +352,12 @@ mod tests {
     /// How many `if`s the entry point `fs` holds, at any depth.
     fn ifs_in_entry(module: &Module) -> usize {
         fn count(block: &Block) -> usize {
-            block
+            let ifs = block
                 .iter()
-                .map(|statement| match statement {
-                    Statement::If { accept, reject, .. } => 1 + count(accept) + count(reject),
-                    Statement::Block(inner) => count(inner),
-                    Statement::Loop {
-                        body, continuing, ..
-                    } => count(body) + count(continuing),
-                    _ => 0,
-                })
-                .sum()
+                .filter(|s| matches!(s, Statement::If { .. }))
+                .count();
+            let nested = block.iter().flat_map(nested_blocks).map(count);
+            ifs + nested.sum::<usize>()
         }
         count(&module.entry_points[0].function.body)
     }

@@ -151,17 +151,16 @@ impl BoltPass {
                 reads_scene_depth,
             ))
         });
-        let mirrored_pipeline = match reads_scene_depth {
-            true => {
-                let tested = [("BOLT_READS_SCENE_DEPTH", 0.0)];
-                let module = ShaderName::Bolt.create_module(device, errors, &tested)?;
-                let mirrored = RasterPipeline {
-                    module: &module,
-                    ..raster(Some(MIRRORED), ADDITIVE, false)
-                };
-                Some(build.raster_pipeline(&mirrored))
-            }
-            false => None,
+        let mirrored_pipeline = if reads_scene_depth {
+            let tested = [("BOLT_READS_SCENE_DEPTH", 0.0)];
+            let module = ShaderName::Bolt.create_module(device, errors, &tested)?;
+            let mirrored = RasterPipeline {
+                module: &module,
+                ..raster(Some(MIRRORED), ADDITIVE, false)
+            };
+            Some(build.raster_pipeline(&mirrored))
+        } else {
+            None
         };
         // Tested against each sample's depth in the shader: no depth attachment.
         let over_samples = match ctx.edge_batch {

@@ -266,17 +266,16 @@ impl FlamePass {
         };
         let pipeline = build.raster_pipeline(&raster(None, reads_scene_depth));
         // The reflection's mirrored flames test its own depth target (scenes with weather).
-        let mirrored_pipeline = match reads_scene_depth && scene.weather.is_some() {
-            true => {
-                let tested = [lamps, lattice, glow, fires, distance_fog];
-                let module = ShaderName::Flame.create_module(device, errors, &tested)?;
-                let mirrored = RasterPipeline {
-                    module: &module,
-                    ..raster(Some(MIRRORED), false)
-                };
-                Some(build.raster_pipeline(&mirrored))
-            }
-            false => None,
+        let mirrored_pipeline = if reads_scene_depth && scene.weather.is_some() {
+            let tested = [lamps, lattice, glow, fires, distance_fog];
+            let module = ShaderName::Flame.create_module(device, errors, &tested)?;
+            let mirrored = RasterPipeline {
+                module: &module,
+                ..raster(Some(MIRRORED), false)
+            };
+            Some(build.raster_pipeline(&mirrored))
+        } else {
+            None
         };
         let edge_batch = match edge_batch.filter(|_| fire_count > 0) {
             Some(batch) => {
