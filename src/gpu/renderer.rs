@@ -281,7 +281,7 @@ impl Renderer {
             weather_layer.then(|| WeatherLayer::new(&device, config.width, config.height))
         })?;
         let timer = scoped(&device, &errors, "renderer setup", || {
-            PassTimer::new(&device, &ctx.queue, slots)
+            PassTimer::new(&device, &ctx.queue, slots, frame.cpu_adapter)
         })?;
         // Pipelines and buffers report their errors asynchronously: collect them now.
         errors.take("renderer setup")?;

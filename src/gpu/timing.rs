@@ -4,7 +4,13 @@
 //! Pass times come from timestamp queries written between the passes: after each pass the
 //! renderer records an empty compute pass whose only job is to write a timestamp at its start
 //! (`PassTimer::mark`). Backends write those once every earlier command has finished (Vulkan:
-//! `BOTTOM_OF_PIPE`), so the difference between two marks is the pass between them. Each
+//! `BOTTOM_OF_PIPE`), so the difference between two marks is the pass between them.
+//!
+//! lavapipe writes a timestamp only when a later command flushes its queue, and it runs a
+//! compute dispatch at once. So each mark took the time at the next mark, and a compute pass's
+//! time showed under the pass before it: the `fog_shadow` pass's 13 ms a frame under
+//! `fire_flicker`. On a CPU adapter each mark is followed by a second, spare timestamp that is
+//! never read; it flushes the mark's at once. Each
 //! frame's marks are resolved into a buffer in the frame's own submission, copied to a staging
 //! buffer and mapped like the frame's pixels, and read when the frame comes back: timing never
 //! stalls the GPU. Without timestamp queries the passes are not timed and [`GpuTimes::passes`]
@@ -87,6 +93,8 @@ pub(crate) struct PassTimer {
     /// Nanoseconds per timestamp tick.
     period_ns: f64,
     slots: usize,
+    /// On a CPU adapter, the query written after each mark to flush it (see the module docs).
+    flush_query: Option<u32>,
     /// The slot being recorded and the names of its marks so far (the first is the start).
     slot: usize,
     names: Vec<&'static str>,
@@ -95,11 +103,12 @@ pub(crate) struct PassTimer {
 
 impl PassTimer {
     /// A timer for up to `slots` frames in flight, or `None` when the device was opened
-    /// without timestamp queries.
+    /// without timestamp queries. `cpu_adapter`: flush each mark (see the module docs).
     pub(crate) fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         slots: usize,
+        cpu_adapter: bool,
     ) -> Option<PassTimer> {
         if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
             return None;
@@ -108,7 +117,7 @@ impl PassTimer {
         let set = device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("timing.queries"),
             ty: wgpu::QueryType::Timestamp,
-            count: MAX_MARKS * slots as u32,
+            count: MAX_MARKS * slots as u32 + 1,
         });
         let resolve = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("timing.resolve"),
@@ -132,6 +141,8 @@ impl PassTimer {
             staging,
             period_ns: f64::from(queue.get_timestamp_period()),
             slots,
+            // The one query past every slot's marks.
+            flush_query: cpu_adapter.then_some(MAX_MARKS * slots as u32),
             slot: 0,
             names: Vec::new(),
             in_flight: VecDeque::new(),
@@ -155,6 +166,16 @@ impl PassTimer {
             }),
         });
         self.names.push(name);
+        if let Some(flush_query) = self.flush_query {
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("timing.flush"),
+                timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                    query_set: &self.set,
+                    beginning_of_pass_write_index: Some(flush_query),
+                    end_of_pass_write_index: None,
+                }),
+            });
+        }
     }
 
     /// Records the resolve of this frame's marks and their copy to the slot's staging buffer.

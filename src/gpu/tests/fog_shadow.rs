@@ -177,3 +177,42 @@ fn a_dense_bank_dims_a_fires_light_on_the_thin_fog_behind_it() {
     let Some(ctx) = context() else { return };
     assert_the_bank_dims_the_thin_fog(&ctx, fire_lit);
 }
+
+/// `--stats` times the `fog_shadow` pass as itself. On lavapipe each pass timestamp was written
+/// at the next one, so the grid's march (tens of milliseconds a frame there) showed under the
+/// `fire_flicker` pass before it, and the `fog_shadow` pass took next to nothing
+/// (`timing.rs` flushes each mark on a CPU adapter now). The grid marches every cell toward
+/// the moon, the ball and each fire; the flicker works out a few numbers a fire.
+#[test]
+fn the_fog_shadow_pass_is_timed_as_itself() {
+    let Some(ctx) = context() else { return };
+    // The shipped temple's five fires, so the `fire_flicker` pass runs just before.
+    let scene = Scene {
+        fires: super::shipped_temple().fires,
+        ..moonlit(true)
+    };
+    let config = fog_config((WIDTH, HEIGHT), Compositor::Raster, Readback::default());
+    let mut renderer = renderer_for(&ctx, &scene, &config);
+    let maps = maps(&scene, 0.6, true);
+    for frame_index in 0..6 {
+        let mut at = looking_down(&scene, &maps);
+        at.frame_index = frame_index;
+        render(&mut renderer, &at);
+    }
+    let times = renderer.times();
+    if !times.timestamps {
+        return;
+    }
+    let seconds_of = |name: &str| {
+        let pass = times.passes.iter().find(|(seen, _)| *seen == name);
+        pass.unwrap_or_else(|| panic!("no `{name}` pass in {:?}", times.passes))
+            .1
+    };
+    let (flicker_s, shadow_s) = (seconds_of("fire_flicker"), seconds_of("fog_shadow"));
+    // Fixed, the grid takes several times the flicker's time; misplaced, a hundredth of it.
+    assert!(
+        shadow_s > 0.25 * flicker_s,
+        "fog_shadow {shadow_s:.6} s against fire_flicker {flicker_s:.6} s: {:?}",
+        times.passes
+    );
+}
