@@ -157,25 +157,23 @@ impl PassTimer {
             return;
         }
         let index = self.slot as u32 * MAX_MARKS + used;
+        self.write_timestamp(encoder, "timing.mark", index);
+        self.names.push(name);
+        if let Some(flush_query) = self.flush_query {
+            self.write_timestamp(encoder, "timing.flush", flush_query);
+        }
+    }
+
+    /// An empty compute pass `label` that writes the timestamp `index` of the set.
+    fn write_timestamp(&self, encoder: &mut wgpu::CommandEncoder, label: &str, index: u32) {
         encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("timing.mark"),
+            label: Some(label),
             timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
                 query_set: &self.set,
                 beginning_of_pass_write_index: Some(index),
                 end_of_pass_write_index: None,
             }),
         });
-        self.names.push(name);
-        if let Some(flush_query) = self.flush_query {
-            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("timing.flush"),
-                timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                    query_set: &self.set,
-                    beginning_of_pass_write_index: Some(flush_query),
-                    end_of_pass_write_index: None,
-                }),
-            });
-        }
     }
 
     /// Records the resolve of this frame's marks and their copy to the slot's staging buffer.
