@@ -19,6 +19,9 @@ cargo test --locked
 # The way a user checks a scene in their own CI: render it and compare with the references.
 cargo run --quiet --locked -- check tests/scenes/tiny.ron --golden tests/golden/tiny --quiet
 
+# The GPU host's figure script still runs (tiny pictures; no figures are kept).
+bash scripts/gpu-goals.sh target/debug/fogbank "$(mktemp -d)" ci --quick >/dev/null
+
 # A real scheduler: fogbank under a single-node Slurm (needs root to start the daemons).
 if [ "$(id -u)" -eq 0 ]; then
     bash scripts/farm-test.sh
