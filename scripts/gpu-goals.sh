@@ -15,10 +15,13 @@
 # from `cargo bench --bench fluid` (benches/README.md). A goal missed is reported, not failed:
 # the script exits 0 once every render ran.
 set -euo pipefail
-fogbank=$1 out=$2 commit=$3
+# The binary and the output folder as given, before moving to the repository's root.
+fogbank=$(realpath "$1")
+mkdir -p "$2"
+out=$(realpath "$2")
+commit=$3
 quick=${4:-}
 cd "$(dirname "$0")/.."
-mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$work}"
