@@ -112,6 +112,8 @@ pub struct Renderer {
     /// Recorded instead of `fog` when the compositor is `Compute` (or `Raymarch`: then it is
     /// the `raymarch` pass).
     fog_compute: Option<FogComputePass>,
+    /// The later edge samples' fog where `fog_compute` marches a half-size fog.
+    edge_fog: Option<FogComputePass>,
     /// The compositor that runs (`Auto` resolved).
     compositor: Compositor,
     /// The fog's resolution as drawn: `Half` where a `FogHalf` runs, else `Full`.
@@ -212,7 +214,7 @@ impl Renderer {
         // What every pass below is built from.
         let view = config.view;
         let errors_ref = &*errors;
-        let batched = edge_batch::batches(compositor, fog_resolution, scene, (layers, view));
+        let batched = edge_batch::batches(compositor, scene, (layers, view));
         // A scene with weather: the batch lays the wet floor's mirror over its floor hits.
         let mirrored = scene.weather.is_some();
         let edge_batch =
@@ -238,7 +240,6 @@ impl Renderer {
             compositor,
             gathering,
             resolution,
-            fog_resolution,
             readback: config.readback,
         };
         let (picture, flame) = build_picture_passes(&passes, choices, fire_lights.count())?;
@@ -248,6 +249,7 @@ impl Renderer {
             fog,
             fog_layer,
             fog_compute,
+            edge_fog,
         } = picture;
         let (bolt, rain, reflection) =
             build_weather_passes(&passes, (&lamps, config), weather_layer)?;
@@ -257,10 +259,10 @@ impl Renderer {
         let accumulate = (gathering != Gathering::Single && edge_batch.is_none())
             .then(|| AccumulatePass::new(&passes, (size_px, count)))
             .transpose()?;
-        // The raster path sets the depth for the edge samples, unless the fog is half size.
-        // With the batch no later sample draws on the raster path, so no edge depth is drawn.
-        let raster_depth =
-            scene_pass.is_raster() && fog_resolution == FogResolution::Full && edge_batch.is_none();
+        // The raster path sets the depth for the edge samples (their fog is marched at the
+        // listed pixels, whatever the picture's fog size). With the batch no later sample draws
+        // on the raster path, so no edge depth is drawn.
+        let raster_depth = scene_pass.is_raster() && edge_batch.is_none();
         let edges = (targets.edge_list.as_ref())
             .map(|list| EdgesPass::new(&passes, list, size_px, raster_depth))
             .transpose()?;
@@ -301,6 +303,7 @@ impl Renderer {
             capsules,
             fog,
             fog_compute,
+            edge_fog,
             compositor,
             fog_resolution,
             flame,
@@ -384,6 +387,7 @@ impl Renderer {
             capsules,
             fog,
             fog_compute,
+            edge_fog,
             flame,
             bolt,
             rain,
@@ -418,6 +422,7 @@ impl Renderer {
                 compositor: *compositor,
                 fog,
                 fog_compute: fog_compute.as_ref(),
+                edge_fog: edge_fog.as_ref(),
                 fog_layer: fog_layer.as_ref(),
                 flame,
                 bolt: bolt.as_mut(),

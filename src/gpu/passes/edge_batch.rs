@@ -33,8 +33,8 @@
 //! path stores in half floats between passes, the flames' fog read from sample 0's grid, and a
 //! neighbour's kept mirror where a sample sees the floor. Where a streak and an edge both move
 //! within a pixel, the streak lies over the mean of what is under it, not over each sample's.
-//! The batch is built where every later sample's passes are in it: a sheet compositor at full
-//! size, no shutter, no layers and no overlay lines, and at most 16 samples. Elsewhere the
+//! The batch is built where every later sample's passes are in it: a sheet compositor, no
+//! shutter, no layers and no overlay lines, and at most 16 samples. Elsewhere the
 //! later samples are drawn one by one.
 
 use crate::frame::View;
@@ -52,7 +52,7 @@ use crate::gpu::passes::scene::ScenePass;
 use crate::gpu::shaders::ShaderName;
 use crate::gpu::targets::{COLOR_FORMAT, EDGE_POINTS_OFFSET, EdgeList, Targets};
 use crate::samples::SampleSchedule;
-use crate::scene::{FogResolution, Scene};
+use crate::scene::Scene;
 use wgpu::util::DeviceExt;
 
 /// The most later samples a batch draws (`--edge-samples 16`): more are drawn one by one, as
@@ -85,21 +85,15 @@ thread_local! {
         const { std::cell::Cell::new(false) };
 }
 
-/// Whether every pass of a later sample is in the batch: a sheet compositor with its fog at
-/// full size, in a scene without a shutter (every later sample sees sample 0's moment), with
-/// no layers and no overlay lines.
-pub(crate) fn batches(
-    compositor: Compositor,
-    fog_resolution: FogResolution,
-    scene: &Scene,
-    (layers, view): (bool, View),
-) -> bool {
+/// Whether every pass of a later sample is in the batch: a sheet compositor (whose edges' fog
+/// is marched at full size whatever the picture's), in a scene without a shutter (every later
+/// sample sees sample 0's moment), with no layers and no overlay lines.
+pub(crate) fn batches(compositor: Compositor, scene: &Scene, (layers, view): (bool, View)) -> bool {
     #[cfg(test)]
     if FORCE_ONE_BY_ONE.get() {
         return false;
     }
     matches!(compositor, Compositor::Compute | Compositor::Raster)
-        && fog_resolution == FogResolution::Full
         && scene.output.shutter == 0.0
         && !layers
         && !OverlayPass::draws_lines(view)

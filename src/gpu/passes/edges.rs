@@ -27,8 +27,8 @@
 //!   tested against it after (the flames, the rain, the bolt) shade nothing there.
 //!
 //! Where it can, `passes/edge_batch.rs` draws every later sample in one go instead (a sheet
-//! compositor with its fog at full size, no weather, layers or overlay lines). The samples one
-//! by one remain for the other cases.
+//! compositor, no shutter, layers or overlay lines). The samples one by one remain for the
+//! other cases.
 //!
 //! A CPU adapter takes the mask in another form (`cs_edge_mask_by_quad`, chosen by
 //! `FrameBinding::cpu_adapter`): each invocation encodes a 2 × 2 quad and the eight pixels
@@ -40,9 +40,12 @@
 //! others, byte for byte. A pixel is only as anti-aliased as its mark: an edge sample 0 cannot
 //! see (a feature thinner than the gap between two pixel centres) stays as one sample draws it.
 //!
-//! The raster path's depth trick is left out when the fog is drawn at half size: the half-size
-//! fog reads the depths of unmarked neighbours too. The later samples then draw whole pictures
-//! there, and the mean is the same.
+//! With the fog at half size (`fog_half.rs`) only sample 0's picture has the half-size fog.
+//! The listed pixels' fog is marched at full size, as above: the compute compositor, whose
+//! march over the picture then reads the half-size depth, builds a second `fog_compute` pass
+//! for the list (`FogComputePass::for_edges`). So the later samples still draw the listed
+//! pixels alone. They used to draw whole pictures, the half-size fog included, which made the
+//! anti-aliased half-size fog slower than the full-size one.
 
 use crate::gpu::GpuError;
 use crate::gpu::passes::builder::{

@@ -156,11 +156,17 @@ impl FogComputePass {
         Self::build(ctx, (fog_layer, half), marched, true)
     }
 
-    /// The sheets' pass of the raster compositor's `--edge-samples`: it marches the listed
-    /// pixels at an edge alone, so it builds no march over the whole picture (a CPU adapter
-    /// compiles each pipeline for a tenth of a second).
+    /// The sheets' pass of `--edge-samples` on the raster compositor, and on the compute one
+    /// at half size: it marches the listed pixels at an edge alone, at full size, so it builds
+    /// no march over the whole picture (a CPU adapter compiles each pipeline for a tenth of a
+    /// second).
     pub(crate) fn for_edges(ctx: &PassContext<'_>) -> Result<Self, GpuError> {
         Self::build(ctx, (None, None), Marched::Sheets, false)
+    }
+
+    /// Whether the pass marches a half-size fog (`output.fog_resolution: Half`).
+    pub(crate) fn is_half(&self) -> bool {
+        self.half.is_some()
     }
 
     /// [`Self::new`], with the march over the whole picture only when `whole`.

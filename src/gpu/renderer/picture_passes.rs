@@ -29,8 +29,6 @@ pub(super) struct PictureChoices {
     pub gathering: Gathering,
     /// The fog's resolution for the adapter, as the scene asks it.
     pub resolution: FogResolution,
-    /// The resolution the sheets' compositor draws at.
-    pub fog_resolution: FogResolution,
     pub readback: Readback,
 }
 
@@ -41,6 +39,9 @@ pub(super) struct PicturePasses {
     pub fog: FogPass,
     pub fog_layer: Option<FogLayer>,
     pub fog_compute: Option<FogComputePass>,
+    /// The later edge samples' fog where `fog_compute` marches a half-size fog: the sheets
+    /// marched at full size over the listed pixels ([`FogComputePass::for_edges`]).
+    pub edge_fog: Option<FogComputePass>,
 }
 
 /// The picture's passes for `choices`, and the flames' pass for `fires` fires, built on a
@@ -74,7 +75,6 @@ fn build(passes: &PassContext<'_>, choices: PictureChoices) -> Result<PicturePas
         compositor,
         gathering,
         resolution,
-        fog_resolution,
         readback,
     } = choices;
     let PassContext {
@@ -122,19 +122,24 @@ fn build(passes: &PassContext<'_>, choices: PictureChoices) -> Result<PicturePas
         Compositor::Raymarch { steps } => Some(raymarch_pass(passes, fog_layer_view, steps)?),
         // The raster path's later edge samples march the sheets over the listed pixels at an
         // edge: rasterising every sheet to shade a few pixels costs a CPU adapter several
-        // times more (`passes/edges.rs`).
-        Compositor::Raster
-            if gathering == Gathering::Edges && fog_resolution == FogResolution::Full =>
-        {
+        // times more (`passes/edges.rs`). With a half-size fog they march it at full size.
+        Compositor::Raster if gathering == Gathering::Edges => {
             Some(FogComputePass::for_edges(passes)?)
         }
         _ => None,
     };
+    // The compute compositor's half-size march reads the half-size depth: its edges' fog is
+    // marched at full size by a pass of its own.
+    let half_compute = fog_compute.as_ref().is_some_and(FogComputePass::is_half);
+    let edge_fog = (half_compute && gathering == Gathering::Edges)
+        .then(|| FogComputePass::for_edges(passes))
+        .transpose()?;
     Ok(PicturePasses {
         scene: scene_pass,
         capsules,
         fog,
         fog_layer,
         fog_compute,
+        edge_fog,
     })
 }

@@ -145,6 +145,8 @@ pub(super) struct SamplePasses<'a> {
     pub(super) compositor: Compositor,
     pub(super) fog: &'a FogPass,
     pub(super) fog_compute: Option<&'a FogComputePass>,
+    /// The later edge samples' fog, where `fog_compute` marches a half-size fog.
+    pub(super) edge_fog: Option<&'a FogComputePass>,
     pub(super) fog_layer: Option<&'a FogLayer>,
     pub(super) flame: &'a FlamePass,
     pub(super) bolt: Option<&'a mut BoltPass>,
@@ -168,8 +170,8 @@ impl SamplePasses<'_> {
     ) {
         let Some(edges) = self.edges else { return };
         edges.record_mask(encoder, targets);
-        if let Some(fog_compute) = self.fog_compute {
-            fog_compute.record_edge_fog(encoder, frame);
+        if let Some(edge_fog) = self.edge_fog.or(self.fog_compute) {
+            edge_fog.record_edge_fog(encoder, frame);
         }
         // The mirror kept with the fog, for the batch's floor hits.
         if let (Some(_), Some(reflection)) = (self.batch, self.reflection.as_deref()) {
@@ -231,8 +233,8 @@ impl SamplePasses<'_> {
         if let Some(layer) = self.fog_layer {
             layer.prepare(queue, inputs);
         }
-        if let Some(fog_compute) = self.fog_compute {
-            fog_compute.prepare(queue, inputs);
+        for per_pixel in self.fog_compute.into_iter().chain(self.edge_fog) {
+            per_pixel.prepare(queue, inputs);
         }
         self.flame.prepare(queue, inputs);
         if let Some(bolt) = self.bolt.as_deref_mut() {
@@ -300,7 +302,10 @@ impl SamplePasses<'_> {
         let fog: (&dyn SamplePass, &'static str) = match self.fog_compute {
             Some(per_pixel) if !self.raster_fog_draws(edges_only) => match self.compositor {
                 Compositor::Raymarch { .. } => (per_pixel, "raymarch"),
-                _ => (per_pixel, "fog_compute"),
+                _ => match self.edge_fog {
+                    Some(edge_fog) if edges_only => (edge_fog, "fog_compute"),
+                    _ => (per_pixel, "fog_compute"),
+                },
             },
             _ => (self.fog, "fog"),
         };

@@ -8,8 +8,8 @@ impl Renderer {
     /// off from the next frame (tests measure the sheets with and without it).
     pub(crate) fn set_partial_slabs(&mut self, on: bool) {
         self.fog.set_partial_slabs(on);
-        if let Some(fog_compute) = &mut self.fog_compute {
-            fog_compute.set_partial_slabs(on);
+        for per_pixel in self.fog_compute.iter_mut().chain(&mut self.edge_fog) {
+            per_pixel.set_partial_slabs(on);
         }
         self.flame.set_partial_slabs(on);
     }
@@ -18,8 +18,8 @@ impl Renderer {
     /// `fog` pass and the `fog_compute` pass; tests compare the two).
     pub(crate) fn set_every_sheet(&mut self, on: bool) {
         self.fog.set_every_sheet(on);
-        if let Some(fog_compute) = &mut self.fog_compute {
-            fog_compute.set_every_sheet(on);
+        for per_pixel in self.fog_compute.iter_mut().chain(&mut self.edge_fog) {
+            per_pixel.set_every_sheet(on);
         }
     }
 

@@ -9,7 +9,7 @@ use crate::frame::WeatherFrame;
 use crate::gpu::passes::edge_batch::{FORCE_NO_MIRROR, FORCE_ONE_BY_ONE};
 use crate::gpu::passes::fog_compute::Compositor;
 use crate::playback::Playback;
-use crate::scene::{Scene, Weather};
+use crate::scene::{FogResolution, Scene, Weather};
 
 /// The sheet compositors, each of which batches the later edge samples.
 const BATCHING: [Compositor; 2] = [Compositor::Compute, Compositor::Raster];
@@ -27,8 +27,17 @@ fn temple_three_ways_at(
     edge_samples: Option<u32>,
 ) -> (Frame, Frame, Frame) {
     let mut scene = shipped_temple();
-    scene.fluid.grid = 48;
     scene.output.edge_samples = edge_samples;
+    temple_three_ways_of(ctx, compositor, scene)
+}
+
+/// [`temple_three_ways`] of `scene` (the shipped temple, changed).
+fn temple_three_ways_of(
+    ctx: &GpuContext,
+    compositor: Compositor,
+    mut scene: Scene,
+) -> (Frame, Frame, Frame) {
+    scene.fluid.grid = 48;
     let mut playback = Playback::new(&scene);
     let state = playback.advance_to(60, || {});
     let inputs = playback.frame_inputs(&state);
@@ -117,6 +126,26 @@ fn assert_flames_batched(ctx: &GpuContext, compositor: Compositor) {
         "{}: flame light: batched {batched}, one by one {each}",
         compositor.name()
     );
+}
+
+/// A half-size fog batches too: its edges' fog is marched at full size over the listed
+/// pixels, so the later samples draw those pixels alone, as at full size. The batch gives the
+/// one-by-one picture, and both are anti-aliased (not the single sample's picture).
+#[test]
+fn a_half_size_fog_batches_its_edge_samples() {
+    let Some(ctx) = context() else { return };
+    for compositor in BATCHING {
+        let mut scene = shipped_temple();
+        scene.output.fog_resolution = FogResolution::Half;
+        let (batched, each, single) = temple_three_ways_of(&ctx, compositor, scene);
+        assert_close(&batched, &each);
+        let aliased = compare(&image(&single), &image(&batched), &Tolerance::DEFAULT);
+        assert!(
+            aliased.pixels_over > 0,
+            "{}: the half-size fog's default is the single sample's picture",
+            compositor.name()
+        );
+    }
 }
 
 /// Sixteen samples at the edges, the most a batch draws, give the one-by-one picture too; and
